@@ -1,0 +1,156 @@
+//! The parsed form of one directive: what every later stage reads.
+//!
+//! Every node keeps the byte span of the text it came from (absolute offsets
+//! into the input file), so diagnostics can put a caret under the exact clause,
+//! list item or section bound. Expressions inside clauses are kept as C text:
+//! the directive parser does not parse C; sema reads them when it needs to.
+
+use crate::source::Span;
+use serde::Serialize;
+
+/// Which offload model a directive belongs to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Model {
+    Omp,
+    Acc,
+}
+
+impl Model {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Model::Omp => "omp",
+            Model::Acc => "acc",
+        }
+    }
+}
+
+/// A word as written, with its span (directive-name words, clause modifiers,
+/// keywords such as `none` or `static`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Word {
+    pub text: String,
+    pub span: Span,
+}
+
+/// A C expression kept as text (whitespace and comments normalised to single
+/// spaces, continuations removed), with the span of its original text.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ExprText {
+    pub text: String,
+    pub span: Span,
+}
+
+/// One dimension of an array section: `[lower : length : stride]`, or a plain
+/// subscript `[index]` (then `is_index` is true and the index is in `lower`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Section {
+    pub lower: Option<ExprText>,
+    pub length: Option<ExprText>,
+    pub stride: Option<ExprText>,
+    pub is_index: bool,
+    pub span: Span,
+}
+
+/// A list item: a variable name, optionally with member accesses
+/// (`s.a`, `p->b`, kept in `path` as written) and array-section dimensions.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ListItem {
+    /// The base variable name.
+    pub name: String,
+    pub name_span: Span,
+    /// Member accesses after the base name, as written (`.x`, `->y`); empty for a plain variable.
+    pub path: String,
+    pub sections: Vec<Section>,
+    pub span: Span,
+}
+
+/// `name: value` or a bare value inside clause parentheses whose arguments
+/// are neither a list nor a single expression: `schedule(static, 4)`,
+/// `gang(num: 4, static: *)`, `device_type(nvidia, host)`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Arg {
+    pub name: Option<Word>,
+    pub value: ExprText,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "form", rename_all = "lowercase")]
+pub enum ClauseArgs {
+    /// No parentheses: `nowait`, `seq`, `independent`, `gang`.
+    None,
+    /// One expression, with an optional `modifier:` prefix:
+    /// `num_teams(n)`, `collapse(2)`, `if(target: n > 10)`.
+    Expr { modifier: Option<Word>, expr: ExprText },
+    /// A variable list with optional modifiers before a colon:
+    /// `private(x, y)`, `map(always, tofrom: a[0:n])` (modifiers `always`, `tofrom`),
+    /// `reduction(+: s)` (modifier `+`), `copyin(readonly: a)`.
+    List { modifiers: Vec<Word>, items: Vec<ListItem> },
+    /// One keyword: `default(none)`, `proc_bind(close)`, `defaultmap(tofrom: scalar)` is `Args`.
+    Keyword(Word),
+    /// Any other argument shape, kept as a list of optionally named values.
+    Args(Vec<Arg>),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Clause {
+    /// The clause name as written, lower case (`map`, `num_gangs`, `copyin`).
+    pub name: String,
+    pub name_span: Span,
+    pub args: ClauseArgs,
+    /// The whole clause, name and parentheses.
+    pub span: Span,
+}
+
+/// One `#pragma omp ...` / `#pragma acc ...` / `_Pragma("...")` directive.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Directive {
+    pub model: Model,
+    /// The canonical directive name, words separated by one space:
+    /// `target teams distribute parallel for simd`, `parallel loop`,
+    /// `end declare target`, `enter data`.
+    pub name: String,
+    pub name_span: Span,
+    pub clauses: Vec<Clause>,
+    /// The whole pragma, from `#` (or `_Pragma`) to the end of its last line.
+    pub span: Span,
+}
+
+impl Directive {
+    pub fn clauses_named<'a>(&'a self, name: &'a str) -> impl Iterator<Item = &'a Clause> + 'a {
+        self.clauses.iter().filter(move |c| c.name == name)
+    }
+
+    pub fn clause(&self, name: &str) -> Option<&Clause> {
+        self.clauses.iter().find(|c| c.name == name)
+    }
+
+    /// The directive name split into its words.
+    pub fn words(&self) -> impl Iterator<Item = &str> {
+        self.name.split(' ')
+    }
+}
+
+impl Clause {
+    pub fn items(&self) -> &[ListItem] {
+        match &self.args {
+            ClauseArgs::List { items, .. } => items,
+            _ => &[],
+        }
+    }
+
+    pub fn modifiers(&self) -> &[Word] {
+        match &self.args {
+            ClauseArgs::List { modifiers, .. } => modifiers,
+            _ => &[],
+        }
+    }
+
+    pub fn expr(&self) -> Option<&ExprText> {
+        match &self.args {
+            ClauseArgs::Expr { expr, .. } => Some(expr),
+            _ => None,
+        }
+    }
+}

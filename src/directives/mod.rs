@@ -1,0 +1,14 @@
+//! Directives: the grammar of OpenMP and OpenACC pragmas, the parser that
+//! follows it (`grammar/` is the reference a person reads), and validation.
+//!
+//! Architecture invariant: parsing never fails and never panics. It returns
+//! the directive it could recover (or `None`) together with every diagnostic.
+//! The parser knows nothing of C: expressions inside clauses are kept as text.
+
+pub mod ast;
+mod parser;
+mod render;
+
+pub use ast::{Arg, Clause, ClauseArgs, Directive, ExprText, ListItem, Model, Section, Word};
+pub use parser::parse_pragma;
+pub use render::{render_json, render_text};

@@ -1,0 +1,1 @@
+//! Stage: emit (being written).

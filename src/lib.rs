@@ -1,0 +1,28 @@
+//! pragma2cuda: C with OpenMP / OpenACC offload pragmas in, readable CUDA C out.
+//!
+//! The crate is a pipeline; each module is one stage and data flows one way:
+//!
+//! ```text
+//! source (text, spans, pragma masking)
+//!   -> directives (pragma grammar, parser, validation)
+//!   -> front (tree-sitter C tree, pragmas attached to statements)
+//!   -> sema (symbols, loop analysis, data sharing)
+//!   -> lower (region IR: execution model, loop schedule, data mapping, reductions)
+//!   -> emit (CUDA text from templates/)
+//! ```
+//!
+//! The tools (`cli`, `tools::verify`, `tools::suite`) sit on top and only call
+//! [`translate`] and friends. See ARCHITECTURE.md for the code map.
+
+pub mod diag;
+pub mod directives;
+pub mod emit;
+pub mod front;
+pub mod lower;
+pub mod sema;
+pub mod source;
+pub mod tools;
+
+mod driver;
+
+pub use driver::{lower_region_at, translate, Emit, Options, RegionView, Translation};

@@ -1,0 +1,11 @@
+//! Source text, byte spans and line/column lookup.
+//!
+//! Every later stage refers to the user's file through [`Span`]s: byte ranges
+//! into the original text, never into a rewritten copy.
+
+mod file;
+mod span;
+pub mod mask;
+
+pub use file::SourceFile;
+pub use span::Span;

@@ -1,0 +1,5 @@
+//! Tools on top of the pipeline: `verify` (translate, build, run, compare) and
+//! `suite` (run third-party test programs through `verify`).
+
+pub mod suite;
+pub mod verify;

@@ -1,0 +1,1 @@
+//! `pragma2cuda suite` (being written).
