@@ -1,7 +1,12 @@
 //! Runs the pipeline stages in order. The only module that knows all stages.
 
-use crate::diag::{Diagnostic, Diagnostics};
-use crate::source::SourceFile;
+use crate::diag::{codes, Diagnostic, Diagnostics};
+use crate::directives::{self, Directive};
+use crate::emit::{self, cxx, emit_file, namer::Namer};
+use crate::front::{attach, parse_c, Attached, CTree};
+use crate::lower::build::{self, build_region, Kind};
+use crate::lower::{plan, Region};
+use crate::source::{mask, SourceFile, Span};
 
 /// What to produce.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -45,18 +50,110 @@ pub struct RegionView {
     pub cuda: String,
 }
 
-/// Translates one file. Never panics; returns the output with all diagnostics.
-pub fn translate(file: &SourceFile, opts: &Options) -> Translation {
-    let mut diags = Diagnostics::new();
-    let _ = opts;
-    let _ = file;
-    let output = None;
-    let _ = &mut diags;
-    Translation { output, diagnostics: diags.into_sorted() }
+/// Everything the pipeline knows about a file, computed once.
+struct Analysis {
+    directives: Vec<Directive>,
+    tree: CTree,
+    attached: Vec<Attached>,
 }
 
-/// Lowers the region whose pragma or statement contains `offset`.
+fn analyse(file: &SourceFile, diags: &mut Vec<Diagnostic>) -> Analysis {
+    let raw = mask::find_pragmas(&file.text);
+    let mut directives = Vec::new();
+    for p in &raw {
+        let (d, ds) = directives::parse_pragma(&file.text, p.span);
+        diags.extend(ds);
+        if let Some(d) = d {
+            directives.push(d);
+        }
+    }
+    let tree = parse_c(mask::mask(&file.text, &raw));
+    let attached = attach(&tree, directives.clone());
+    Analysis { directives, tree, attached }
+}
+
+/// Lowers every offloaded region; passes host-only OpenMP through; reports
+/// the rest. Directives nested in a lowered region are not supported yet.
+fn lower_all(file: &SourceFile, a: &Analysis, namer: &mut Namer, diags: &mut Vec<Diagnostic>) -> Vec<Region> {
+    let mut regions = Vec::new();
+    let mut claimed: Vec<Span> = Vec::new();
+    for at in &a.attached {
+        let d = &at.directive;
+        if let Some(outer) = claimed.iter().find(|s| s.start <= d.span.start && d.span.end <= s.end) {
+            diags.push(
+                Diagnostic::new(codes::NOT_SUPPORTED, d.name_span, format!("`{} {}` nested inside an offloaded region is not supported yet", d.model.as_str(), d.name))
+                    .with_label("nested directive")
+                    .with_secondary(Span::new(outer.start, outer.start), "inside the region that starts here"),
+            );
+            continue;
+        }
+        match build::classify(d) {
+            Kind::HostPassthrough => {}
+            Kind::NotSupported => diags.push(
+                Diagnostic::new(codes::NOT_SUPPORTED, d.name_span, format!("`{} {}` is not supported yet", d.model.as_str(), d.name))
+                    .with_label("not lowered yet")
+                    .with_note("lowered so far: omp target teams distribute parallel for [simd], target parallel for [simd], target teams distribute; acc parallel loop, kernels loop, serial loop"),
+            ),
+            Kind::Offload => {
+                let func = at.function.as_ref().map(|f| f.0.clone()).unwrap_or_else(|| "file".into());
+                let line = file.line_of(d.span.start);
+                let kernel = namer.fresh(&format!("{func}_L{line}"));
+                if let Some(stmt) = at.stmt {
+                    claimed.push(Span::new(d.span.start, stmt.end));
+                }
+                if let Some(r) = build_region(file, &a.tree, at, kernel, diags) {
+                    regions.push(r);
+                }
+            }
+        }
+    }
+    regions
+}
+
+/// Translates one file. Never panics; returns the output with all diagnostics.
+pub fn translate(file: &SourceFile, opts: &Options) -> Translation {
+    let mut diags: Vec<Diagnostic> = Vec::new();
+    let a = analyse(file, &mut diags);
+    let output = match opts.emit {
+        Emit::Directives => Some(directives::render_text(file, &a.directives)),
+        Emit::DirectivesJson => Some(directives::render_json(file, &a.directives)),
+        Emit::Plan | Emit::Cuda => {
+            let mut namer = Namer::new(&file.text);
+            let regions = lower_all(file, &a, &mut namer, &mut diags);
+            if opts.emit == Emit::Plan {
+                Some(plan::render(file, &regions))
+            } else {
+                let edits = cxx::compat_edits(&a.tree, &file.text, &mut namer, &mut diags);
+                Some(emit_file(file, &regions, edits, &mut namer))
+            }
+        }
+    };
+    let mut sink = Diagnostics::new();
+    sink.extend(diags);
+    let output = if sink.has_errors() { None } else { output };
+    Translation { output, diagnostics: sink.into_sorted() }
+}
+
+/// Lowers the region whose pragma or statement contains `offset`, by itself.
 pub fn lower_region_at(file: &SourceFile, offset: usize) -> (Option<RegionView>, Vec<Diagnostic>) {
-    let _ = (file, offset);
-    (None, Vec::new())
+    let mut diags = Vec::new();
+    let a = analyse(file, &mut diags);
+    let Some(at) = a.attached.iter().find(|at| {
+        let end = at.stmt.map(|s| s.end).unwrap_or(at.directive.span.end);
+        at.directive.span.start <= offset && offset < end && matches!(build::classify(&at.directive), Kind::Offload)
+    }) else {
+        return (None, diags);
+    };
+    let mut namer = Namer::new(&file.text);
+    let func = at.function.as_ref().map(|f| f.0.clone()).unwrap_or_else(|| "file".into());
+    let kernel = namer.fresh(&format!("{func}_L{}", file.line_of(at.directive.span.start)));
+    let region = build_region(file, &a.tree, at, kernel, &mut diags);
+    let view = region.map(|r| {
+        let plan_text = plan::render(file, std::slice::from_ref(&r));
+        let t = emit::region::emit_region(&r, file.slice(r.body), file.slice(r.stmt), &file.name, &mut namer);
+        RegionView { pragma: r.pragma, plan: plan_text, cuda: format!("{}{}\n", t.kernel, t.host) }
+    });
+    let mut sink = Diagnostics::new();
+    sink.extend(diags);
+    (view, sink.into_sorted())
 }

@@ -1,1 +1,12 @@
-//! Stage: front (being written).
+//! Front end: the C syntax tree of the masked file and the pragmas attached
+//! to the statements they govern.
+//!
+//! Architecture invariant: the front end never fails. It returns the tree, the
+//! attached pragmas and diagnostics; a region whose C text tree-sitter could
+//! not parse is reported (E0003) and skipped by later stages.
+
+mod attach;
+mod cparse;
+
+pub use attach::{attach, Attached};
+pub use cparse::{parse_c, CTree};

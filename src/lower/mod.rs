@@ -1,1 +1,14 @@
-//! Stage: lower (being written).
+//! Lowering: from a checked directive and its analysed loop nest to the
+//! region IR (`ir`), which says how the region runs on the GPU: the launch
+//! shape, how iterations are spread over blocks and threads, where every
+//! variable lives, and the reductions in the abstract form of seed 001.
+//!
+//! Architecture invariant: lowering decides everything the emitter writes;
+//! the emitter makes no decision of its own beyond spelling.
+
+pub mod build;
+pub mod ir;
+pub mod plan;
+
+pub use build::build_region;
+pub use ir::*;

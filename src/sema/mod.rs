@@ -1,1 +1,15 @@
-//! Stage: sema (being written).
+//! Semantic analysis over the C tree: the declarations visible at a region
+//! (symbols), the variables a region uses (uses), canonical loop nests
+//! (loops), and the data-sharing attribute of every used variable (sharing).
+//!
+//! Architecture invariant: sema reads the tree and the directives, never
+//! rewrites text, and reports every problem as a located diagnostic.
+
+pub mod ctype;
+pub mod loops;
+pub mod sharing;
+pub mod symbols;
+pub mod uses;
+
+pub use ctype::{CType, Deriv};
+pub use symbols::{Storage, Symbol};

@@ -1,0 +1,73 @@
+//! The central namer: every name the translator introduces goes through it,
+//! so generated names never collide with the user's identifiers, with C++ or
+//! CUDA reserved words, or with each other.
+
+use std::collections::HashSet;
+
+/// C++ keywords that are ordinary identifiers in C.
+pub const CXX_ONLY_KEYWORDS: &[&str] = &[
+    "alignas", "alignof", "and", "and_eq", "asm", "bitand", "bitor", "bool", "catch", "char8_t", "char16_t",
+    "char32_t", "class", "compl", "concept", "consteval", "constexpr", "constinit", "const_cast", "co_await",
+    "co_return", "co_yield", "decltype", "delete", "dynamic_cast", "explicit", "export", "false", "friend",
+    "mutable", "namespace", "new", "noexcept", "not", "not_eq", "nullptr", "operator", "or", "or_eq", "private",
+    "protected", "public", "reinterpret_cast", "requires", "static_assert", "static_cast", "template", "this",
+    "thread_local", "throw", "true", "try", "typeid", "typename", "using", "virtual", "wchar_t", "xor", "xor_eq",
+];
+
+/// Names CUDA's headers and built-ins take.
+const CUDA_RESERVED: &[&str] = &[
+    "threadIdx", "blockIdx", "blockDim", "gridDim", "warpSize", "dim3", "uint3", "main",
+];
+
+pub struct Namer {
+    taken: HashSet<String>,
+}
+
+impl Namer {
+    /// A namer that knows every identifier-like token of `text`.
+    pub fn new(text: &str) -> Self {
+        let mut taken: HashSet<String> = HashSet::new();
+        let b = text.as_bytes();
+        let mut i = 0;
+        while i < b.len() {
+            if b[i].is_ascii_alphabetic() || b[i] == b'_' {
+                let s = i;
+                while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_') {
+                    i += 1;
+                }
+                taken.insert(text[s..i].to_string());
+            } else {
+                i += 1;
+            }
+        }
+        taken.extend(CXX_ONLY_KEYWORDS.iter().map(|s| s.to_string()));
+        taken.extend(CUDA_RESERVED.iter().map(|s| s.to_string()));
+        Namer { taken }
+    }
+
+    /// `base` if free, else `base_2`, `base_3`, ...; the name is then taken.
+    pub fn fresh(&mut self, base: &str) -> String {
+        let mut name = base.to_string();
+        let mut n = 2;
+        while self.taken.contains(&name) || name.starts_with("__") || name.contains("__") {
+            name = format!("{}_{n}", base.replace("__", "_"));
+            n += 1;
+        }
+        self.taken.insert(name.clone());
+        name
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn avoids_user_names_and_keywords() {
+        let mut n = Namer::new("int saxpy_L3; int new;");
+        assert_eq!(n.fresh("saxpy_L3"), "saxpy_L3_2");
+        assert_eq!(n.fresh("saxpy_L3"), "saxpy_L3_3");
+        assert_eq!(n.fresh("new"), "new_2");
+        assert_eq!(n.fresh("k_L1"), "k_L1");
+    }
+}

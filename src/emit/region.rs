@@ -1,0 +1,376 @@
+//! The CUDA text of one region: its kernel (placed before the enclosing
+//! function) and the host code that replaces the pragma and its loop.
+
+use super::namer::Namer;
+use crate::lower::{Region, Schedule, Size};
+use crate::sema::loops::{int_literal, CanonLoop, TestOp};
+use crate::sema::sharing::{Attr, MapKind};
+use crate::sema::CType;
+use std::fmt::Write;
+
+/// Names the region's generated code uses, chosen once by the namer.
+struct Names {
+    trip: String,
+    iter: String,
+    where_: String,
+    block: String,
+    blocks: String,
+    per_loop: Vec<(String, String, String)>, // (trip, lb, step) per loop
+    dev: Vec<String>,                        // per var: device pointer / param name
+    red: Vec<(String, String, String, String)>, // per reduction: (result, partials, counter, scratch)
+    fp: Vec<String>,                         // per var: firstprivate saved copy (host fallback)
+}
+
+pub struct RegionText {
+    pub kernel: String,
+    pub host: String,
+}
+
+fn names(r: &Region, namer: &mut Namer) -> Names {
+    let per_loop = r
+        .nest
+        .iter()
+        .map(|l| (namer.fresh(&format!("p2c_trip_{}", l.var)), namer.fresh(&format!("p2c_lb_{}", l.var)), namer.fresh(&format!("p2c_step_{}", l.var))))
+        .collect();
+    let dev = r.vars.iter().map(|v| namer.fresh(&format!("p2c_dev_{}", v.sym.name))).collect();
+    let red = r
+        .reductions
+        .iter()
+        .map(|x| {
+            (
+                namer.fresh(&format!("p2c_result_{}", x.var)),
+                namer.fresh(&format!("p2c_partials_{}", x.var)),
+                namer.fresh(&format!("p2c_counter_{}", x.var)),
+                namer.fresh(&format!("p2c_scratch_{}", x.var)),
+            )
+        })
+        .collect();
+    let fp = r.vars.iter().map(|v| namer.fresh(&format!("p2c_first_{}", v.sym.name))).collect();
+    Names {
+        trip: namer.fresh("p2c_trip"),
+        iter: namer.fresh("p2c_iter"),
+        where_: namer.fresh("p2c_where"),
+        block: namer.fresh("p2c_block"),
+        blocks: namer.fresh("p2c_blocks"),
+        per_loop,
+        dev,
+        red,
+        fp,
+    }
+}
+
+/// Host expression for one loop's trip count, in the loop variable's type.
+fn trip_expr(l: &CanonLoop, ty: &CType, lb: &str, step: &str) -> String {
+    let t = ty.type_name();
+    let ub = format!("({t})({})", l.ub);
+    match l.test {
+        TestOp::Lt => format!("{lb} < {ub} ? (unsigned long long)({ub} - {lb} - 1) / (unsigned long long)({step}) + 1 : 0"),
+        TestOp::Le => format!("{lb} <= {ub} ? (unsigned long long)({ub} - {lb}) / (unsigned long long)({step}) + 1 : 0"),
+        TestOp::Gt => format!("{lb} > {ub} ? (unsigned long long)({lb} - {ub} - 1) / (unsigned long long)({step}) + 1 : 0"),
+        TestOp::Ge => format!("{lb} >= {ub} ? (unsigned long long)({lb} - {ub}) / (unsigned long long)({step}) + 1 : 0"),
+    }
+}
+
+fn size_expr(s: &Size, limit: u32, where_: &str, what: &str, fallback: &str) -> String {
+    match s {
+        Size::Fixed(v) => v.to_string(),
+        Size::Clause { clause, expr, .. } => format!("p2c_positive((long long)({expr}), {limit}u, {where_}, \"{clause}\")"),
+        Size::FromTrip => {
+            let _ = what;
+            fallback.to_string()
+        }
+    }
+}
+
+/// Is the literal step used inline (a constant) or passed as a parameter?
+fn literal_step(l: &CanonLoop) -> bool {
+    int_literal(&l.step).is_some()
+}
+
+/// The section bounds of a mapped variable as host expressions: (lo, len).
+fn section_bounds(name: &str, sections: &[crate::directives::Section], is_array: bool) -> (String, String) {
+    let s = sections.first();
+    let lo = s.and_then(|s| s.lower.as_ref()).map(|e| e.text.clone()).unwrap_or_else(|| "0".into());
+    let extent = format!("(long long)(sizeof({name}) / sizeof({name}[0]))");
+    let len = match s.and_then(|s| s.length.as_ref()) {
+        Some(e) => e.text.clone(),
+        None if is_array => {
+            if lo == "0" {
+                extent
+            } else {
+                format!("{extent} - ({lo})")
+            }
+        }
+        None => "0".into(),
+    };
+    (lo, len)
+}
+
+pub fn emit_region(r: &Region, body: &str, fallback: &str, file_name: &str, namer: &mut Namer) -> RegionText {
+    let n = names(r, namer);
+    let kernel = kernel_text(r, body, &n);
+    let host = host_text(r, fallback, file_name, &n);
+    RegionText { kernel, host }
+}
+
+fn kernel_text(r: &Region, body: &str, n: &Names) -> String {
+    let mut params: Vec<String> = vec![format!("unsigned long long {}", n.trip)];
+    for (l, (ty, (_, lb, step))) in r.nest.iter().zip(r.nest_types.iter().zip(&n.per_loop)) {
+        params.push(ty.declare(lb));
+        if !literal_step(l) {
+            params.push(ty.declare(step));
+        }
+    }
+    let mut prologue = String::new();
+    for (i, v) in r.vars.iter().enumerate() {
+        let name = &v.sym.name;
+        match &v.attr {
+            Attr::Firstprivate => params.push(v.sym.ty.declare(name)),
+            Attr::Private => {
+                if !r.nest.iter().any(|l| &l.var == name) {
+                    let ty = CType { base: v.sym.ty.unqualified_base(), derivs: v.sym.ty.derivs.clone() };
+                    let _ = writeln!(prologue, "    {};", ty.declare(name));
+                }
+            }
+            Attr::Mapped { .. } => {
+                if v.sym.ty.is_scalar() {
+                    params.push(CType { base: v.sym.ty.base.clone(), derivs: vec![crate::sema::Deriv::Pointer { quals: vec![] }] }.declare(&n.dev[i]));
+                    let _ = writeln!(prologue, "    {} = *{};", CType { base: v.sym.ty.base.clone(), derivs: vec![] }.declare(&format!("&{name}")), n.dev[i]);
+                } else {
+                    params.push(v.sym.ty.decayed().declare(name));
+                }
+            }
+            Attr::Reduction { .. } => {}
+        }
+    }
+    for (x, (res, part, cnt, _)) in r.reductions.iter().zip(&n.red) {
+        let t = x.ty.unqualified_base();
+        params.push(format!("{t} *{res}"));
+        params.push(format!("{t} *{part}"));
+        params.push(format!("unsigned *{cnt}"));
+        let _ = writeln!(prologue, "    {t} {} = {}::identity<{t}>(); /* private copy of the reduction variable */", x.var, x.op.functor());
+    }
+    let (start, stride) = match r.schedule {
+        Schedule::GridStride => ("(unsigned long long)blockIdx.x * p2c_block_threads() + p2c_thread_id()", "(unsigned long long)gridDim.x * p2c_block_threads()"),
+        Schedule::BlockStride => ("p2c_thread_id()", "p2c_block_threads()"),
+        Schedule::BlockOnly => ("blockIdx.x", "gridDim.x"),
+        Schedule::Sequential => ("0", "1"),
+    };
+    let mut k = String::new();
+    let _ = writeln!(k, "/* {}:{} in {}(): `{}`", "", r.line, r.function, r.pragma_text);
+    let _ = writeln!(k, " * schedule: {} */", r.schedule.as_str());
+    k = k.replacen("/* :", "/* line ", 1);
+    let _ = writeln!(k, "static __global__ void {}({})", r.kernel, params.join(", "));
+    k.push_str("{\n");
+    k.push_str(&prologue);
+    if r.schedule == Schedule::BlockOnly || r.schedule == Schedule::Sequential {
+        // One thread per block runs the loop; the others (none are launched) would wait.
+    }
+    let _ = writeln!(k, "    for (unsigned long long {it} = {start}; {it} < {trip}; {it} += {stride}) {{", it = n.iter, trip = n.trip);
+    // Decompose the linear iteration number into the loop variables, innermost fastest.
+    let depth = r.nest.len();
+    if depth == 1 {
+        let l = &r.nest[0];
+        let ty = &r.nest_types[0];
+        let (_, lb, step) = &n.per_loop[0];
+        let step = if literal_step(l) { l.step.clone() } else { step.clone() };
+        let sign = if l.test.increasing() { "+" } else { "-" };
+        let _ = writeln!(k, "        {} = {lb} {sign} ({})({}) * ({});", ty.declare(&l.var), ty.type_name(), n.iter, step);
+    } else {
+        let _ = writeln!(k, "        unsigned long long p2c_rest = {};", n.iter);
+        for idx in (0..depth).rev() {
+            let l = &r.nest[idx];
+            let ty = &r.nest_types[idx];
+            let (trip, lb, step) = &n.per_loop[idx];
+            let step = if literal_step(l) { l.step.clone() } else { step.clone() };
+            let sign = if l.test.increasing() { "+" } else { "-" };
+            if idx == 0 {
+                let _ = writeln!(k, "        {} = {lb} {sign} ({})(p2c_rest) * ({});", ty.declare(&l.var), ty.type_name(), step);
+            } else {
+                let _ = writeln!(k, "        {} = {lb} {sign} ({})(p2c_rest % {trip}) * ({});", ty.declare(&l.var), ty.type_name(), step);
+                let _ = writeln!(k, "        p2c_rest /= {trip};");
+            }
+        }
+    }
+    let _ = writeln!(k, "        {}", reindent(body, "        "));
+    k.push_str("    }\n");
+    for (x, (res, part, cnt, scratch)) in r.reductions.iter().zip(&n.red) {
+        let t = x.ty.unqualified_base();
+        let f = x.op.functor();
+        let _ = writeln!(k, "    /* RED_FINI({}, {}, {}) for reduction({}: {}) */", x.var, r.schedule.levels().iter().map(|l| l.as_str()).collect::<Vec<_>>().join("+"), x.op.as_str(), x.op.as_str(), x.var);
+        k.push_str("    {\n");
+        let _ = writeln!(k, "        __shared__ {t} {scratch}[32];");
+        let _ = writeln!(k, "        {t} p2c_block_value = p2c_block_reduce<{f}, {t}>({}, {scratch});", x.var);
+        let _ = writeln!(k, "        p2c_grid_reduce<{f}, {t}>(p2c_block_value, {part}, {cnt}, {res}, {scratch});");
+        k.push_str("    }\n");
+    }
+    // For collapse(>1) the per-loop trip counts are parameters too.
+    if depth > 1 {
+        let extra: Vec<String> = n.per_loop.iter().skip(1).map(|(trip, _, _)| format!("unsigned long long {trip}")).collect();
+        let head = format!("static __global__ void {}(", r.kernel);
+        if let Some(pos) = k.find(&head) {
+            let insert_at = pos + head.len() + format!("unsigned long long {}", n.trip).len();
+            k.insert_str(insert_at, &format!(", {}", extra.join(", ")));
+        }
+    }
+    k.push_str("}\n\n");
+    k
+}
+
+/// Re-indents a multi-line statement so its first line sits at `indent`.
+fn reindent(body: &str, indent: &str) -> String {
+    let lines: Vec<&str> = body.lines().collect();
+    if lines.len() <= 1 {
+        return body.trim().to_string();
+    }
+    // The common indentation of the continuation lines.
+    let common = lines[1..]
+        .iter()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| l.len() - l.trim_start().len())
+        .min()
+        .unwrap_or(0);
+    let last_indent = lines.last().map(|l| l.len() - l.trim_start().len()).unwrap_or(0);
+    let base = common.min(last_indent);
+    let mut out = lines[0].trim().to_string();
+    for l in &lines[1..] {
+        out.push('\n');
+        if !l.trim().is_empty() {
+            out.push_str(indent);
+            out.push_str(l.get(base.min(l.len() - l.trim_start().len())..).unwrap_or(l));
+        }
+    }
+    out
+}
+
+fn host_text(r: &Region, fallback: &str, file_name: &str, n: &Names) -> String {
+    let mut h = String::new();
+    let w = &n.where_;
+    let _ = writeln!(h, "{{ /* pragma2cuda: `{}` runs as kernel {}() */", r.pragma_text, r.kernel);
+    let ind = "    ";
+    let _ = writeln!(h, "{ind}const char *{w} = \"{}:{}\";", escape(file_name), r.line);
+    let mut args: Vec<String> = vec![n.trip.clone()];
+    let mut trips = Vec::new();
+    for (l, (ty, (trip, lb, step))) in r.nest.iter().zip(r.nest_types.iter().zip(&n.per_loop)) {
+        let t = ty.type_name();
+        let _ = writeln!(h, "{ind}const {} = ({t})({});", ty.declare(lb), l.lb);
+        let step_text = if literal_step(l) {
+            l.step.clone()
+        } else {
+            let _ = writeln!(h, "{ind}const {} = ({t})({});", ty.declare(step), l.step);
+            step.clone()
+        };
+        let _ = writeln!(h, "{ind}const unsigned long long {trip} = {};", trip_expr(l, ty, lb, &step_text));
+        trips.push(trip.clone());
+    }
+    if r.nest.len() > 1 {
+        args.extend(trips.iter().skip(1).cloned());
+    }
+    for (l, (_, lb, step)) in r.nest.iter().zip(&n.per_loop) {
+        args.push(lb.clone());
+        if !literal_step(l) {
+            args.push(step.clone());
+        }
+    }
+    let _ = writeln!(h, "{ind}const unsigned long long {} = {};", n.trip, trips.join(" * "));
+    // The device data environment.
+    let mut exits = Vec::new();
+    for (i, v) in r.vars.iter().enumerate() {
+        let name = &v.sym.name;
+        let dev = &n.dev[i];
+        match &v.attr {
+            Attr::Firstprivate => args.push(name.clone()),
+            Attr::Private => {}
+            Attr::Mapped { kind, sections } => {
+                let k = kind.runtime_name();
+                if v.sym.ty.is_scalar() {
+                    let _ = writeln!(h, "{ind}{} = p2c_map_scalar(&{name}, {k}, {w});", CType { base: v.sym.ty.base.clone(), derivs: vec![crate::sema::Deriv::Pointer { quals: vec![] }] }.declare(dev));
+                    exits.push(format!("p2c_unmap_scalar(&{name}, {k}, {w});"));
+                } else {
+                    let (lo, len) = section_bounds(name, sections, v.sym.ty.is_array());
+                    let lo_n = format!("{dev}_lo");
+                    let len_n = format!("{dev}_len");
+                    let _ = writeln!(h, "{ind}const long long {lo_n} = {lo}, {len_n} = {len};");
+                    let _ = writeln!(h, "{ind}{} = p2c_map_section({name}, {lo_n}, {len_n}, {k}, {w});", v.sym.ty.decayed().declare(dev));
+                    exits.push(format!("p2c_unmap_section({name}, {lo_n}, {len_n}, {k}, {w});"));
+                }
+                args.push(dev.clone());
+            }
+            Attr::Reduction { .. } => {}
+        }
+    }
+    let threads_x = size_expr(&r.threads_x, 1024, w, "threads", "256");
+    let threads_y = size_expr(&r.threads_y, 1024, w, "workers", "1");
+    let _ = writeln!(h, "{ind}const dim3 {}({threads_x}, {threads_y});", n.block);
+    let per_block = match (&r.threads_x, &r.threads_y) {
+        (_, Size::Fixed(1)) => format!("{}.x", n.block),
+        _ => format!("{b}.x * {b}.y", b = n.block),
+    };
+    let from_trip = format!("p2c_blocks_for({}, {per_block}, 65535u)", n.trip);
+    let blocks = size_expr(&r.blocks, 2147483647, w, "blocks", &from_trip);
+    let _ = writeln!(h, "{ind}const unsigned {} = {blocks};", n.blocks);
+    for (x, (res, part, cnt, _)) in r.reductions.iter().zip(&n.red) {
+        let t = x.ty.unqualified_base();
+        let _ = writeln!(h, "{ind}/* RED_SETUP({v}, GANG, {op}, lid {lid}, rid {rid}): device copy, per-block partials, arrival counter */", v = x.var, op = x.op.as_str(), lid = x.lid, rid = x.rid);
+        let _ = writeln!(h, "{ind}{t} *{res} = p2c_map_scalar(&{}, P2C_MAP_TOFROM, {w});", x.var);
+        let _ = writeln!(h, "{ind}{t} *{part} = p2c_partials<{t}>({}, {}, {w});", x.rid, n.blocks);
+        let _ = writeln!(h, "{ind}unsigned *{cnt} = p2c_counter({}, {w});", x.rid);
+        args.push(res.clone());
+        args.push(part.clone());
+        args.push(cnt.clone());
+        exits.push(format!("p2c_unmap_scalar(&{}, P2C_MAP_TOFROM, {w}); /* RED_TEARDOWN */", x.var));
+    }
+    let _ = writeln!(h, "{ind}if ({} > 0) {{", n.trip);
+    let _ = writeln!(h, "{ind}    P2C_LAUNCH({}, {}, {}, 0)({});", r.kernel, n.blocks, n.block, args.join(", "));
+    let _ = writeln!(h, "{ind}    p2c_check_launch({w});");
+    let _ = writeln!(h, "{ind}}}");
+    for e in exits.iter().rev() {
+        let _ = writeln!(h, "{ind}{e}");
+    }
+    h.push('}');
+    match &r.if_cond {
+        None => h,
+        Some(cond) => {
+            let mut out = format!("if ({cond}) ");
+            out.push_str(&h);
+            out.push_str(" else { /* if clause false: the loop runs on the host */\n");
+            for (i, v) in r.vars.iter().enumerate() {
+                let ty = CType { base: v.sym.ty.unqualified_base(), derivs: v.sym.ty.derivs.clone() };
+                match v.attr {
+                    Attr::Private if !r.nest.iter().any(|l| l.var == v.sym.name) => {
+                        let _ = writeln!(out, "{ind}{};", ty.declare(&v.sym.name));
+                    }
+                    _ => {}
+                }
+                let _ = i;
+            }
+            let firsts: Vec<(usize, &crate::sema::sharing::VarAttr)> =
+                r.vars.iter().enumerate().filter(|(_, v)| v.attr == Attr::Firstprivate && v.rule == "explicit clause" && v.sym.ty.is_scalar()).collect();
+            for (i, v) in &firsts {
+                let ty = CType { base: v.sym.ty.unqualified_base(), derivs: vec![] };
+                let _ = writeln!(out, "{ind}{} = {};", ty.declare(&n.fp[*i]), v.sym.name);
+            }
+            let mut inner = String::new();
+            for (i, v) in &firsts {
+                let ty = CType { base: v.sym.ty.unqualified_base(), derivs: vec![] };
+                let _ = write!(inner, "{} = {}; ", ty.declare(&v.sym.name), n.fp[*i]);
+            }
+            if firsts.is_empty() {
+                let _ = writeln!(out, "{ind}{}", reindent(fallback, ind));
+            } else {
+                let _ = writeln!(out, "{ind}{{ {inner}\n{ind}{}\n{ind}}}", reindent(fallback, ind));
+            }
+            out.push('}');
+            out
+        }
+    }
+}
+
+fn escape(s: &str) -> String {
+    s.replace('\\', "\\\\").replace('"', "\\\"")
+}
+
+#[allow(dead_code)]
+fn map_word(k: MapKind) -> &'static str {
+    k.as_str()
+}

@@ -1,0 +1,8 @@
+//! The CUDA text in `templates/`, embedded at build time.
+
+/// Device primitives and reduction trees.
+pub const DEVICE_PRELUDE: &str = include_str!("../../templates/p2c_device.cuh");
+/// Host data environment, launch checks and reduction scratch.
+pub const HOST_PRELUDE: &str = include_str!("../../templates/p2c_host.cuh");
+/// Spellings that make C valid C++ without touching the user's text.
+pub const CXX_COMPAT: &str = include_str!("../../templates/p2c_cxx_compat.cuh");

@@ -1,0 +1,329 @@
+//! Building the region IR from an attached directive.
+
+use super::ir::{Reduction, Region, Schedule, Size};
+use crate::diag::{codes, Diagnostic};
+use crate::directives::{Directive, Model};
+use crate::front::{Attached, CTree};
+use crate::sema::loops::{self, int_literal, CanonLoop};
+use crate::sema::sharing::{self, Attr};
+use crate::sema::{symbols, uses, CType};
+use crate::source::{SourceFile, Span};
+
+/// What the driver does with a directive.
+pub enum Kind {
+    /// An offloaded loop construct lowered to a kernel.
+    Offload,
+    /// Host-only OpenMP: the pragma stays as it is.
+    HostPassthrough,
+    /// Valid, but not lowered yet.
+    NotSupported,
+}
+
+/// OpenMP constructs lowered to kernels, with their schedule.
+fn omp_schedule(name: &str) -> Option<Schedule> {
+    match name {
+        "target teams distribute parallel for" | "target teams distribute parallel for simd" => Some(Schedule::GridStride),
+        "target parallel for" | "target parallel for simd" => Some(Schedule::BlockStride),
+        "target teams distribute" => Some(Schedule::BlockOnly),
+        _ => None,
+    }
+}
+
+/// Classifies a directive for the driver.
+pub fn classify(d: &Directive) -> Kind {
+    match d.model {
+        Model::Omp => {
+            if omp_schedule(&d.name).is_some() {
+                Kind::Offload
+            } else if d.words().any(|w| matches!(w, "target" | "teams" | "distribute"))
+                || d.name.starts_with("declare")
+                || d.name.starts_with("begin declare")
+                || d.name.starts_with("end declare")
+                || d.name == "requires"
+            {
+                Kind::NotSupported
+            } else {
+                Kind::HostPassthrough
+            }
+        }
+        Model::Acc => match d.name.as_str() {
+            "parallel loop" | "kernels loop" | "serial loop" => Kind::Offload,
+            _ => Kind::NotSupported,
+        },
+    }
+}
+
+/// Clauses the lowering understands, per model.
+fn lowered_clause(model: Model, name: &str) -> bool {
+    let common = ["private", "firstprivate", "reduction", "collapse", "if"];
+    if common.contains(&name) {
+        return true;
+    }
+    match model {
+        Model::Omp => matches!(name, "map" | "num_teams" | "thread_limit" | "num_threads" | "nowait"),
+        Model::Acc => matches!(
+            name,
+            "copy" | "copyin" | "copyout" | "create" | "present" | "pcopy" | "pcopyin" | "pcopyout" | "pcreate"
+                | "present_or_copy" | "present_or_copyin" | "present_or_copyout" | "present_or_create"
+                | "num_gangs" | "num_workers" | "vector_length" | "gang" | "worker" | "vector" | "seq" | "auto"
+                | "independent"
+        ),
+    }
+}
+
+fn clause_size(d: &Directive, name: &str) -> Option<Size> {
+    let c = d.clause(name)?;
+    let e = c.expr()?;
+    Some(match int_literal(&e.text) {
+        Some(v) if v >= 1 && v <= u32::MAX as i128 => Size::Fixed(v as u32),
+        _ => Size::Clause { clause: name.to_string(), expr: e.text.clone(), span: e.span },
+    })
+}
+
+fn node_at<'t>(tree: &'t CTree, span: Span) -> Option<tree_sitter::Node<'t>> {
+    let root = tree.root()?;
+    let mut n = root.descendant_for_byte_range(span.start, span.end)?;
+    while n.start_byte() == span.start && n.end_byte() == span.end {
+        match n.parent() {
+            Some(p) if p.start_byte() == span.start && p.end_byte() == span.end => n = p,
+            _ => break,
+        }
+    }
+    Some(n)
+}
+
+fn mentions(expr: &str, name: &str) -> bool {
+    let b = expr.as_bytes();
+    let ident = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
+    expr.match_indices(name).any(|(i, _)| {
+        let before = i == 0 || !ident(b[i - 1]);
+        let after = i + name.len() >= b.len() || !ident(b[i + name.len()]);
+        before && after
+    })
+}
+
+/// Lowers one offloaded loop construct. `kernel` is the name the namer chose.
+pub fn build_region(file: &SourceFile, tree: &CTree, at: &Attached, kernel: String, diags: &mut Vec<Diagnostic>) -> Option<Region> {
+    let d = &at.directive;
+    let errors_before = diags.iter().filter(|x| x.is_error()).count();
+    for c in &d.clauses {
+        if !lowered_clause(d.model, &c.name) {
+            diags.push(
+                Diagnostic::new(codes::NOT_SUPPORTED, c.name_span, format!("clause `{}` on `{} {}` is not supported yet", c.name, d.model.as_str(), d.name))
+                    .with_label("not lowered yet"),
+            );
+        }
+    }
+    for c in d.clauses_named("gang").chain(d.clauses_named("worker")).chain(d.clauses_named("vector")) {
+        if !matches!(c.args, crate::directives::ClauseArgs::None) {
+            diags.push(
+                Diagnostic::new(codes::NOT_SUPPORTED, c.span, format!("arguments of `{}` are not supported yet", c.name))
+                    .with_label("not lowered yet")
+                    .with_help("use num_gangs / num_workers / vector_length on the construct"),
+            );
+        }
+    }
+    let Some(stmt_span) = at.stmt else {
+        diags.push(Diagnostic::new(codes::NO_ASSOCIATED_LOOP, d.span, format!("`{} {}` must be followed by a for loop", d.model.as_str(), d.name)).with_label("no statement follows"));
+        return None;
+    };
+    let Some(stmt) = node_at(tree, stmt_span) else { return None };
+    if stmt.has_error() {
+        diags.push(
+            Diagnostic::new(codes::C_PARSE, stmt_span, "the C code of this region could not be parsed; no code is generated for it")
+                .with_label("syntax error in here")
+                .with_secondary(d.span, "region begins here"),
+        );
+        return None;
+    }
+    // The loop nest.
+    let depth = match d.clause("collapse").and_then(|c| c.expr()) {
+        None => 1,
+        Some(e) => match int_literal(&e.text) {
+            Some(v) if (1..=8).contains(&v) => v as usize,
+            _ => {
+                diags.push(Diagnostic::new(codes::BAD_CLAUSE_ARG, e.span, "collapse takes a constant positive integer").with_label("not a constant from 1 to 8"));
+                return None;
+            }
+        },
+    };
+    let mut nest: Vec<CanonLoop> = Vec::new();
+    let mut node = stmt;
+    for level in 0..depth {
+        match loops::analyse(node, &file.text) {
+            Ok(l) => nest.push(l),
+            Err(e) => {
+                let e = if level > 0 && e.code == codes::NO_ASSOCIATED_LOOP {
+                    Diagnostic::new(codes::NO_ASSOCIATED_LOOP, Span::new(node.start_byte(), node.end_byte()), format!("collapse({depth}) needs {depth} perfectly nested loops; found {level}"))
+                        .with_label("not a perfectly nested for loop")
+                        .with_secondary(d.clause("collapse").map(|c| c.span).unwrap_or(d.span), "collapse asked for here")
+                } else {
+                    e
+                };
+                diags.push(e);
+                return None;
+            }
+        }
+        if level + 1 < depth {
+            match loops::nested_loop(node) {
+                Some(inner) => node = inner,
+                None => {
+                    let body = nest.last().map(|l| l.body).unwrap_or(stmt_span);
+                    diags.push(
+                        Diagnostic::new(codes::NO_ASSOCIATED_LOOP, body, format!("collapse({depth}) needs {depth} perfectly nested loops; found {}", level + 1))
+                            .with_label("this body is not a single for loop")
+                            .with_secondary(d.clause("collapse").map(|c| c.span).unwrap_or(d.span), "collapse asked for here"),
+                    );
+                    return None;
+                }
+            }
+        }
+    }
+    // Rectangular nests only.
+    for (i, inner) in nest.iter().enumerate().skip(1) {
+        for outer in &nest[..i] {
+            if mentions(&inner.lb, &outer.var) || mentions(&inner.ub, &outer.var) || mentions(&inner.step, &outer.var) {
+                diags.push(
+                    Diagnostic::new(codes::NOT_SUPPORTED, inner.span, "non-rectangular collapsed loop nests are not supported yet")
+                        .with_label(format!("bounds depend on `{}`", outer.var)),
+                );
+                return None;
+            }
+        }
+    }
+    let symbols = symbols::visible_at(tree.root()?, &file.text, stmt);
+    let mut nest_types = Vec::new();
+    for l in &nest {
+        let ty = match &l.declared_type {
+            Some(t) => t.clone(),
+            None => match symbols.get(&l.var) {
+                Some(s) if s.ty.is_scalar() => s.ty.clone(),
+                _ => {
+                    diags.push(Diagnostic::new(codes::UNDECLARED, l.var_span, format!("loop variable `{}` is not declared", l.var)).with_label("no declaration visible"));
+                    return None;
+                }
+            },
+        };
+        nest_types.push(CType { base: ty.unqualified_base(), derivs: vec![] });
+    }
+    let loop_vars: Vec<String> = nest.iter().map(|l| l.var.clone()).collect();
+    let (used, _calls) = uses::free_identifiers(stmt, &file.text);
+    let is_kernels = d.model == Model::Acc && d.name == "kernels loop";
+    let vars = sharing::decide(d, is_kernels, &used, &symbols, &loop_vars, diags);
+    let mut reductions = Vec::new();
+    for v in &vars {
+        if let Attr::Reduction { op } = v.attr {
+            reductions.push(Reduction { var: v.sym.name.clone(), ty: v.sym.ty.clone(), op, lid: 0, rid: reductions.len() as u32, span: v.span });
+        }
+    }
+    // Schedule and launch shape.
+    let mut notes = Vec::new();
+    let has = |n: &str| d.clause(n).is_some();
+    let (schedule, blocks, tx, ty) = match d.model {
+        Model::Omp => {
+            let schedule = omp_schedule(&d.name)?;
+            let threads = match (clause_size(d, "num_threads"), clause_size(d, "thread_limit")) {
+                (None, None) => Size::Fixed(256),
+                (Some(s), None) | (None, Some(s)) => s,
+                (Some(Size::Fixed(a)), Some(Size::Fixed(b))) => Size::Fixed(a.min(b)),
+                (Some(_), Some(_)) => {
+                    let e = |n: &str| d.clause(n).and_then(|c| c.expr()).map(|e| (e.text.clone(), e.span));
+                    let ((a, span), (b, _)) = (e("num_threads").unwrap_or_default(), e("thread_limit").unwrap_or_default());
+                    Size::Clause { clause: "num_threads".into(), expr: format!("({a}) < ({b}) ? ({a}) : ({b})"), span }
+                }
+            };
+            match schedule {
+                Schedule::GridStride => (schedule, clause_size(d, "num_teams").unwrap_or(Size::FromTrip), threads, Size::Fixed(1)),
+                Schedule::BlockStride => (schedule, Size::Fixed(1), threads, Size::Fixed(1)),
+                _ => (schedule, clause_size(d, "num_teams").unwrap_or(Size::FromTrip), Size::Fixed(1), Size::Fixed(1)),
+            }
+        }
+        Model::Acc => {
+            let (gang, worker, vector) = (has("gang"), has("worker"), has("vector"));
+            let gangs = clause_size(d, "num_gangs");
+            let schedule = if d.name == "serial loop" {
+                Schedule::Sequential
+            } else if has("seq") {
+                Schedule::Sequential
+            } else if has("auto") && !gang && !worker && !vector {
+                notes.push("`auto`: pragma2cuda runs the loop sequentially in each gang (always correct)".to_string());
+                Schedule::Sequential
+            } else if !gang && !worker && !vector {
+                notes.push("no gang/worker/vector clause: pragma2cuda chose gang vector".to_string());
+                Schedule::GridStride
+            } else if gang && (worker || vector) {
+                Schedule::GridStride
+            } else if gang {
+                Schedule::BlockOnly
+            } else {
+                Schedule::BlockStride
+            };
+            let implicit = !gang && !worker && !vector;
+            let tx = if vector || (implicit && schedule == Schedule::GridStride) {
+                clause_size(d, "vector_length").unwrap_or(Size::Fixed(if worker { 32 } else { 256 }))
+            } else {
+                Size::Fixed(1)
+            };
+            let ty = if worker && schedule != Schedule::Sequential {
+                clause_size(d, "num_workers").unwrap_or(Size::Fixed(if vector { 8 } else { 256 }))
+            } else {
+                Size::Fixed(1)
+            };
+            let blocks = match schedule {
+                _ if d.name == "serial loop" => Size::Fixed(1),
+                Schedule::GridStride | Schedule::BlockOnly => gangs.unwrap_or(Size::FromTrip),
+                _ => gangs.unwrap_or(Size::Fixed(1)),
+            };
+            let (tx, ty) = if matches!(schedule, Schedule::Sequential | Schedule::BlockOnly) { (Size::Fixed(1), Size::Fixed(1)) } else { (tx, ty) };
+            (schedule, blocks, tx, ty)
+        }
+    };
+    for (s, what) in [(&tx, "threads"), (&ty, "workers")] {
+        if let Size::Fixed(v) = s {
+            if *v > 1024 {
+                diags.push(Diagnostic::new(codes::BAD_CLAUSE_ARG, d.span, format!("{v} {what} per block is more than CUDA's 1024")).with_label("in this directive"));
+            }
+        }
+    }
+    if let (Size::Fixed(x), Size::Fixed(y)) = (&tx, &ty) {
+        if x * y > 1024 {
+            diags.push(Diagnostic::new(codes::BAD_CLAUSE_ARG, d.span, format!("{x} x {y} threads per block is more than CUDA's 1024")).with_label("in this directive"));
+        }
+    }
+    if diags.iter().filter(|x| x.is_error()).count() > errors_before {
+        return None;
+    }
+    let if_cond = d.clause("if").and_then(|c| c.expr()).map(|e| e.text.clone());
+    let (function, function_start) = at.function.clone().map(|(n, s)| (n, s.start)).unwrap_or_default();
+    let body = nest.last().map(|l| l.body).unwrap_or(stmt_span);
+    Some(Region {
+        model: d.model,
+        construct: d.name.clone(),
+        pragma_text: pragma_one_line(file.slice(d.span)),
+        pragma: d.span,
+        stmt: stmt_span,
+        function,
+        function_start,
+        line: file.line_of(d.span.start),
+        kernel,
+        schedule,
+        blocks,
+        threads_x: tx,
+        threads_y: ty,
+        nest,
+        nest_types,
+        body,
+        vars,
+        reductions,
+        if_cond,
+        notes,
+    })
+}
+
+/// The pragma on one line, continuations joined, spaces collapsed; `*/`
+/// defused so it can sit inside a C comment.
+pub fn pragma_one_line(text: &str) -> String {
+    let joined = text.replace("\\\r\n", " ").replace("\\\n", " ");
+    let words: Vec<&str> = joined.split_whitespace().collect();
+    words.join(" ").replace("*/", "* /")
+}

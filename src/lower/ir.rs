@@ -1,0 +1,112 @@
+//! The region IR: one offloaded region, fully decided.
+
+use crate::directives::Model;
+use crate::sema::loops::CanonLoop;
+use crate::sema::sharing::{RedOp, VarAttr};
+use crate::sema::CType;
+use crate::source::Span;
+
+/// How the loop's iterations are spread (the parallelism levels of seed 001:
+/// gang = block, worker/vector = threads of a block).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Schedule {
+    /// gang + worker/vector: all threads of all blocks share the iterations
+    /// (grid-stride loop).
+    GridStride,
+    /// worker/vector without gang: every block runs all iterations, shared by
+    /// its threads (gang-redundant; one block for `target parallel for`).
+    BlockStride,
+    /// gang only: one thread per block, blocks share the iterations.
+    BlockOnly,
+    /// no partitioning: each block's single thread runs the loop.
+    Sequential,
+}
+
+impl Schedule {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Schedule::GridStride => "grid-stride (gang + worker/vector: every thread of every block)",
+            Schedule::BlockStride => "block-stride (worker/vector: every block runs all iterations over its threads)",
+            Schedule::BlockOnly => "block-only (gang: one thread per block)",
+            Schedule::Sequential => "sequential (one thread per block runs every iteration)",
+        }
+    }
+
+    pub fn levels(self) -> &'static [Level] {
+        match self {
+            Schedule::GridStride => &[Level::Gang, Level::Worker, Level::Vector],
+            Schedule::BlockStride => &[Level::Worker, Level::Vector],
+            Schedule::BlockOnly => &[Level::Gang],
+            Schedule::Sequential => &[],
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Level {
+    Gang,
+    Worker,
+    Vector,
+}
+
+impl Level {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Level::Gang => "GANG",
+            Level::Worker => "WORKER",
+            Level::Vector => "VECTOR",
+        }
+    }
+}
+
+/// A launch dimension: fixed, from a clause expression, or chosen at run time.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Size {
+    Fixed(u32),
+    /// `clause(expr)`: evaluated on the host before the launch.
+    Clause { clause: String, expr: String, span: Span },
+    /// Enough blocks for the trip count at the block's thread count.
+    FromTrip,
+}
+
+#[derive(Clone, Debug)]
+pub struct Reduction {
+    pub var: String,
+    pub ty: CType,
+    pub op: RedOp,
+    /// Loop id and reduction id (seed 001).
+    pub lid: u32,
+    pub rid: u32,
+    pub span: Span,
+}
+
+/// One offloaded region.
+#[derive(Clone, Debug)]
+pub struct Region {
+    pub model: Model,
+    pub construct: String,
+    /// The pragma text as written, continuation lines joined.
+    pub pragma_text: String,
+    pub pragma: Span,
+    pub stmt: Span,
+    pub function: String,
+    /// Where kernels of this function are inserted (start of the function).
+    pub function_start: usize,
+    pub line: usize,
+    pub kernel: String,
+    pub schedule: Schedule,
+    pub blocks: Size,
+    /// Threads per block, x (vector / OpenMP threads) and y (workers).
+    pub threads_x: Size,
+    pub threads_y: Size,
+    /// The collapsed loop nest, outermost first.
+    pub nest: Vec<CanonLoop>,
+    /// Types of the loop variables, in nest order.
+    pub nest_types: Vec<CType>,
+    pub body: Span,
+    pub vars: Vec<VarAttr>,
+    pub reductions: Vec<Reduction>,
+    pub if_cond: Option<String>,
+    /// Notes shown in the plan (choices the user may want to know about).
+    pub notes: Vec<String>,
+}

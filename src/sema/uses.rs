@@ -1,0 +1,178 @@
+//! The variables a region uses that are declared outside it.
+//!
+//! Scope-aware: a name declared inside the region (in a block, a `for`
+//! initializer) hides an outer variable of the same name from that point on.
+//! Field names, labels and type names are not variables.
+
+use crate::source::Span;
+use tree_sitter::Node;
+
+/// A variable used by a region and declared outside it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Use {
+    pub name: String,
+    /// The first use.
+    pub span: Span,
+    /// Assigned or incremented somewhere in the region.
+    pub written: bool,
+}
+
+/// Free identifiers of `node` in order of first use; also the names that
+/// are called as functions (`calls`).
+pub fn free_identifiers(node: Node<'_>, text: &str) -> (Vec<Use>, Vec<(String, Span)>) {
+    let mut w = Walker { text, scopes: vec![Vec::new()], uses: Vec::new(), calls: Vec::new() };
+    w.visit(node);
+    (w.uses, w.calls)
+}
+
+struct Walker<'a> {
+    text: &'a str,
+    scopes: Vec<Vec<String>>,
+    uses: Vec<Use>,
+    calls: Vec<(String, Span)>,
+}
+
+impl Walker<'_> {
+    fn t(&self, n: Node<'_>) -> &str {
+        self.text.get(n.start_byte()..n.end_byte()).unwrap_or("")
+    }
+
+    fn is_local(&self, name: &str) -> bool {
+        self.scopes.iter().any(|s| s.iter().any(|n| n == name))
+    }
+
+    fn declare(&mut self, name: String) {
+        if let Some(s) = self.scopes.last_mut() {
+            s.push(name);
+        }
+    }
+
+    fn use_ident(&mut self, n: Node<'_>, written: bool) {
+        let name = self.t(n).to_string();
+        if self.is_local(&name) {
+            return;
+        }
+        if let Some(u) = self.uses.iter_mut().find(|u| u.name == name) {
+            u.written |= written;
+        } else {
+            self.uses.push(Use { name, span: Span::new(n.start_byte(), n.end_byte()), written });
+        }
+    }
+
+    /// The identifier an lvalue expression writes to (`a` in `a[i].x = ...`).
+    fn lvalue_base<'t>(n: Node<'t>) -> Option<Node<'t>> {
+        match n.kind() {
+            "identifier" => Some(n),
+            "subscript_expression" => Self::lvalue_base(n.child_by_field_name("argument")?),
+            "field_expression" => Self::lvalue_base(n.child_by_field_name("argument")?),
+            "parenthesized_expression" => Self::lvalue_base(n.named_child(0)?),
+            "pointer_expression" => Self::lvalue_base(n.child_by_field_name("argument")?),
+            _ => None,
+        }
+    }
+
+    fn visit(&mut self, n: Node<'_>) {
+        match n.kind() {
+            "identifier" => self.use_ident(n, false),
+            "compound_statement" | "for_statement" => {
+                self.scopes.push(Vec::new());
+                self.visit_children(n);
+                self.scopes.pop();
+            }
+            "declaration" => {
+                let mut c = n.walk();
+                for (i, ch) in n.children(&mut c).enumerate() {
+                    if n.field_name_for_child(i as u32) == Some("declarator") {
+                        self.visit_declarator(ch);
+                    }
+                }
+            }
+            "assignment_expression" | "update_expression" => {
+                let target = n.child_by_field_name("left").or_else(|| n.child_by_field_name("argument"));
+                if let Some(t) = target.and_then(Self::lvalue_base) {
+                    self.use_ident(t, true);
+                }
+                self.visit_children(n);
+            }
+            "call_expression" => {
+                if let Some(f) = n.child_by_field_name("function") {
+                    if f.kind() == "identifier" {
+                        let name = self.t(f).to_string();
+                        if !self.is_local(&name) {
+                            self.calls.push((name, Span::new(f.start_byte(), f.end_byte())));
+                        }
+                    } else {
+                        self.visit(f);
+                    }
+                }
+                if let Some(a) = n.child_by_field_name("arguments") {
+                    self.visit(a);
+                }
+            }
+            "field_expression" => {
+                if let Some(a) = n.child_by_field_name("argument") {
+                    self.visit(a);
+                }
+            }
+            "sizeof_expression" | "cast_expression" | "compound_literal_expression" => {
+                // Type names inside are not variables; expressions are.
+                let mut c = n.walk();
+                for ch in n.named_children(&mut c) {
+                    if ch.kind() != "type_descriptor" {
+                        self.visit(ch);
+                    }
+                }
+            }
+            "labeled_statement" => {
+                let mut c = n.walk();
+                for ch in n.named_children(&mut c) {
+                    if ch.kind() != "statement_identifier" {
+                        self.visit(ch);
+                    }
+                }
+            }
+            "goto_statement" => {}
+            _ => self.visit_children(n),
+        }
+    }
+
+    fn visit_children(&mut self, n: Node<'_>) {
+        let mut c = n.walk();
+        let kids: Vec<Node<'_>> = n.named_children(&mut c).collect();
+        for ch in kids {
+            self.visit(ch);
+        }
+    }
+
+    /// A declarator: sizes and initializer are uses; the name is declared
+    /// after its own declarator (C scope rule), before the initializer.
+    fn visit_declarator(&mut self, d: Node<'_>) {
+        match d.kind() {
+            "identifier" => {
+                let name = self.t(d).to_string();
+                self.declare(name);
+            }
+            "init_declarator" => {
+                if let Some(inner) = d.child_by_field_name("declarator") {
+                    self.visit_declarator(inner);
+                }
+                if let Some(v) = d.child_by_field_name("value") {
+                    self.visit(v);
+                }
+            }
+            "array_declarator" => {
+                if let Some(s) = d.child_by_field_name("size") {
+                    self.visit(s);
+                }
+                if let Some(inner) = d.child_by_field_name("declarator") {
+                    self.visit_declarator(inner);
+                }
+            }
+            _ => {
+                if let Some(inner) = d.child_by_field_name("declarator") {
+                    self.visit_declarator(inner);
+                }
+            }
+        }
+    }
+}
