@@ -159,7 +159,11 @@ fn c_linkage(root: Node<'_>, tree: &CTree, orig: &str, edits: &mut Vec<Edit>) {
     let items: Vec<Node<'_>> = root.children(&mut c).collect();
     let eligible = |n: Node<'_>| -> bool {
         match n.kind() {
-            "function_definition" => !specifiers(n, text).1,
+            // `main` must not have a language linkage.
+            "function_definition" => {
+                !specifiers(n, text).1
+                    && crate::front::function_name(n, text).as_deref() != Some("main")
+            }
             "declaration" => {
                 let (_, is_static, ..) = specifiers(n, text);
                 !is_static

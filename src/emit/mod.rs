@@ -32,7 +32,11 @@ pub fn emit_file(file: &SourceFile, regions: &[Region], cxx_edits: Vec<Edit>, na
         let fallback = apply(&file.text, r.stmt, &cxx_edits);
         let t = region::emit_region(r, &body, &fallback, &file.name, namer);
         edits.push(Edit::insert(r.function_start, 10, t.kernel));
-        edits.push(Edit::replace(Span::new(r.pragma.start, r.stmt.end), t.host));
+        // Indent the host block like the pragma it replaces.
+        let line_start = file.text[..r.pragma.start].rfind('\n').map(|i| i + 1).unwrap_or(0);
+        let indent: String = file.text[line_start..r.pragma.start].chars().take_while(|c| *c == ' ' || *c == '\t').collect();
+        let host = t.host.replace('\n', &format!("\n{indent}"));
+        edits.push(Edit::replace(Span::new(r.pragma.start, r.stmt.end), host));
     }
     let mut out = String::new();
     out.push_str(&format!(

@@ -8,5 +8,5 @@
 mod attach;
 mod cparse;
 
-pub use attach::{attach, Attached};
+pub use attach::{attach, function_name, Attached};
 pub use cparse::{parse_c, CTree};
