@@ -1040,3 +1040,117 @@ ptxas info    : Used 9 registers, used 1 barriers, 1024 bytes smem
         assert_eq!((r.code, r.stdout.as_slice(), r.stderr.as_slice()), (Some(3), &b"out\n"[..], &b"err\n"[..]));
     }
 }
+
+/// The build-and-compare plumbing with hand-written files: a C reference and
+/// a ".cu" that is plain C++ (the emulator header is a stub), so only gcc and
+/// g++ are needed.
+#[cfg(test)]
+mod plumbing_tests {
+    use super::*;
+
+    const C_SRC: &str = "\
+#include <stdio.h>
+int helper(int);
+int main(void) {
+  int s = 0;
+#pragma omp parallel for reduction(+: s)
+  for (int i = 0; i < 100; i++) s += i;
+  printf(\"sum %d\\n\", s);
+  printf(\"helper %d\\n\", helper(4));
+  return 3;
+}
+";
+    const EXTRA_C: &str = "int helper(int x) { return x * 10; }\n";
+
+    fn setup() -> (tempfile::TempDir, Toolchain, VerifyOptions) {
+        let d = tempfile::tempdir().unwrap();
+        let emu = d.path().join("emu");
+        std::fs::create_dir(&emu).unwrap();
+        std::fs::write(emu.join("cuda_runtime.h"), "#pragma once\n#ifndef P2C_SIMT_EMULATOR\n#error not an emulator build\n#endif\n").unwrap();
+        std::fs::write(d.path().join("prog.c"), C_SRC).unwrap();
+        std::fs::write(d.path().join("helper.c"), EXTRA_C).unwrap();
+        std::fs::create_dir(d.path().join("work")).unwrap();
+        let tc = Toolchain { gcc: which("gcc"), gxx: which("g++"), emu_include: Some(emu), ..Default::default() };
+        assert!(tc.gcc.is_some() && tc.gxx.is_some(), "gcc and g++ are needed for these tests");
+        let opts = VerifyOptions {
+            device: Device::Emulate,
+            timeout: Duration::from_secs(5),
+            inputs: BuildInputs::from_extra(&[d.path().join("helper.c").display().to_string()]),
+            judge: Judge::Reference,
+        };
+        (d, tc, opts)
+    }
+
+    fn cu(body_sum: &str, ret: &str) -> String {
+        format!(
+            "#include <cuda_runtime.h>\n#include <cstdio>\nextern \"C\" int helper(int);\n\
+             int main() {{ {body_sum} std::printf(\"helper %d\\n\", helper(4)); return {ret}; }}\n"
+        )
+    }
+
+    #[test]
+    fn agreeing_translation_passes() {
+        let (d, tc, opts) = setup();
+        let cu_path = d.path().join("prog.cu");
+        std::fs::write(&cu_path, cu("std::printf(\"sum %d\\n\", 4950);", "3")).unwrap();
+        let r = verify_translated(&d.path().join("prog.c"), &cu_path, &opts, &tc, &d.path().join("work"));
+        assert_eq!(r.outcome, Outcome::Pass, "{}\n{}", r.summary, r.log.join("\n"));
+        assert!(r.log.iter().any(|l| l.starts_with("reference: exit code 3")), "{:?}", r.log);
+    }
+
+    #[test]
+    fn disagreement_is_described() {
+        let (d, tc, opts) = setup();
+        let cu_path = d.path().join("prog.cu");
+        std::fs::write(&cu_path, cu("std::printf(\"sum %d\\n\", 4949);", "0")).unwrap();
+        let r = verify_translated(&d.path().join("prog.c"), &cu_path, &opts, &tc, &d.path().join("work"));
+        assert_eq!(r.outcome, Outcome::Fail);
+        assert!(r.summary.contains("status: reference exit code 3, emulator exit code 0"), "{}", r.summary);
+        assert!(r.summary.contains("stdout line 1: reference `sum 4950`, emulator `sum 4949`"), "{}", r.summary);
+    }
+
+    #[test]
+    fn hang_is_a_failure_not_a_stall() {
+        let (d, tc, mut opts) = setup();
+        opts.timeout = Duration::from_secs(2);
+        let cu_path = d.path().join("prog.cu");
+        std::fs::write(&cu_path, cu("for (volatile int k = 0;; k = k) {}", "3")).unwrap();
+        let r = verify_translated(&d.path().join("prog.c"), &cu_path, &opts, &tc, &d.path().join("work"));
+        assert_eq!(r.outcome, Outcome::Fail);
+        assert!(r.summary.contains("emulator timed out after 2 s"), "{}", r.summary);
+    }
+
+    #[test]
+    fn build_failure_is_reported_with_the_compiler_output() {
+        let (d, tc, opts) = setup();
+        let cu_path = d.path().join("prog.cu");
+        std::fs::write(&cu_path, "int main() { return undeclared_name; }\n").unwrap();
+        let r = verify_translated(&d.path().join("prog.c"), &cu_path, &opts, &tc, &d.path().join("work"));
+        assert_eq!(r.outcome, Outcome::Fail);
+        assert_eq!(r.summary, "the emulator build failed");
+        assert!(r.log.iter().any(|l| l.contains("undeclared_name")), "{:?}", r.log);
+    }
+
+    #[test]
+    fn exit_zero_rule_skips_the_reference() {
+        let (d, tc, mut opts) = setup();
+        opts.judge = Judge::ExitZero;
+        let cu_path = d.path().join("prog.cu");
+        std::fs::write(&cu_path, cu("", "0")).unwrap();
+        let r = verify_translated(&d.path().join("prog.c"), &cu_path, &opts, &tc, &d.path().join("work"));
+        assert_eq!(r.outcome, Outcome::Pass, "{}", r.summary);
+        assert!(!d.path().join("work/reference").exists());
+        std::fs::write(&cu_path, cu("", "1")).unwrap();
+        let r = verify_translated(&d.path().join("prog.c"), &cu_path, &opts, &tc, &d.path().join("work"));
+        assert_eq!((r.outcome, r.summary.as_str()), (Outcome::Fail, "emulator: exit code 1"));
+    }
+
+    #[test]
+    fn missing_emulator_is_a_setup_error() {
+        let (d, mut tc, opts) = setup();
+        tc.emu_include = None;
+        let r = verify_translated(&d.path().join("prog.c"), &d.path().join("prog.cu"), &opts, &tc, &d.path().join("work"));
+        assert_eq!(r.outcome, Outcome::Setup);
+        assert!(r.summary.contains("P2C_EMU_INCLUDE"), "{}", r.summary);
+    }
+}
