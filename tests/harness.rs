@@ -256,6 +256,21 @@ fn write_ptxas_report(results: &[FixtureResult]) -> String {
     table
 }
 
+/// target/p2c-report/fixtures.tsv: fixture, PASS/FAIL, stages passed, first failure.
+fn write_fixture_report(results: &[FixtureResult]) {
+    let mut tsv = String::from("fixture\tresult\tstages\tfirst_failure\n");
+    for r in results {
+        let first = r.failures.first().map(|f| f.lines().next().unwrap_or("").replace('\t', " ")).unwrap_or_default();
+        let verdict = if r.failures.is_empty() { "PASS" } else { "FAIL" };
+        tsv.push_str(&format!("{}\t{verdict}\t{}\t{first}\n", r.name, r.stages.join(" ")));
+    }
+    let dir = target_dir().join("p2c-report");
+    let _ = std::fs::create_dir_all(&dir);
+    if let Err(e) = std::fs::write(dir.join("fixtures.tsv"), tsv) {
+        eprintln!("cannot write {}: {e}", dir.join("fixtures.tsv").display());
+    }
+}
+
 #[test]
 fn fixtures_pass_every_stage() {
     let list = fixtures();
@@ -278,6 +293,7 @@ fn fixtures_pass_every_stage() {
     let mut results = results.into_inner().unwrap_or_else(|e| e.into_inner());
     results.sort_by(|a, b| a.name.cmp(&b.name));
     let table = write_ptxas_report(&results);
+    write_fixture_report(&results);
     println!("{table}");
     let failed: Vec<&FixtureResult> = results.iter().filter(|r| !r.failures.is_empty()).collect();
     for r in &results {
