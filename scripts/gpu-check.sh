@@ -29,7 +29,7 @@ CS=""
 NVCC=""
 [ -x "$CU/bin/nvcc" ] && NVCC="$CU/bin/nvcc"
 
-smi=$(nvidia-smi --query-gpu=name,driver_version,compute_cap --format=csv,noheader 2>&1 | head -1)
+smi=$(nvidia-smi --query-gpu=name,driver_version,compute_cap --format=csv,noheader 2>/dev/null | head -1)
 cap=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -1 | tr -dc '0-9')
 arch=${cap:+sm_$cap}
 echo "gpu-check: GPU: ${smi:-none}; arch ${arch:-unknown}; nvcc: ${NVCC:-none (prebuilt binaries)}; compute-sanitizer: ${CS:-none}"

@@ -59,4 +59,5 @@ wheels="nvidia-cuda-runtime==13.5.37 nvidia-cuda-sanitizer-api==13.4.92"
 [ $with_nvcc = 1 ] && wheels="$wheels nvidia-cuda-nvcc==13.5.37 nvidia-nvvm==13.5.37 nvidia-cuda-crt==13.5.37 nvidia-cuda-cccl==13.3.5.0.6"
 # shellcheck disable=SC2086
 python3 -m pip download -q --disable-pip-version-check --no-deps -d .whl $wheels
-echo "gpu-prepare: $(ls .gpu/cu/*.cu 2>/dev/null | wc -l) translated, $(ls .gpu/bin 2>/dev/null | grep -vc '\.log$') prebuilt; .gpu $(du -sh .gpu | cut -f1), .whl $(du -sh .whl | cut -f1)"
+cus=(.gpu/cu/*.cu); bins=(.gpu/bin/*); logs=(.gpu/bin/*.log)
+echo "gpu-prepare: ${#cus[@]} translated, $(( ${#bins[@]} - ${#logs[@]} )) prebuilt; .gpu $(du -sh .gpu | cut -f1), .whl $(du -sh .whl | cut -f1)"
