@@ -14,6 +14,7 @@
 //! The tools (`cli`, `tools::verify`, `tools::suite`) sit on top and only call
 //! [`translate`] and friends. See ARCHITECTURE.md for the code map.
 
+pub mod cli;
 pub mod diag;
 pub mod directives;
 pub mod emit;

@@ -1,0 +1,409 @@
+//! Hand-written argument parsing (the grammar is small and a parser crate
+//! would be the only dependency for it).
+
+use crate::diag::Format;
+use crate::tools::verify::Device;
+use crate::Emit;
+use std::ffi::OsString;
+use std::path::PathBuf;
+
+pub const HELP: &str = "\
+pragma2cuda: translate C with OpenMP/OpenACC offload pragmas into CUDA C
+
+USAGE:
+    pragma2cuda [OPTIONS] INPUT.c [-o OUTPUT.cu]
+    pragma2cuda verify FILE.c [--device auto|emulate|gpu] [--keep DIR] [--timeout SECS] [-- FLAGS... EXTRA.c...]
+    pragma2cuda suite DIR LIST [--jobs N] [--device auto|emulate|gpu] [--timeout SECS] [-- FLAGS...]
+
+ARGUMENTS:
+    INPUT.c     the C file to translate; `-` reads standard input
+
+OPTIONS:
+    -o, --output FILE           write the result to FILE (written to a temporary file in the same
+                                directory, then renamed: a failed run never leaves a partial file and
+                                never touches an existing one). Without -o, or with `-o -`, the result
+                                goes to standard output.
+    --emit KIND                 what to produce: cuda (default), directives (the parsed pragmas),
+                                directives-json, plan (the lowering plan of each region)
+    --diagnostics-format FMT    human (default; colored when stderr is a terminal and NO_COLOR is
+                                unset), gcc (file:line:col: error: message [CODE]), json
+    -h, --help                  print this help
+    -V, --version               print the version
+
+SUBCOMMANDS:
+    verify      translate FILE.c, build and run the original with gcc (reference) and the translation
+                on the CPU SIMT emulator (and on a GPU: --device gpu, or auto when nvidia-smi lists one
+                and nvcc is found); compare exit codes and standard output. Arguments after `--` are
+                compiler flags for every build; the ones ending in .c are extra C files of the program,
+                compiled with gcc and linked into every build. --keep DIR keeps the .cu, binaries and
+                logs in DIR. --timeout limits each program run (default 60 s).
+    suite       run every file listed in LIST (one path per line relative to DIR, or a TSV whose first
+                column is the path; a header line `file...` and lines starting with # are skipped)
+                through the translation and the emulator (and GPU); a file passes when the translated
+                program exits with 0. Prints PASS / FAIL / TRANSLATE-ERROR per file and `N passed, M failed`.
+
+    A file literally named `verify` or `suite` can be translated as `./verify`.
+
+ENVIRONMENT:
+    P2C_NVCC, P2C_CLANG_CUDA_ROOT, P2C_CLANG   tools for verify (read from ~/.cache/pragma2cuda/env.sh when unset)
+    P2C_EMU_INCLUDE                            the emulator's include directory
+
+EXIT STATUS:
+    0   success (warnings allowed); verify: all runs agree; suite: every file passed
+    1   the diagnostics contain errors; verify/suite: a disagreement or a failed build or run
+    2   usage error, or the input cannot be read or the output cannot be written
+";
+
+const USAGE_TRANSLATE: &str = "pragma2cuda [--emit KIND] [--diagnostics-format FMT] INPUT.c [-o OUTPUT.cu]";
+const USAGE_VERIFY: &str = "pragma2cuda verify FILE.c [--device auto|emulate|gpu] [--keep DIR] [--timeout SECS] [-- FLAGS...]";
+const USAGE_SUITE: &str = "pragma2cuda suite DIR LIST [--jobs N] [--device auto|emulate|gpu] [--timeout SECS] [-- FLAGS...]";
+
+/// Where the input comes from or the output goes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Stream {
+    Std,
+    Path(PathBuf),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TranslateArgs {
+    pub input: Stream,
+    pub output: Stream,
+    pub emit: Emit,
+    pub diagnostics_format: Format,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct VerifyArgs {
+    pub file: PathBuf,
+    pub device: Device,
+    pub keep: Option<PathBuf>,
+    pub timeout_secs: u64,
+    /// Everything after `--`: compiler flags and extra `.c` files.
+    pub extra: Vec<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SuiteArgs {
+    pub dir: PathBuf,
+    pub list: PathBuf,
+    pub jobs: usize,
+    pub device: Device,
+    pub timeout_secs: u64,
+    pub extra: Vec<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Command {
+    Help,
+    Version,
+    Translate(TranslateArgs),
+    Verify(VerifyArgs),
+    Suite(SuiteArgs),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseError {
+    pub message: String,
+    pub usage: &'static str,
+}
+
+fn err<T>(usage: &'static str, message: impl Into<String>) -> Result<T, ParseError> {
+    Err(ParseError { message: message.into(), usage })
+}
+
+/// Splits `--name=value` into (`--name`, Some(value)).
+fn split_eq(arg: &str) -> (&str, Option<&str>) {
+    if arg.starts_with("--") {
+        if let Some(i) = arg.find('=') {
+            return (&arg[..i], Some(&arg[i + 1..]));
+        }
+    }
+    (arg, None)
+}
+
+/// The arguments, as UTF-8 strings where they are options; paths may be any bytes.
+struct Cursor {
+    args: Vec<OsString>,
+    pos: usize,
+}
+
+impl Cursor {
+    fn next(&mut self) -> Option<OsString> {
+        let a = self.args.get(self.pos).cloned();
+        self.pos += 1;
+        a
+    }
+
+    /// The value of option `name`: the `=value` part, or the next argument.
+    fn value(&mut self, name: &str, inline: Option<&str>, usage: &'static str) -> Result<OsString, ParseError> {
+        match inline {
+            Some(v) => Ok(OsString::from(v)),
+            None => match self.next() {
+                Some(v) => Ok(v),
+                None => err(usage, format!("option `{name}` needs a value")),
+            },
+        }
+    }
+
+    fn rest(&mut self) -> Vec<OsString> {
+        let r = self.args[self.pos.min(self.args.len())..].to_vec();
+        self.pos = self.args.len();
+        r
+    }
+}
+
+fn utf8(v: OsString, what: &str, usage: &'static str) -> Result<String, ParseError> {
+    v.into_string().or_else(|v| err(usage, format!("{what} `{}` is not valid UTF-8", v.to_string_lossy())))
+}
+
+fn parse_emit(v: &str) -> Result<Emit, ParseError> {
+    match v {
+        "cuda" => Ok(Emit::Cuda),
+        "directives" => Ok(Emit::Directives),
+        "directives-json" => Ok(Emit::DirectivesJson),
+        "plan" => Ok(Emit::Plan),
+        _ => err(USAGE_TRANSLATE, format!("unknown --emit value `{v}` (expected cuda, directives, directives-json or plan)")),
+    }
+}
+
+fn parse_format(v: &str) -> Result<Format, ParseError> {
+    match v {
+        "human" => Ok(Format::Human),
+        "gcc" => Ok(Format::Gcc),
+        "json" => Ok(Format::Json),
+        _ => err(USAGE_TRANSLATE, format!("unknown --diagnostics-format value `{v}` (expected human, gcc or json)")),
+    }
+}
+
+fn parse_device(v: &str, usage: &'static str) -> Result<Device, ParseError> {
+    match v {
+        "auto" => Ok(Device::Auto),
+        "emulate" => Ok(Device::Emulate),
+        "gpu" => Ok(Device::Gpu),
+        _ => err(usage, format!("unknown --device value `{v}` (expected auto, emulate or gpu)")),
+    }
+}
+
+fn parse_count(v: &str, name: &str, usage: &'static str) -> Result<u64, ParseError> {
+    match v.parse::<u64>() {
+        Ok(n) if n > 0 => Ok(n),
+        _ => err(usage, format!("{name} needs a positive whole number, not `{v}`")),
+    }
+}
+
+/// Parses the arguments after the program name.
+pub fn parse(args: Vec<OsString>) -> Result<Command, ParseError> {
+    let mut c = Cursor { args, pos: 0 };
+    match c.args.first().and_then(|a| a.to_str()) {
+        Some("verify") => {
+            c.pos = 1;
+            return parse_verify(c);
+        }
+        Some("suite") => {
+            c.pos = 1;
+            return parse_suite(c);
+        }
+        _ => {}
+    }
+    let u = USAGE_TRANSLATE;
+    let mut input: Option<Stream> = None;
+    let mut output: Option<Stream> = None;
+    let mut emit = Emit::Cuda;
+    let mut format = Format::Human;
+    let mut only_positional = false;
+    while let Some(raw) = c.next() {
+        let s = raw.to_string_lossy().into_owned();
+        let positional = only_positional || s == "-" || !s.starts_with('-');
+        if positional {
+            if input.is_some() {
+                return err(u, format!("more than one input file (`{s}`); translate one file at a time"));
+            }
+            input = Some(if s == "-" && !only_positional { Stream::Std } else { Stream::Path(PathBuf::from(raw)) });
+            continue;
+        }
+        let (name, inline) = split_eq(&s);
+        let inline = inline.map(str::to_owned);
+        match name {
+            "--" => only_positional = true,
+            "-h" | "--help" => return Ok(Command::Help),
+            "-V" | "--version" => return Ok(Command::Version),
+            "-o" | "--output" => {
+                if output.is_some() {
+                    return err(u, "option `-o` given more than once");
+                }
+                let v = c.value(name, inline.as_deref(), u)?;
+                output = Some(if v == "-" { Stream::Std } else { Stream::Path(PathBuf::from(v)) });
+            }
+            "--emit" => emit = parse_emit(&utf8(c.value(name, inline.as_deref(), u)?, "value", u)?)?,
+            "--diagnostics-format" => format = parse_format(&utf8(c.value(name, inline.as_deref(), u)?, "value", u)?)?,
+            _ if s.starts_with("-o") && s.len() > 2 => {
+                if output.is_some() {
+                    return err(u, "option `-o` given more than once");
+                }
+                output = Some(Stream::Path(PathBuf::from(&raw.to_string_lossy()[2..])));
+            }
+            _ => return err(u, format!("unknown option `{s}`")),
+        }
+    }
+    let Some(input) = input else {
+        return err(u, "no input file (use `-` to read standard input)");
+    };
+    Ok(Command::Translate(TranslateArgs { input, output: output.unwrap_or(Stream::Std), emit, diagnostics_format: format }))
+}
+
+fn parse_verify(mut c: Cursor) -> Result<Command, ParseError> {
+    let u = USAGE_VERIFY;
+    let mut file = None;
+    let mut device = Device::Auto;
+    let mut keep = None;
+    let mut timeout_secs = 60;
+    let mut extra = Vec::new();
+    while let Some(raw) = c.next() {
+        let s = raw.to_string_lossy().into_owned();
+        if !s.starts_with('-') {
+            if file.is_some() {
+                return err(u, format!("more than one file (`{s}`); extra C files go after `--`"));
+            }
+            file = Some(PathBuf::from(raw));
+            continue;
+        }
+        let (name, inline) = split_eq(&s);
+        let inline = inline.map(str::to_owned);
+        match name {
+            "--" => {
+                for a in c.rest() {
+                    extra.push(utf8(a, "argument", u)?);
+                }
+            }
+            "-h" | "--help" => return Ok(Command::Help),
+            "--device" => device = parse_device(&utf8(c.value(name, inline.as_deref(), u)?, "value", u)?, u)?,
+            "--keep" => keep = Some(PathBuf::from(c.value(name, inline.as_deref(), u)?)),
+            "--timeout" => timeout_secs = parse_count(&utf8(c.value(name, inline.as_deref(), u)?, "value", u)?, "--timeout", u)?,
+            _ => return err(u, format!("unknown option `{s}` (compiler flags go after `--`)")),
+        }
+    }
+    let Some(file) = file else { return err(u, "no file to verify") };
+    Ok(Command::Verify(VerifyArgs { file, device, keep, timeout_secs, extra }))
+}
+
+fn parse_suite(mut c: Cursor) -> Result<Command, ParseError> {
+    let u = USAGE_SUITE;
+    let mut pos: Vec<PathBuf> = Vec::new();
+    let mut jobs = 2usize;
+    let mut device = Device::Auto;
+    let mut timeout_secs = 60;
+    let mut extra = Vec::new();
+    while let Some(raw) = c.next() {
+        let s = raw.to_string_lossy().into_owned();
+        if !s.starts_with('-') {
+            pos.push(PathBuf::from(raw));
+            continue;
+        }
+        let (name, inline) = split_eq(&s);
+        let inline = inline.map(str::to_owned);
+        match name {
+            "--" => {
+                for a in c.rest() {
+                    extra.push(utf8(a, "argument", u)?);
+                }
+            }
+            "-h" | "--help" => return Ok(Command::Help),
+            "-j" | "--jobs" => jobs = parse_count(&utf8(c.value(name, inline.as_deref(), u)?, "value", u)?, "--jobs", u)?.min(256) as usize,
+            "--device" => device = parse_device(&utf8(c.value(name, inline.as_deref(), u)?, "value", u)?, u)?,
+            "--timeout" => timeout_secs = parse_count(&utf8(c.value(name, inline.as_deref(), u)?, "value", u)?, "--timeout", u)?,
+            _ => return err(u, format!("unknown option `{s}` (compiler flags go after `--`)")),
+        }
+    }
+    if pos.len() != 2 {
+        return err(u, format!("suite takes a directory and a list file ({} given)", pos.len()));
+    }
+    let list = pos.pop().unwrap_or_default();
+    let dir = pos.pop().unwrap_or_default();
+    Ok(Command::Suite(SuiteArgs { dir, list, jobs, device, timeout_secs, extra }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn p(args: &[&str]) -> Result<Command, ParseError> {
+        parse(args.iter().map(OsString::from).collect())
+    }
+
+    fn t(args: &[&str]) -> TranslateArgs {
+        match p(args) {
+            Ok(Command::Translate(t)) => t,
+            other => panic!("expected a translate command, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn input_and_output_forms() {
+        let a = t(&["x.c", "-o", "y.cu"]);
+        assert_eq!(a.input, Stream::Path("x.c".into()));
+        assert_eq!(a.output, Stream::Path("y.cu".into()));
+        assert_eq!(t(&["-oy.cu", "x.c"]).output, Stream::Path("y.cu".into()));
+        assert_eq!(t(&["--output=y.cu", "x.c"]).output, Stream::Path("y.cu".into()));
+        let a = t(&["-", "-o", "-"]);
+        assert_eq!((a.input, a.output), (Stream::Std, Stream::Std));
+        assert_eq!(t(&["x.c"]).output, Stream::Std);
+        assert_eq!(t(&["--", "-weird.c"]).input, Stream::Path("-weird.c".into()));
+        assert_eq!(t(&["./verify"]).input, Stream::Path("./verify".into()));
+    }
+
+    #[test]
+    fn emit_and_format_values() {
+        assert_eq!(t(&["--emit=plan", "x.c"]).emit, Emit::Plan);
+        assert_eq!(t(&["--emit", "directives-json", "x.c"]).emit, Emit::DirectivesJson);
+        assert_eq!(t(&["x.c", "--emit=directives"]).emit, Emit::Directives);
+        assert_eq!(t(&["x.c"]).emit, Emit::Cuda);
+        assert_eq!(t(&["--diagnostics-format=json", "x.c"]).diagnostics_format, Format::Json);
+        assert_eq!(t(&["--diagnostics-format", "gcc", "x.c"]).diagnostics_format, Format::Gcc);
+        assert_eq!(t(&["x.c"]).diagnostics_format, Format::Human);
+    }
+
+    #[test]
+    fn usage_errors() {
+        for bad in [
+            &[][..],
+            &["--emit=ptx", "x.c"],
+            &["--diagnostics-format=xml", "x.c"],
+            &["x.c", "y.c"],
+            &["x.c", "-o"],
+            &["x.c", "-o", "a", "-o", "b"],
+            &["--frobnicate", "x.c"],
+            &["verify"],
+            &["verify", "a.c", "--device=cpu"],
+            &["suite", "dir"],
+            &["suite", "dir", "list", "--jobs=0"],
+        ] {
+            let r = p(bad);
+            assert!(r.is_err(), "{bad:?} parsed as {r:?}");
+        }
+        assert!(p(&["--emit=ptx", "x.c"]).unwrap_err().message.contains("`ptx`"));
+    }
+
+    #[test]
+    fn help_and_version() {
+        assert_eq!(p(&["--help"]), Ok(Command::Help));
+        assert_eq!(p(&["x.c", "-h"]), Ok(Command::Help));
+        assert_eq!(p(&["-V"]), Ok(Command::Version));
+        assert_eq!(p(&["verify", "--help"]), Ok(Command::Help));
+    }
+
+    #[test]
+    fn verify_and_suite() {
+        let Ok(Command::Verify(v)) = p(&["verify", "a.c", "--device", "emulate", "--keep=k", "--", "-DN=3", "b.c"]) else {
+            panic!("verify did not parse")
+        };
+        assert_eq!(v.file, PathBuf::from("a.c"));
+        assert_eq!(v.device, Device::Emulate);
+        assert_eq!(v.keep, Some(PathBuf::from("k")));
+        assert_eq!(v.extra, vec!["-DN=3".to_string(), "b.c".to_string()]);
+        assert_eq!(v.timeout_secs, 60);
+        let Ok(Command::Suite(s)) = p(&["suite", "d", "l.tsv", "-j", "3", "--", "-Iinc"]) else { panic!("suite did not parse") };
+        assert_eq!((s.dir, s.list, s.jobs), (PathBuf::from("d"), PathBuf::from("l.tsv"), 3));
+        assert_eq!(s.extra, vec!["-Iinc".to_string()]);
+    }
+}

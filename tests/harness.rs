@@ -1,0 +1,313 @@
+//! The verification harness over `fixtures/in/*.c`: every fixture is
+//! translated, its CUDA compiled by nvcc (sm_80, sm_90) and clang-19 (device and
+//! host sides) with no error and no warning, run on the CPU SIMT emulator with
+//! the same exit code and stdout as the gcc build of the original, and, for
+//! reductions and `fixtures/tsan.list`, run under ThreadSanitizer cleanly.
+//!
+//! Nothing is skipped quietly: a missing toolchain fails with a message
+//! (scripts/toolchain.sh installs it). ptxas figures go to
+//! `target/p2c-report/ptxas.tsv`.
+
+use pragma2cuda::source::SourceFile;
+use pragma2cuda::tools::verify::{
+    build_emulator, compare, compile_checks, compile_checks_with, run_limited, verify_translated, BuildInputs, Device, ExtraObjects,
+    Judge, KernelStats, Outcome, Sanitizer, Tool, Toolchain, VerifyOptions,
+};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::Duration;
+
+const WORKERS: usize = 2;
+const RUN_LIMIT: Duration = Duration::from_secs(60);
+const TSAN_LIMIT: Duration = Duration::from_secs(180);
+
+fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// target/ of this build: the test binary is target/<profile>/deps/harness-*.
+fn target_dir() -> PathBuf {
+    std::env::current_exe()
+        .ok()
+        .and_then(|e| e.ancestors().nth(3).map(Path::to_path_buf))
+        .unwrap_or_else(|| repo().join("target"))
+}
+
+fn require(tc: &Toolchain, tools: &[Tool]) {
+    let missing = tc.missing(tools);
+    assert!(missing.is_empty(), "toolchain incomplete (run scripts/toolchain.sh, then source ~/.cache/pragma2cuda/env.sh):\n  {}", missing.join("\n  "));
+}
+
+#[test]
+fn toolchain_is_complete() {
+    let tc = Toolchain::from_env();
+    require(&tc, &[Tool::Gcc, Tool::Gxx, Tool::Nvcc, Tool::Clang]);
+    // ThreadSanitizer must link and run (libtsan present, address space usable).
+    let d = tempfile::tempdir().unwrap();
+    std::fs::write(d.path().join("t.cpp"), "#include <thread>\nint x; int main(){ std::thread a([]{ x = 1; }); a.join(); return x - 1; }\n").unwrap();
+    let bin = d.path().join("t");
+    let b = Command::new(tc.gxx.as_ref().unwrap()).args(["-std=c++20", "-pthread", "-fsanitize=thread"]).arg(d.path().join("t.cpp")).arg("-o").arg(&bin).output().unwrap();
+    assert!(b.status.success(), "g++ -fsanitize=thread failed:\n{}", String::from_utf8_lossy(&b.stderr));
+    let r = run_limited(&mut Command::new(&bin), RUN_LIMIT).unwrap();
+    assert!(r.success(), "a race-free TSan program did not exit cleanly: {}\n{}", r.status_text(RUN_LIMIT), r.text());
+}
+
+/// A plain CUDA program (no prelude, no emulator) through compile_checks: the
+/// figures ptxas reports and the -Werror rule, before the translator exists.
+#[test]
+fn compile_checks_plumbing() {
+    let tc = Toolchain::from_env();
+    require(&tc, &[Tool::Nvcc, Tool::Clang]);
+    let d = tempfile::tempdir().unwrap();
+    let clean = d.path().join("clean.cu");
+    std::fs::write(
+        &clean,
+        "#include <cuda_runtime.h>\n#include <cstdio>\n\
+         extern \"C\" __global__ void rotate(int *a, int n) {\n\
+           __shared__ int s[256];\n\
+           int i = blockIdx.x * blockDim.x + threadIdx.x;\n\
+           s[threadIdx.x] = i < n ? a[i] : 0;\n\
+           __syncthreads();\n\
+           if (i < n) a[i] = s[(threadIdx.x + 1) % 256];\n\
+         }\n\
+         int main() {\n\
+           int *d = nullptr;\n\
+           if (cudaMalloc(&d, 256 * sizeof(int)) != cudaSuccess) return 1;\n\
+           rotate<<<1, 256>>>(d, 256);\n\
+           cudaDeviceSynchronize();\n\
+           std::printf(\"%s\\n\", cudaGetErrorString(cudaGetLastError()));\n\
+           return cudaFree(d) == cudaSuccess ? 0 : 1;\n\
+         }\n",
+    )
+    .unwrap();
+    let rep = compile_checks(&clean);
+    assert!(rep.is_clean(), "errors: {:#?}\nwarnings: {:#?}", rep.errors, rep.warnings);
+    let archs: Vec<&str> = rep.kernels.iter().map(|k| k.arch.as_str()).collect();
+    assert_eq!(archs, vec!["sm_80", "sm_90"], "{:#?}", rep.kernels);
+    for k in &rep.kernels {
+        assert_eq!(k.kernel, "rotate");
+        assert_eq!((k.barriers, k.shared_bytes), (1, 1024), "{k:?}");
+        assert!(k.registers > 0, "{k:?}");
+    }
+
+    let warn = d.path().join("warn.cu");
+    std::fs::write(&warn, "__global__ void k(int *a) { int unused; a[threadIdx.x] = 1; }\nint main() { int also_unused; return 0; }\n").unwrap();
+    let rep = compile_checks_with(&warn, &tc, &[]);
+    assert!(rep.errors.is_empty(), "{:#?}", rep.errors);
+    for who in ["nvcc:", "clang device:", "clang host:"] {
+        assert!(rep.warnings.iter().any(|w| w.starts_with(who) && w.contains("unused")), "no {who} warning in {:#?}", rep.warnings);
+    }
+
+    let broken = d.path().join("broken.cu");
+    std::fs::write(&broken, "__global__ void k() { undeclared(); }\n").unwrap();
+    let rep = compile_checks_with(&broken, &tc, &[]);
+    assert_eq!(rep.errors.len(), 3, "nvcc, clang device and clang host must all fail: {:#?}", rep.errors);
+}
+
+/// The fixtures, sorted; an empty directory is fine, a missing one is not.
+fn fixtures() -> Vec<PathBuf> {
+    let dir = repo().join("fixtures/in");
+    let rd = std::fs::read_dir(&dir).unwrap_or_else(|e| panic!("fixture directory {} is missing: {e}", dir.display()));
+    let mut v: Vec<PathBuf> = rd.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.extension().is_some_and(|x| x == "c")).collect();
+    v.sort();
+    v
+}
+
+/// Fixtures run under TSan: names containing `reduction`, plus fixtures/tsan.list.
+fn tsan_wanted(name: &str) -> bool {
+    let listed = std::fs::read_to_string(repo().join("fixtures/tsan.list")).unwrap_or_default();
+    name.contains("reduction")
+        || listed.lines().map(|l| l.split('#').next().unwrap_or("").trim()).any(|l| !l.is_empty() && (l == name || l.trim_end_matches(".c") == name.trim_end_matches(".c")))
+}
+
+struct FixtureResult {
+    name: String,
+    failures: Vec<String>,
+    kernels: Vec<KernelStats>,
+    stages: Vec<&'static str>,
+}
+
+fn check_fixture(path: &Path, tc: &Toolchain) -> FixtureResult {
+    let name = path.file_name().unwrap().to_string_lossy().into_owned();
+    let mut res = FixtureResult { name: name.clone(), failures: Vec::new(), kernels: Vec::new(), stages: Vec::new() };
+    let mut fail = |stage: &str, msg: String| res.failures.push(format!("[{stage}] {msg}"));
+
+    let text = match std::fs::read_to_string(path) {
+        Ok(t) => t,
+        Err(e) => {
+            fail("read", e.to_string());
+            return res;
+        }
+    };
+    let file = SourceFile::new(path.display().to_string(), text);
+    let opts = pragma2cuda::Options::default();
+    let t = pragma2cuda::translate(&file, &opts);
+    let out = match (&t.output, t.has_errors()) {
+        (Some(o), false) => o.clone(),
+        _ => {
+            let diags = pragma2cuda::diag::render(&file, &t.diagnostics, pragma2cuda::diag::Format::Gcc, false);
+            fail("translate", format!("no output\n{diags}"));
+            return res;
+        }
+    };
+    res.stages.push("translate");
+    if pragma2cuda::translate(&file, &opts).output.as_deref() != Some(out.as_str()) {
+        fail("deterministic", "a second translation differs from the first".into());
+    }
+
+    let work = tempfile::Builder::new().prefix("p2c-harness.").tempdir().unwrap();
+    let cu = work.path().join(name.replace(".c", ".cu"));
+    std::fs::write(&cu, &out).unwrap();
+
+    let rep = compile_checks_with(&cu, tc, &[]);
+    res.kernels = rep.kernels.clone();
+    for e in &rep.errors {
+        fail("compile", e.clone());
+    }
+    for w in &rep.warnings {
+        fail("warning", w.clone());
+    }
+    if rep.is_clean() {
+        res.stages.push("compile");
+    }
+
+    let vopts = VerifyOptions { device: Device::Emulate, timeout: RUN_LIMIT, inputs: BuildInputs::default(), judge: Judge::Reference };
+    let emu_dir = work.path().join("emu");
+    std::fs::create_dir(&emu_dir).unwrap();
+    let v = verify_translated(path, &cu, &vopts, tc, &emu_dir);
+    if v.outcome == Outcome::Pass {
+        res.stages.push("emulate");
+    } else {
+        fail("emulate", format!("{}\n{}", v.summary, v.log.join("\n")));
+    }
+
+    if tsan_wanted(&name) {
+        let bin = work.path().join("tsan");
+        let inputs = BuildInputs { include_dirs: path.parent().map(|p| vec![p.to_path_buf()]).unwrap_or_default(), ..Default::default() };
+        match build_emulator(tc, &cu, &inputs, &ExtraObjects::default(), Sanitizer::Thread, &bin) {
+            Err(e) => fail("tsan", format!("build failed:\n{e}")),
+            Ok(()) => {
+                let mut cmd = Command::new(&bin);
+                cmd.current_dir(work.path()).env("TSAN_OPTIONS", "exitcode=66 halt_on_error=0");
+                match run_limited(&mut cmd, TSAN_LIMIT) {
+                    Err(e) => fail("tsan", format!("cannot run: {e}")),
+                    Ok(r) => {
+                        let stderr = String::from_utf8_lossy(&r.stderr);
+                        if r.code == Some(66) || stderr.contains("WARNING: ThreadSanitizer") || r.timed_out || r.signal.is_some() {
+                            let first: String = stderr.lines().take(40).collect::<Vec<_>>().join("\n");
+                            fail("tsan", format!("{}\n{first}", r.status_text(TSAN_LIMIT)));
+                        } else {
+                            res.stages.push("tsan");
+                        }
+                        // The sanitized program must still compute what the emulator build did.
+                        let plain = run_limited(Command::new(emu_dir.join("emulator")).current_dir(work.path()), RUN_LIMIT);
+                        if let Ok(plain) = plain {
+                            if let Some(d) = compare(&plain, &r, "tsan", RUN_LIMIT).filter(|_| !r.timed_out) {
+                                fail("tsan", format!("differs from the plain emulator build: {d}"));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    res
+}
+
+fn write_ptxas_report(results: &[FixtureResult]) -> String {
+    let mut tsv = String::from("fixture\tkernel\tarch\tregisters\tbarriers\tshared_bytes\tspill_stores\tspill_loads\tstack_frame\n");
+    for r in results {
+        for k in &r.kernels {
+            tsv.push_str(&format!(
+                "{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\n",
+                r.name, k.kernel, k.arch, k.registers, k.barriers, k.shared_bytes, k.spill_stores, k.spill_loads, k.stack_frame
+            ));
+        }
+    }
+    let dir = target_dir().join("p2c-report");
+    let _ = std::fs::create_dir_all(&dir);
+    let path = dir.join("ptxas.tsv");
+    if let Err(e) = std::fs::write(&path, &tsv) {
+        eprintln!("cannot write {}: {e}", path.display());
+    }
+    // A compact table: one line per fixture and kernel, sm_80 / sm_90 side by side.
+    let mut table = format!("{:<40} {:<32} {:>9} {:>5} {:>7} {:>9} {:>7}\n", "fixture", "kernel", "regs", "bar", "smem", "spill", "stack");
+    for r in results {
+        let mut names: Vec<&str> = r.kernels.iter().map(|k| k.kernel.as_str()).collect();
+        names.dedup();
+        for n in names {
+            let per: Vec<&KernelStats> = r.kernels.iter().filter(|k| k.kernel == n).collect();
+            let regs: Vec<String> = per.iter().map(|k| k.registers.to_string()).collect();
+            let k = per[0];
+            table.push_str(&format!(
+                "{:<40} {:<32} {:>9} {:>5} {:>7} {:>9} {:>7}\n",
+                r.name,
+                n,
+                regs.join("/"),
+                k.barriers,
+                k.shared_bytes,
+                format!("{}/{}", k.spill_stores, k.spill_loads),
+                k.stack_frame
+            ));
+        }
+    }
+    table
+}
+
+/// target/p2c-report/fixtures.tsv: fixture, PASS/FAIL, stages passed, first failure.
+fn write_fixture_report(results: &[FixtureResult]) {
+    let mut tsv = String::from("fixture\tresult\tstages\tfirst_failure\n");
+    for r in results {
+        let first = r.failures.first().map(|f| f.lines().next().unwrap_or("").replace('\t', " ")).unwrap_or_default();
+        let verdict = if r.failures.is_empty() { "PASS" } else { "FAIL" };
+        tsv.push_str(&format!("{}\t{verdict}\t{}\t{first}\n", r.name, r.stages.join(" ")));
+    }
+    let dir = target_dir().join("p2c-report");
+    let _ = std::fs::create_dir_all(&dir);
+    if let Err(e) = std::fs::write(dir.join("fixtures.tsv"), tsv) {
+        eprintln!("cannot write {}: {e}", dir.join("fixtures.tsv").display());
+    }
+}
+
+#[test]
+fn fixtures_pass_every_stage() {
+    let list = fixtures();
+    let tc = Toolchain::from_env();
+    if !list.is_empty() {
+        require(&tc, &[Tool::Gcc, Tool::Gxx, Tool::Nvcc, Tool::Clang, Tool::Emulator]);
+    }
+    let next = AtomicUsize::new(0);
+    let results: Mutex<Vec<FixtureResult>> = Mutex::new(Vec::new());
+    std::thread::scope(|s| {
+        for _ in 0..WORKERS {
+            s.spawn(|| loop {
+                let i = next.fetch_add(1, Ordering::SeqCst);
+                let Some(p) = list.get(i) else { break };
+                let r = check_fixture(p, &tc);
+                results.lock().unwrap_or_else(|e| e.into_inner()).push(r);
+            });
+        }
+    });
+    let mut results = results.into_inner().unwrap_or_else(|e| e.into_inner());
+    results.sort_by(|a, b| a.name.cmp(&b.name));
+    let table = write_ptxas_report(&results);
+    write_fixture_report(&results);
+    println!("{table}");
+    let failed: Vec<&FixtureResult> = results.iter().filter(|r| !r.failures.is_empty()).collect();
+    for r in &results {
+        println!("{:<6} {} ({})", if r.failures.is_empty() { "PASS" } else { "FAIL" }, r.name, r.stages.join(" "));
+    }
+    println!("harness: {} passed, {} failed", results.len() - failed.len(), failed.len());
+    if !failed.is_empty() {
+        let mut msg = format!("{} of {} fixtures failed:\n", failed.len(), results.len());
+        for r in failed {
+            msg.push_str(&format!("--- {}\n", r.name));
+            for f in &r.failures {
+                msg.push_str(&format!("  {}\n", f.replace('\n', "\n    ")));
+            }
+        }
+        panic!("{msg}");
+    }
+}
