@@ -1,0 +1,1 @@
+#error "pragma2cuda SIMT emulator: <cooperative_groups.h> is not supported"

@@ -1,0 +1,1 @@
+#error "pragma2cuda SIMT emulator: <cuda_bf16.h> is not supported"

@@ -1,0 +1,61 @@
+// pragma2cuda SIMT emulator — entry point.
+//
+// Lets g++ compile a CUDA .cu file unchanged and run it on the CPU:
+//   g++ -std=c++20 -O1 -pthread -DP2C_SIMT_EMULATOR -I emu/include -x c++ prog.cu -o prog
+// Every CUDA thread of a block is an OS thread; blocks of a grid run one after another.
+// See emu/README.md for what is supported and the known limits.
+#ifndef P2C_SIM_CUDA_RUNTIME_H
+#define P2C_SIM_CUDA_RUNTIME_H
+#pragma GCC system_header
+
+#if !defined(__cplusplus) || __cplusplus < 202002L
+#error "pragma2cuda SIMT emulator: compile as C++20 (g++ -std=c++20 -x c++)"
+#endif
+
+// Standard headers come first: the keyword macros below (__noinline__ in particular)
+// would break library headers parsed after them.
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <bit>
+#include <cassert>
+#include <cfloat>
+#include <chrono>
+#include <climits>
+#include <cmath>
+#include <cstdarg>
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <limits>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+#include <vector>
+#include <assert.h>
+#include <float.h>
+#include <limits.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/futex.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "p2c_sim/types.h"
+#include "p2c_sim/sched.h"
+#include "p2c_sim/device.h"
+#include "p2c_sim/runtime.h"
+#include "p2c_sim/unsupported.h"
+
+#endif

@@ -1,0 +1,1 @@
+#error "pragma2cuda SIMT emulator: <mma.h> is not supported"

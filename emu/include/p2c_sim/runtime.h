@@ -1,0 +1,430 @@
+// pragma2cuda SIMT emulator: the host runtime API subset and kernel launch.
+// Device memory is host memory; all operations, launches included, are synchronous.
+#pragma once
+#pragma GCC system_header
+
+struct CUstream_st {
+    unsigned flags = 0;
+};
+struct CUevent_st {
+    bool recorded = false;
+    std::chrono::steady_clock::time_point when{};
+};
+
+namespace p2c_sim {
+
+// Last error, per host thread as in CUDA.
+inline thread_local cudaError_t last_error = cudaSuccess;
+
+inline cudaError_t set_error(cudaError_t e) {
+    if (e != cudaSuccess) last_error = e;
+    return e;
+}
+
+// Allocations made by cudaMalloc* so that device-side ranges of copies can be checked.
+struct Allocations {
+    std::mutex m;
+    std::map<uintptr_t, size_t> blocks;  // start -> size
+
+    void add(void *p, size_t n) {
+        std::lock_guard<std::mutex> g(m);
+        blocks[reinterpret_cast<uintptr_t>(p)] = n;
+    }
+    bool remove(void *p) {
+        std::lock_guard<std::mutex> g(m);
+        return blocks.erase(reinterpret_cast<uintptr_t>(p)) == 1;
+    }
+    // True when [p, p+n) lies inside one allocation.
+    bool contains(const void *p, size_t n) {
+        std::lock_guard<std::mutex> g(m);
+        uintptr_t a = reinterpret_cast<uintptr_t>(p);
+        auto it = blocks.upper_bound(a);
+        if (it == blocks.begin()) return false;
+        --it;
+        return a >= it->first && a - it->first <= it->second && n <= it->second - (a - it->first);
+    }
+};
+
+inline Allocations &allocations() {
+    static Allocations a;
+    return a;
+}
+
+inline cudaError_t device_malloc(void **p, size_t n) {
+    if (!p) return set_error(cudaErrorInvalidValue);
+    size_t rounded = (n + 255) / 256 * 256;
+    if (rounded == 0) rounded = 256;
+    void *q = std::aligned_alloc(256, rounded);
+    if (!q) {
+        *p = nullptr;
+        return set_error(cudaErrorMemoryAllocation);
+    }
+    allocations().add(q, n);
+    *p = q;
+    return cudaSuccess;
+}
+
+inline cudaError_t check_copy(void *dst, const void *src, size_t n, cudaMemcpyKind kind) {
+    if (n == 0) return cudaSuccess;
+    if (!dst || !src) return cudaErrorInvalidValue;
+    bool dst_dev = false, src_dev = false;
+    switch (kind) {
+    case cudaMemcpyHostToHost: break;
+    case cudaMemcpyHostToDevice: dst_dev = true; break;
+    case cudaMemcpyDeviceToHost: src_dev = true; break;
+    case cudaMemcpyDeviceToDevice: dst_dev = src_dev = true; break;
+    case cudaMemcpyDefault: break;
+    default: return cudaErrorInvalidMemcpyDirection;
+    }
+    if (dst_dev && !allocations().contains(dst, n)) return cudaErrorInvalidValue;
+    if (src_dev && !allocations().contains(src, n)) return cudaErrorInvalidValue;
+    return cudaSuccess;
+}
+
+}  // namespace p2c_sim
+
+// ---- errors -------------------------------------------------------------------------------
+inline cudaError_t cudaGetLastError() {
+    cudaError_t e = p2c_sim::last_error;
+    p2c_sim::last_error = cudaSuccess;
+    return e;
+}
+inline cudaError_t cudaPeekAtLastError() { return p2c_sim::last_error; }
+
+inline const char *cudaGetErrorName(cudaError_t e) {
+    switch (e) {
+#define P2C_SIM_NAME(x) case x: return #x;
+        P2C_SIM_NAME(cudaSuccess)
+        P2C_SIM_NAME(cudaErrorInvalidValue)
+        P2C_SIM_NAME(cudaErrorMemoryAllocation)
+        P2C_SIM_NAME(cudaErrorInitializationError)
+        P2C_SIM_NAME(cudaErrorCudartUnloading)
+        P2C_SIM_NAME(cudaErrorInvalidConfiguration)
+        P2C_SIM_NAME(cudaErrorInvalidPitchValue)
+        P2C_SIM_NAME(cudaErrorInvalidSymbol)
+        P2C_SIM_NAME(cudaErrorInvalidHostPointer)
+        P2C_SIM_NAME(cudaErrorInvalidDevicePointer)
+        P2C_SIM_NAME(cudaErrorInvalidMemcpyDirection)
+        P2C_SIM_NAME(cudaErrorSynchronizationError)
+        P2C_SIM_NAME(cudaErrorNotYetImplemented)
+        P2C_SIM_NAME(cudaErrorInsufficientDriver)
+        P2C_SIM_NAME(cudaErrorMissingConfiguration)
+        P2C_SIM_NAME(cudaErrorInvalidDeviceFunction)
+        P2C_SIM_NAME(cudaErrorNoDevice)
+        P2C_SIM_NAME(cudaErrorInvalidDevice)
+        P2C_SIM_NAME(cudaErrorInvalidKernelImage)
+        P2C_SIM_NAME(cudaErrorNoKernelImageForDevice)
+        P2C_SIM_NAME(cudaErrorInvalidResourceHandle)
+        P2C_SIM_NAME(cudaErrorNotReady)
+        P2C_SIM_NAME(cudaErrorIllegalAddress)
+        P2C_SIM_NAME(cudaErrorLaunchOutOfResources)
+        P2C_SIM_NAME(cudaErrorLaunchTimeout)
+        P2C_SIM_NAME(cudaErrorAssert)
+        P2C_SIM_NAME(cudaErrorLaunchFailure)
+        P2C_SIM_NAME(cudaErrorNotSupported)
+        P2C_SIM_NAME(cudaErrorUnknown)
+#undef P2C_SIM_NAME
+    }
+    return "cudaErrorUnknown";
+}
+
+inline const char *cudaGetErrorString(cudaError_t e) {
+    switch (e) {
+    case cudaSuccess: return "no error";
+    case cudaErrorInvalidValue: return "invalid argument";
+    case cudaErrorMemoryAllocation: return "out of memory";
+    case cudaErrorInvalidConfiguration: return "invalid configuration argument";
+    case cudaErrorInvalidPitchValue: return "invalid pitch argument";
+    case cudaErrorInvalidSymbol: return "invalid device symbol";
+    case cudaErrorInvalidDevicePointer: return "invalid device pointer";
+    case cudaErrorInvalidMemcpyDirection: return "invalid copy direction for memcpy";
+    case cudaErrorInvalidDevice: return "invalid device ordinal";
+    case cudaErrorInvalidResourceHandle: return "invalid resource handle";
+    case cudaErrorNotReady: return "device not ready";
+    case cudaErrorNotSupported: return "operation not supported";
+    default: return cudaGetErrorName(e);
+    }
+}
+
+// ---- device management ----------------------------------------------------------------------
+inline cudaError_t cudaGetDeviceCount(int *count) {
+    if (!count) return p2c_sim::set_error(cudaErrorInvalidValue);
+    *count = 1;
+    return cudaSuccess;
+}
+inline cudaError_t cudaSetDevice(int device) {
+    return device == 0 ? cudaSuccess : p2c_sim::set_error(cudaErrorInvalidDevice);
+}
+inline cudaError_t cudaGetDevice(int *device) {
+    if (!device) return p2c_sim::set_error(cudaErrorInvalidValue);
+    *device = 0;
+    return cudaSuccess;
+}
+inline cudaError_t cudaGetDeviceProperties(cudaDeviceProp *prop, int device) {
+    if (!prop) return p2c_sim::set_error(cudaErrorInvalidValue);
+    if (device != 0) return p2c_sim::set_error(cudaErrorInvalidDevice);
+    std::memset(prop, 0, sizeof *prop);
+    std::snprintf(prop->name, sizeof prop->name, "%s", "pragma2cuda SIMT emulator");
+    prop->totalGlobalMem = size_t(16) << 30;
+    prop->sharedMemPerBlock = p2c_sim::kMaxShared;
+    prop->sharedMemPerBlockOptin = p2c_sim::kMaxShared;
+    prop->sharedMemPerMultiprocessor = p2c_sim::kMaxShared;
+    prop->regsPerBlock = 65536;
+    prop->regsPerMultiprocessor = 65536;
+    prop->warpSize = 32;
+    prop->memPitch = SIZE_MAX;
+    prop->maxThreadsPerBlock = 1024;
+    prop->maxThreadsDim[0] = 1024;
+    prop->maxThreadsDim[1] = 1024;
+    prop->maxThreadsDim[2] = 64;
+    prop->maxGridSize[0] = 2147483647;
+    prop->maxGridSize[1] = 65535;
+    prop->maxGridSize[2] = 65535;
+    prop->clockRate = 1000000;
+    prop->totalConstMem = 65536;
+    prop->major = 8;
+    prop->minor = 0;
+    prop->multiProcessorCount = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    prop->maxThreadsPerMultiProcessor = 1024;
+    prop->maxBlocksPerMultiProcessor = 1;
+    prop->concurrentKernels = 0;
+    prop->unifiedAddressing = 1;
+    prop->managedMemory = 1;
+    prop->canMapHostMemory = 1;
+    prop->l2CacheSize = 0;
+    return cudaSuccess;
+}
+inline cudaError_t cudaDeviceSynchronize() { return cudaSuccess; }
+inline cudaError_t cudaDeviceReset() { return cudaSuccess; }
+inline cudaError_t cudaThreadSynchronize() { return cudaSuccess; }
+
+// ---- memory ---------------------------------------------------------------------------------
+inline cudaError_t cudaMalloc(void **p, size_t n) { return p2c_sim::device_malloc(p, n); }
+template <class T>
+inline cudaError_t cudaMalloc(T **p, size_t n) {
+    return p2c_sim::device_malloc(reinterpret_cast<void **>(p), n);
+}
+inline cudaError_t cudaMallocManaged(void **p, size_t n, unsigned = cudaMemAttachGlobal) {
+    return p2c_sim::device_malloc(p, n);
+}
+template <class T>
+inline cudaError_t cudaMallocManaged(T **p, size_t n, unsigned flags = cudaMemAttachGlobal) {
+    return cudaMallocManaged(reinterpret_cast<void **>(p), n, flags);
+}
+inline cudaError_t cudaMallocHost(void **p, size_t n) { return p2c_sim::device_malloc(p, n); }
+template <class T>
+inline cudaError_t cudaMallocHost(T **p, size_t n) {
+    return p2c_sim::device_malloc(reinterpret_cast<void **>(p), n);
+}
+inline cudaError_t cudaHostAlloc(void **p, size_t n, unsigned) { return p2c_sim::device_malloc(p, n); }
+inline cudaError_t cudaFree(void *p) {
+    if (!p) return cudaSuccess;
+    if (!p2c_sim::allocations().remove(p)) return p2c_sim::set_error(cudaErrorInvalidValue);
+    std::free(p);
+    return cudaSuccess;
+}
+inline cudaError_t cudaFreeHost(void *p) { return cudaFree(p); }
+inline cudaError_t cudaMemGetInfo(size_t *free_bytes, size_t *total) {
+    if (free_bytes) *free_bytes = size_t(8) << 30;
+    if (total) *total = size_t(16) << 30;
+    return cudaSuccess;
+}
+
+inline cudaError_t cudaMemcpy(void *dst, const void *src, size_t n, cudaMemcpyKind kind) {
+    cudaError_t e = p2c_sim::check_copy(dst, src, n, kind);
+    if (e != cudaSuccess) return p2c_sim::set_error(e);
+    if (n) std::memmove(dst, src, n);
+    return cudaSuccess;
+}
+inline cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t n, cudaMemcpyKind kind,
+                                   cudaStream_t = nullptr) {
+    return cudaMemcpy(dst, src, n, kind);
+}
+
+inline cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch,
+                                size_t width, size_t height, cudaMemcpyKind kind) {
+    if (width > dpitch || width > spitch) return p2c_sim::set_error(cudaErrorInvalidPitchValue);
+    if (width == 0 || height == 0) return cudaSuccess;
+    const size_t dspan = dpitch * (height - 1) + width, sspan = spitch * (height - 1) + width;
+    if (!dst || !src) return p2c_sim::set_error(cudaErrorInvalidValue);
+    if (kind == cudaMemcpyHostToDevice || kind == cudaMemcpyDeviceToDevice)
+        if (!p2c_sim::allocations().contains(dst, dspan)) return p2c_sim::set_error(cudaErrorInvalidValue);
+    if (kind == cudaMemcpyDeviceToHost || kind == cudaMemcpyDeviceToDevice)
+        if (!p2c_sim::allocations().contains(src, sspan)) return p2c_sim::set_error(cudaErrorInvalidValue);
+    if (kind > cudaMemcpyDefault) return p2c_sim::set_error(cudaErrorInvalidMemcpyDirection);
+    for (size_t r = 0; r < height; ++r)
+        std::memmove(static_cast<unsigned char *>(dst) + r * dpitch,
+                     static_cast<const unsigned char *>(src) + r * spitch, width);
+    return cudaSuccess;
+}
+inline cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t spitch,
+                                     size_t width, size_t height, cudaMemcpyKind kind,
+                                     cudaStream_t = nullptr) {
+    return cudaMemcpy2D(dst, dpitch, src, spitch, width, height, kind);
+}
+
+inline cudaError_t cudaMemset(void *p, int value, size_t n) {
+    if (n == 0) return cudaSuccess;
+    if (!p2c_sim::allocations().contains(p, n)) return p2c_sim::set_error(cudaErrorInvalidValue);
+    std::memset(p, value, n);
+    return cudaSuccess;
+}
+inline cudaError_t cudaMemsetAsync(void *p, int value, size_t n, cudaStream_t = nullptr) {
+    return cudaMemset(p, value, n);
+}
+
+template <class T>
+inline cudaError_t cudaMemcpyToSymbol(const T &symbol, const void *src, size_t n,
+                                      size_t offset = 0,
+                                      cudaMemcpyKind kind = cudaMemcpyHostToDevice) {
+    if (offset > sizeof(T) || n > sizeof(T) - offset) return p2c_sim::set_error(cudaErrorInvalidValue);
+    if (kind == cudaMemcpyDeviceToHost) return p2c_sim::set_error(cudaErrorInvalidMemcpyDirection);
+    std::memmove(reinterpret_cast<unsigned char *>(const_cast<T *>(&symbol)) + offset, src, n);
+    return cudaSuccess;
+}
+template <class T>
+inline cudaError_t cudaMemcpyFromSymbol(void *dst, const T &symbol, size_t n, size_t offset = 0,
+                                        cudaMemcpyKind kind = cudaMemcpyDeviceToHost) {
+    if (offset > sizeof(T) || n > sizeof(T) - offset) return p2c_sim::set_error(cudaErrorInvalidValue);
+    if (kind == cudaMemcpyHostToDevice) return p2c_sim::set_error(cudaErrorInvalidMemcpyDirection);
+    std::memmove(dst, reinterpret_cast<const unsigned char *>(&symbol) + offset, n);
+    return cudaSuccess;
+}
+template <class T>
+inline cudaError_t cudaGetSymbolAddress(void **p, const T &symbol) {
+    *p = const_cast<T *>(&symbol);
+    return cudaSuccess;
+}
+
+// ---- streams and events ----------------------------------------------------------------------
+inline cudaError_t cudaStreamCreate(cudaStream_t *s) {
+    if (!s) return p2c_sim::set_error(cudaErrorInvalidValue);
+    *s = new CUstream_st{};
+    return cudaSuccess;
+}
+inline cudaError_t cudaStreamCreateWithFlags(cudaStream_t *s, unsigned flags) {
+    cudaError_t e = cudaStreamCreate(s);
+    if (e == cudaSuccess) (*s)->flags = flags;
+    return e;
+}
+inline cudaError_t cudaStreamDestroy(cudaStream_t s) {
+    if (!s) return p2c_sim::set_error(cudaErrorInvalidResourceHandle);
+    delete s;
+    return cudaSuccess;
+}
+inline cudaError_t cudaStreamSynchronize(cudaStream_t) { return cudaSuccess; }
+inline cudaError_t cudaStreamQuery(cudaStream_t) { return cudaSuccess; }
+inline cudaError_t cudaStreamWaitEvent(cudaStream_t, cudaEvent_t, unsigned = 0) { return cudaSuccess; }
+
+inline cudaError_t cudaEventCreate(cudaEvent_t *e) {
+    if (!e) return p2c_sim::set_error(cudaErrorInvalidValue);
+    *e = new CUevent_st{};
+    return cudaSuccess;
+}
+inline cudaError_t cudaEventCreateWithFlags(cudaEvent_t *e, unsigned) { return cudaEventCreate(e); }
+inline cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t = nullptr) {
+    if (!e) return p2c_sim::set_error(cudaErrorInvalidResourceHandle);
+    e->recorded = true;
+    e->when = std::chrono::steady_clock::now();
+    return cudaSuccess;
+}
+inline cudaError_t cudaEventSynchronize(cudaEvent_t e) {
+    return e ? cudaSuccess : p2c_sim::set_error(cudaErrorInvalidResourceHandle);
+}
+inline cudaError_t cudaEventQuery(cudaEvent_t e) {
+    return e ? cudaSuccess : p2c_sim::set_error(cudaErrorInvalidResourceHandle);
+}
+inline cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end) {
+    if (!ms) return p2c_sim::set_error(cudaErrorInvalidValue);
+    if (!start || !end) return p2c_sim::set_error(cudaErrorInvalidResourceHandle);
+    if (!start->recorded || !end->recorded) return p2c_sim::set_error(cudaErrorInvalidResourceHandle);
+    *ms = std::chrono::duration<float, std::milli>(end->when - start->when).count();
+    return cudaSuccess;
+}
+inline cudaError_t cudaEventDestroy(cudaEvent_t e) {
+    if (!e) return p2c_sim::set_error(cudaErrorInvalidResourceHandle);
+    delete e;
+    return cudaSuccess;
+}
+
+// ---- launch ---------------------------------------------------------------------------------
+namespace p2c_sim {
+
+inline bool valid_config(dim3 g, dim3 b, size_t shmem) {
+    if (b.x == 0 || b.y == 0 || b.z == 0 || g.x == 0 || g.y == 0 || g.z == 0) return false;
+    if (b.x > 1024 || b.y > 1024 || b.z > 64) return false;
+    if (static_cast<unsigned long long>(b.x) * b.y * b.z > kMaxThreads) return false;
+    if (g.x > 2147483647u || g.y > 65535u || g.z > 65535u) return false;
+    if (shmem > kMaxShared) return false;
+    return true;
+}
+
+template <class... P>
+struct Launcher {
+    void (*kernel)(P...);
+    dim3 grid, block;
+    size_t shmem;
+
+    template <class... A>
+    void operator()(A &&...args) const {
+        static_assert(sizeof...(A) == sizeof...(P),
+                      "p2c_sim_launch: wrong number of kernel arguments");
+        // Converted once to the parameter types; each CUDA thread gets its own copy.
+        using Args = std::tuple<std::decay_t<P>...>;
+        struct Bound {
+            void (*kernel)(P...);
+            Args args;
+        };
+        Bound bound{kernel, Args(std::forward<A>(args)...)};
+        if (!valid_config(grid, block, shmem)) {
+            set_error(cudaErrorInvalidConfiguration);
+            return;
+        }
+        Pool &pool = p2c_sim::pool();
+        std::lock_guard<std::mutex> guard(pool.launch_mutex);
+        Launch &L = *pool.state;
+        L.invoke = [](const void *p) {
+            const Bound &b = *static_cast<const Bound *>(p);
+            std::apply(b.kernel, b.args);
+        };
+        L.args = &bound;
+        L.grid = grid;
+        L.block = block;
+        L.nthreads = block.x * block.y * block.z;
+        L.nwarps = (L.nthreads + 31) / 32;
+        L.nblocks = static_cast<unsigned long long>(grid.x) * grid.y * grid.z;
+        L.shmem = shmem;
+        // Dynamic shared memory starts with a recognisable pattern, as it is undefined.
+        std::unique_ptr<unsigned char, void (*)(void *)> dyn(
+            static_cast<unsigned char *>(std::aligned_alloc(16, (shmem + 15) / 16 * 16 + 16)),
+            std::free);
+        std::memset(dyn.get(), 0xA5, (shmem + 15) / 16 * 16 + 16);
+        L.dyn_shared = dyn.get();
+        for (unsigned w = 0; w < L.nwarps; ++w) {
+            unsigned n = std::min(32u, L.nthreads - w * 32);
+            L.warps[w].existing = n == 32 ? 0xffffffffu : ((1u << n) - 1u);
+        }
+        L.end_arrived.store(0, std::memory_order_relaxed);
+        L.reset_block();
+        pool.run(L);
+        L.dyn_shared = nullptr;
+        L.args = nullptr;
+    }
+};
+
+inline dim3 to_dim3(dim3 d) { return d; }
+inline dim3 to_dim3(uint3 d) { return dim3(d); }
+template <class I>
+    requires std::is_integral_v<I>
+inline dim3 to_dim3(I n) {
+    return dim3(static_cast<unsigned>(n));
+}
+
+}  // namespace p2c_sim
+
+// p2c_sim_launch(kernel, grid, block, shmem[, stream])(args...) runs kernel<<<...>>>(args...).
+template <class... P, class G, class B>
+inline p2c_sim::Launcher<P...> p2c_sim_launch(void (*kernel)(P...), G grid, B block,
+                                              size_t shmem = 0, cudaStream_t = nullptr) {
+    return p2c_sim::Launcher<P...>{kernel, p2c_sim::to_dim3(grid), p2c_sim::to_dim3(block), shmem};
+}

@@ -1,0 +1,517 @@
+// pragma2cuda SIMT emulator: threads, blocks, barriers and warp collectives.
+//
+// One OS thread runs one CUDA thread of a block. A launch wakes blockDim threads of a
+// persistent pool; each of them runs its thread of block 0, 1, 2, ... in turn, with a
+// block-end barrier between blocks (so blocks never overlap and __shared__ statics are safe).
+// Every wait sleeps on a futex (no busy spinning) and every wait inside a kernel has a
+// deadline: past it the emulator prints who waited where and aborts.
+#pragma once
+#pragma GCC system_header
+
+#ifndef P2C_SIM_YIELDS
+#define P2C_SIM_YIELDS 8
+#endif
+
+namespace p2c_sim {
+
+// ---- diagnostics ----------------------------------------------------------------------
+[[noreturn]] inline void fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+[[noreturn]] inline void fail(const char *fmt, ...) {
+    static std::mutex m;
+    std::lock_guard<std::mutex> g(m);
+    std::fflush(stdout);
+    va_list ap;
+    va_start(ap, fmt);
+    std::fputs("p2c-sim: error: ", stderr);
+    std::vfprintf(stderr, fmt, ap);
+    std::fputc('\n', stderr);
+    va_end(ap);
+    std::fflush(stderr);
+    std::abort();
+}
+
+// Seconds a thread may wait at a barrier or warp primitive before it is called a deadlock.
+inline double deadlock_seconds() {
+    static const double s = [] {
+        const char *e = std::getenv("P2C_SIM_DEADLOCK_SECONDS");
+        double v = e ? std::atof(e) : 0.0;
+        return v > 0.0 ? v : 10.0;
+    }();
+    return s;
+}
+
+// ---- futex ----------------------------------------------------------------------------
+static_assert(sizeof(std::atomic<uint32_t>) == sizeof(uint32_t));
+
+inline void futex_wake_all(std::atomic<uint32_t> *a) {
+    syscall(SYS_futex, reinterpret_cast<uint32_t *>(a), FUTEX_WAKE_PRIVATE, INT_MAX, nullptr,
+            nullptr, 0);
+}
+
+inline void futex_wait(std::atomic<uint32_t> *a, uint32_t old, const struct timespec *ts) {
+    syscall(SYS_futex, reinterpret_cast<uint32_t *>(a), FUTEX_WAIT_PRIVATE, old, ts, nullptr, 0);
+}
+
+// Yielding a few times first is much cheaper than sleeping when the threads we wait for
+// are runnable and only need the CPU (hundreds of threads on a few cores).
+inline bool yield_while_equal(std::atomic<uint32_t> &a, uint32_t old) {
+    for (int i = 0; i < P2C_SIM_YIELDS; ++i) {
+        if (a.load(std::memory_order_acquire) != old) return true;
+        sched_yield();
+    }
+    return a.load(std::memory_order_acquire) != old;
+}
+
+// Sleeps while *a == old. Without a describer it waits forever; with one, it calls
+// describer() (which reports and aborts) once the deadlock deadline has passed.
+template <class Describe>
+inline void wait_while_equal(std::atomic<uint32_t> &a, uint32_t old, Describe &&describe) {
+    using clock = std::chrono::steady_clock;
+    if (yield_while_equal(a, old)) return;
+    const auto deadline =
+        clock::now() + std::chrono::duration_cast<clock::duration>(
+                           std::chrono::duration<double>(deadlock_seconds()));
+    while (a.load(std::memory_order_acquire) == old) {
+        auto now = clock::now();
+        if (now >= deadline) describe();
+        auto left = std::chrono::duration_cast<std::chrono::nanoseconds>(deadline - now);
+        if (left > std::chrono::seconds(1)) left = std::chrono::seconds(1);
+        struct timespec ts;
+        ts.tv_sec = static_cast<time_t>(left.count() / 1000000000);
+        ts.tv_nsec = static_cast<long>(left.count() % 1000000000);
+        futex_wait(&a, old, &ts);
+    }
+}
+
+inline void wait_forever_while_equal(std::atomic<uint32_t> &a, uint32_t old) {
+    if (yield_while_equal(a, old)) return;
+    while (a.load(std::memory_order_acquire) == old) futex_wait(&a, old, nullptr);
+}
+
+// ---- per-launch state -----------------------------------------------------------------
+constexpr unsigned kMaxThreads = 1024;
+constexpr unsigned kMaxWarps = kMaxThreads / 32;
+constexpr unsigned kNamedBarriers = 16;
+constexpr size_t kMaxShared = 48 * 1024;
+
+// PTX named barrier: arrival is counted per warp (a warp has arrived when all its
+// non-exited threads have); the barrier completes when count/32 warps have arrived.
+struct NamedBarrier {
+    std::mutex m;
+    unsigned expected = 0;            // thread count of the phase in progress; 0 = idle
+    bool all_threads = false;         // phase started by __syncthreads*
+    unsigned warps_arrived = 0;
+    unsigned lanes[kMaxWarps] = {};   // lanes of each warp that arrived this phase
+    unsigned counted[kMaxWarps / 32] = {};  // bit per warp: arrival already counted
+    unsigned red_count = 0, red_and = 1, red_or = 0;  // __syncthreads_count/and/or
+    unsigned result_count[2] = {}, result_and[2] = {}, result_or[2] = {};
+    std::atomic<uint32_t> gen{0};
+
+    void reset() {
+        expected = 0;
+        all_threads = false;
+        warps_arrived = 0;
+        std::memset(lanes, 0, sizeof lanes);
+        std::memset(counted, 0, sizeof counted);
+        red_count = 0, red_and = 1, red_or = 0;
+    }
+};
+
+enum class WarpOp : int { Sync, Shfl, Vote, Match, Reduce };
+
+inline const char *warp_op_name(WarpOp op) {
+    switch (op) {
+    case WarpOp::Sync: return "__syncwarp";
+    case WarpOp::Shfl: return "__shfl*_sync";
+    case WarpOp::Vote: return "__ballot_sync/__any_sync/__all_sync";
+    case WarpOp::Match: return "__match_*_sync";
+    case WarpOp::Reduce: return "__reduce_*_sync";
+    }
+    return "?";
+}
+
+// One pending warp collective: the lanes of `mask` deposit a value each; once all have,
+// every one of them reads the deposits; the last reader frees the slot. A lane is in at
+// most one slot at a time, so 32 slots per warp always suffice.
+struct WarpSlot {
+    bool in_use = false;
+    WarpOp op = WarpOp::Sync;
+    unsigned mask = 0, arrived = 0, readers = 0;
+    std::atomic<uint32_t> done{0};
+    uint64_t vals[32] = {};
+};
+
+struct Warp {
+    std::mutex m;
+    unsigned existing = 0;                  // lanes that exist (partial last warp)
+    std::atomic<uint32_t> exited{0};        // lanes whose kernel returned (this block)
+    WarpSlot slots[32];
+};
+
+struct Launch {
+    void (*invoke)(const void *) = nullptr;
+    const void *args = nullptr;
+    dim3 grid, block;
+    unsigned nthreads = 0, nwarps = 0;
+    unsigned long long nblocks = 0;
+    unsigned char *dyn_shared = nullptr;
+    size_t shmem = 0;
+    NamedBarrier bars[kNamedBarriers];
+    Warp warps[kMaxWarps];
+    std::atomic<uint32_t> exited_threads{0};
+    std::atomic<uint32_t> end_arrived{0};
+    std::atomic<uint32_t> end_gen{0};
+    std::atomic<uint32_t> remaining{0};
+    std::atomic<uint32_t> done{0};
+
+    // Called by the last thread to finish a block, while all others wait for end_gen.
+    void reset_block() {
+        for (auto &b : bars) b.reset();
+        for (unsigned w = 0; w < nwarps; ++w) {
+            warps[w].exited.store(0, std::memory_order_relaxed);
+            for (auto &s : warps[w].slots) s.in_use = false;
+        }
+        exited_threads.store(0, std::memory_order_relaxed);
+    }
+};
+
+struct ThreadCtx {
+    Launch *launch = nullptr;
+    unsigned linear = 0, warp = 0, lane = 0;
+};
+
+inline thread_local ThreadCtx *tctx = nullptr;
+
+}  // namespace p2c_sim
+
+// CUDA built-in variables: per OS thread, set by the worker before each block.
+inline thread_local uint3 threadIdx = {0, 0, 0};
+inline thread_local uint3 blockIdx = {0, 0, 0};
+inline thread_local dim3 blockDim = dim3(1, 1, 1);
+inline thread_local dim3 gridDim = dim3(1, 1, 1);
+constexpr int warpSize = 32;
+
+namespace p2c_sim {
+
+inline ThreadCtx &ctx(const char *what) {
+    ThreadCtx *c = tctx;
+    if (!c) fail("%s called outside a kernel (host code)", what);
+    return *c;
+}
+
+[[noreturn]] inline void fail_at(const char *what, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+[[noreturn]] inline void fail_at(const char *what, const char *fmt, ...) {
+    char buf[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    std::vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    fail("%s in thread (%u,%u,%u) of block (%u,%u,%u): %s", what, threadIdx.x, threadIdx.y,
+         threadIdx.z, blockIdx.x, blockIdx.y, blockIdx.z, buf);
+}
+
+// ---- named barriers / __syncthreads -------------------------------------------------------
+inline unsigned live_lanes(Launch &L, unsigned w) {
+    return L.warps[w].existing & ~L.warps[w].exited.load(std::memory_order_seq_cst);
+}
+
+// Completes the phase if enough warps have arrived. Caller holds b.m.
+inline bool barrier_try_complete(NamedBarrier &b) {
+    if (b.expected == 0 || b.warps_arrived * 32 < b.expected) return false;
+    unsigned slot = b.gen.load(std::memory_order_relaxed) & 1u;
+    b.result_count[slot] = b.red_count;
+    b.result_and[slot] = b.red_and;
+    b.result_or[slot] = b.red_or;
+    b.reset();
+    b.gen.fetch_add(1, std::memory_order_release);
+    futex_wake_all(&b.gen);
+    return true;
+}
+
+// Marks warp w arrived if all its live lanes have. Caller holds b.m.
+inline void barrier_count_warp(Launch &L, NamedBarrier &b, unsigned w) {
+    unsigned live = live_lanes(L, w);
+    if (b.lanes[w] == 0 || (b.lanes[w] & live) != live) return;
+    unsigned &c = b.counted[w / 32];
+    if (c & (1u << (w % 32))) return;
+    c |= 1u << (w % 32);
+    ++b.warps_arrived;
+}
+
+struct BarrierResult {
+    unsigned count, all, any;
+};
+
+inline BarrierResult barrier(const char *what, unsigned id, unsigned count, bool wait,
+                             bool all_threads, int pred) {
+    ThreadCtx &c = ctx(what);
+    Launch &L = *c.launch;
+    if (id >= kNamedBarriers)
+        fail_at(what, "barrier id %u out of range (0..%u)", id, kNamedBarriers - 1);
+    if (!all_threads) {
+        if (count == 0 || count % 32 != 0)
+            fail_at(what, "thread count %u of barrier %u must be a nonzero multiple of 32",
+                    count, id);
+        if (count > L.nwarps * 32)
+            fail_at(what, "thread count %u of barrier %u exceeds the block's %u warps", count,
+                    id, L.nwarps);
+    }
+    NamedBarrier &b = L.bars[id];
+    uint32_t my_gen;
+    bool completed;
+    {
+        std::lock_guard<std::mutex> g(b.m);
+        if (all_threads && L.exited_threads.load(std::memory_order_seq_cst) != 0)
+            fail_at(what, "reached while some threads of the block have already returned "
+                          "(every thread must reach __syncthreads)");
+        if (b.expected == 0) {
+            b.expected = count;
+            b.all_threads = all_threads;
+        } else if (b.expected != count || b.all_threads != all_threads) {
+            fail_at(what, "barrier %u used with thread count %u while a phase with count %u%s "
+                          "is in progress",
+                    id, count, b.expected, b.all_threads ? " (__syncthreads)" : "");
+        }
+        unsigned bit = 1u << c.lane;
+        if (b.lanes[c.warp] & bit)
+            fail_at(what, "thread arrived twice at barrier %u before the barrier completed", id);
+        b.lanes[c.warp] |= bit;
+        b.red_count += pred != 0;
+        b.red_and &= pred != 0;
+        b.red_or |= pred != 0;
+        barrier_count_warp(L, b, c.warp);
+        my_gen = b.gen.load(std::memory_order_relaxed);
+        completed = barrier_try_complete(b);
+    }
+    if (wait && !completed) {
+        wait_while_equal(b.gen, my_gen, [&] {
+            unsigned arrived = 0;
+            {
+                std::lock_guard<std::mutex> g(b.m);
+                arrived = b.warps_arrived;
+            }
+            fail_at(what,
+                    "deadlock: waited more than %g s at barrier %u (expects %u threads = %u "
+                    "warps, %u warps complete)",
+                    deadlock_seconds(), id, count, count / 32, arrived);
+        });
+    }
+    if (!wait) return {0, 0, 0};
+    unsigned slot = my_gen & 1u;
+    return {b.result_count[slot], b.result_and[slot], b.result_or[slot]};
+}
+
+// A thread's kernel returned: check nobody waits for it, and let the warp's barrier
+// arrivals count without it.
+inline void thread_exit(ThreadCtx &c) {
+    Launch &L = *c.launch;
+    unsigned bit = 1u << c.lane;
+    L.exited_threads.fetch_add(1, std::memory_order_seq_cst);
+    L.warps[c.warp].exited.fetch_or(bit, std::memory_order_seq_cst);
+    {
+        Warp &w = L.warps[c.warp];
+        std::lock_guard<std::mutex> g(w.m);
+        for (auto &s : w.slots)
+            if (s.in_use && s.arrived != s.mask && (s.mask & bit) && !(s.arrived & bit))
+                fail_at("kernel return",
+                        "lane %u of warp %u returned while lanes 0x%08x wait for it in %s "
+                        "(mask 0x%08x)",
+                        c.lane, c.warp, s.arrived, warp_op_name(s.op), s.mask);
+    }
+    for (unsigned id = 0; id < kNamedBarriers; ++id) {
+        NamedBarrier &b = L.bars[id];
+        std::lock_guard<std::mutex> g(b.m);
+        if (b.expected == 0) continue;
+        if (b.all_threads)
+            fail_at("kernel return",
+                    "thread returned while other threads of the block wait in __syncthreads");
+        barrier_count_warp(L, b, c.warp);
+        barrier_try_complete(b);
+    }
+}
+
+// ---- warp collectives -----------------------------------------------------------------
+// Runs one collective: deposits `val`, waits for every lane of `mask`, then returns
+// read(vals, arrived_mask) computed from the deposits of all lanes.
+template <class Read>
+inline auto warp_collective(const char *what, WarpOp op, unsigned mask, uint64_t val,
+                            Read &&read) {
+    ThreadCtx &c = ctx(what);
+    Launch &L = *c.launch;
+    Warp &w = L.warps[c.warp];
+    const unsigned bit = 1u << c.lane;
+    if (!(mask & bit))
+        fail_at(what, "calling lane %u is not in mask 0x%08x", c.lane, mask);
+    if (mask & ~w.existing)
+        fail_at(what, "mask 0x%08x names lanes that do not exist in warp %u (lanes 0x%08x)",
+                mask, c.warp, w.existing);
+    WarpSlot *slot = nullptr;
+    bool completed = false;
+    {
+        std::lock_guard<std::mutex> g(w.m);
+        unsigned gone = w.exited.load(std::memory_order_seq_cst) & mask;
+        if (gone)
+            fail_at(what, "mask 0x%08x names lanes 0x%08x that have already returned", mask,
+                    gone);
+        for (auto &s : w.slots) {
+            if (s.in_use && s.arrived != s.mask && s.mask == mask && !(s.arrived & bit)) {
+                if (s.op != op)
+                    fail_at(what,
+                            "lanes 0x%08x of warp %u wait in %s with the same mask 0x%08x "
+                            "(divergent warp primitives)",
+                            s.arrived, c.warp, warp_op_name(s.op), mask);
+                slot = &s;
+                break;
+            }
+        }
+        if (!slot) {
+            for (auto &s : w.slots)
+                if (!s.in_use) {
+                    slot = &s;
+                    break;
+                }
+            if (!slot) fail_at(what, "internal error: no free warp slot");
+            slot->in_use = true;
+            slot->op = op;
+            slot->mask = mask;
+            slot->arrived = 0;
+            slot->readers = static_cast<unsigned>(__builtin_popcount(mask));
+            slot->done.store(0, std::memory_order_relaxed);
+        }
+        slot->vals[c.lane] = val;
+        slot->arrived |= bit;
+        if (slot->arrived == mask) {
+            slot->done.store(1, std::memory_order_release);
+            completed = true;
+        }
+    }
+    if (completed) {
+        if (mask != bit) futex_wake_all(&slot->done);
+    } else {
+        wait_while_equal(slot->done, 0, [&] {
+            unsigned arrived;
+            {
+                std::lock_guard<std::mutex> g(w.m);
+                arrived = slot->arrived;
+            }
+            fail_at(what,
+                    "deadlock: waited more than %g s (warp %u, mask 0x%08x, arrived 0x%08x, "
+                    "missing 0x%08x)",
+                    deadlock_seconds(), c.warp, mask, arrived, mask & ~arrived);
+        });
+    }
+    auto result = read(static_cast<const uint64_t *>(slot->vals), c.lane);
+    {
+        std::lock_guard<std::mutex> g(w.m);
+        if (--slot->readers == 0) slot->in_use = false;
+    }
+    return result;
+}
+
+// ---- worker pool ----------------------------------------------------------------------
+inline void run_thread(Launch &L, unsigned t) {
+    ThreadCtx c;
+    c.launch = &L;
+    c.linear = t;
+    c.warp = t / 32;
+    c.lane = t % 32;
+    const unsigned bx = L.block.x, by = L.block.y;
+    threadIdx = uint3{t % bx, (t / bx) % by, t / (bx * by)};
+    blockDim = L.block;
+    gridDim = L.grid;
+    tctx = &c;
+    const unsigned long long gx = L.grid.x, gy = L.grid.y;
+    for (unsigned long long b = 0; b < L.nblocks; ++b) {
+        blockIdx = uint3{static_cast<unsigned>(b % gx), static_cast<unsigned>((b / gx) % gy),
+                         static_cast<unsigned>(b / (gx * gy))};
+        L.invoke(L.args);
+        thread_exit(c);
+        // Block-end barrier: nobody starts block b+1 before every thread finished block b.
+        uint32_t g = L.end_gen.load(std::memory_order_acquire);
+        if (L.end_arrived.fetch_add(1, std::memory_order_acq_rel) + 1 == L.nthreads) {
+            L.end_arrived.store(0, std::memory_order_relaxed);
+            L.reset_block();
+            L.end_gen.fetch_add(1, std::memory_order_release);
+            futex_wake_all(&L.end_gen);
+        } else {
+            wait_forever_while_equal(L.end_gen, g);
+        }
+    }
+    tctx = nullptr;
+    threadIdx = blockIdx = uint3{0, 0, 0};
+    blockDim = gridDim = dim3(1, 1, 1);
+    if (L.remaining.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+        L.done.store(1, std::memory_order_release);
+        futex_wake_all(&L.done);
+    }
+}
+
+class Pool {
+    struct Worker {
+        std::thread th;
+        std::atomic<uint32_t> seq{0};
+    };
+    std::vector<std::unique_ptr<Worker>> workers_;
+    Launch *current_ = nullptr;
+    std::atomic<bool> shutdown_{false};
+    uint32_t seq_ = 0;
+
+    void worker_main(Worker *w, unsigned index, uint32_t seen) {
+        for (;;) {
+            wait_forever_while_equal(w->seq, seen);
+            seen = w->seq.load(std::memory_order_acquire);
+            if (shutdown_.load(std::memory_order_acquire)) return;
+            run_thread(*current_, index);
+        }
+    }
+
+  public:
+    std::mutex launch_mutex;  // one launch at a time, even from several host threads
+    std::unique_ptr<Launch> state = std::make_unique<Launch>();
+
+    ~Pool() {
+        shutdown_.store(true, std::memory_order_release);
+        const bool from_worker = tctx != nullptr;  // exit() called inside a kernel
+        for (auto &w : workers_) {
+            w->seq.fetch_add(1, std::memory_order_release);
+            futex_wake_all(&w->seq);
+        }
+        for (auto &w : workers_) {
+            if (from_worker)
+                w->th.detach();
+            else
+                w->th.join();
+        }
+        if (from_worker) (void)state.release();  // workers may still touch it
+    }
+
+    // Runs L on nthreads pool threads and returns when all blocks are done.
+    void run(Launch &L) {
+        while (workers_.size() < L.nthreads) {
+            auto w = std::make_unique<Worker>();
+            Worker *raw = w.get();
+            unsigned index = static_cast<unsigned>(workers_.size());
+            const uint32_t start = seq_;
+            raw->seq.store(start, std::memory_order_relaxed);
+            raw->th = std::thread([this, raw, index, start] { worker_main(raw, index, start); });
+            workers_.push_back(std::move(w));
+        }
+        current_ = &L;
+        ++seq_;
+        L.done.store(0, std::memory_order_relaxed);
+        L.remaining.store(L.nthreads, std::memory_order_relaxed);
+        for (unsigned i = 0; i < L.nthreads; ++i) {
+            workers_[i]->seq.store(seq_, std::memory_order_release);
+            futex_wake_all(&workers_[i]->seq);
+        }
+        wait_forever_while_equal(L.done, 0);
+    }
+};
+
+inline Pool &pool() {
+    static Pool p;
+    return p;
+}
+
+}  // namespace p2c_sim
