@@ -376,6 +376,9 @@ struct Launcher {
             Args args;
         };
         Bound bound{kernel, Args(std::forward<A>(args)...)};
+        if (tctx)
+            fail_at("p2c_sim_launch", "kernel launch from device code (dynamic parallelism) "
+                                      "is not supported");
         if (!valid_config(grid, block, shmem)) {
             set_error(cudaErrorInvalidConfiguration);
             return;

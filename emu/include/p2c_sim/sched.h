@@ -9,7 +9,7 @@
 #pragma GCC system_header
 
 #ifndef P2C_SIM_YIELDS
-#define P2C_SIM_YIELDS 8
+#define P2C_SIM_YIELDS 2
 #endif
 
 namespace p2c_sim {
@@ -145,6 +145,7 @@ struct Warp {
     std::mutex m;
     unsigned existing = 0;                  // lanes that exist (partial last warp)
     std::atomic<uint32_t> exited{0};        // lanes whose kernel returned (this block)
+    std::atomic<uint32_t> pending{0};       // slots still waiting for lanes
     WarpSlot slots[32];
 };
 
@@ -159,6 +160,7 @@ struct Launch {
     NamedBarrier bars[kNamedBarriers];
     Warp warps[kMaxWarps];
     std::atomic<uint32_t> exited_threads{0};
+    std::atomic<uint32_t> pending_bars{0};  // bit per barrier with a phase in progress
     std::atomic<uint32_t> end_arrived{0};
     std::atomic<uint32_t> end_gen{0};
     std::atomic<uint32_t> remaining{0};
@@ -169,9 +171,11 @@ struct Launch {
         for (auto &b : bars) b.reset();
         for (unsigned w = 0; w < nwarps; ++w) {
             warps[w].exited.store(0, std::memory_order_relaxed);
+            warps[w].pending.store(0, std::memory_order_relaxed);
             for (auto &s : warps[w].slots) s.in_use = false;
         }
         exited_threads.store(0, std::memory_order_relaxed);
+        pending_bars.store(0, std::memory_order_relaxed);
     }
 };
 
@@ -217,8 +221,10 @@ inline unsigned live_lanes(Launch &L, unsigned w) {
 }
 
 // Completes the phase if enough warps have arrived. Caller holds b.m.
-inline bool barrier_try_complete(NamedBarrier &b) {
+inline bool barrier_try_complete(Launch &L, unsigned id) {
+    NamedBarrier &b = L.bars[id];
     if (b.expected == 0 || b.warps_arrived * 32 < b.expected) return false;
+    L.pending_bars.fetch_and(~(1u << id), std::memory_order_seq_cst);
     unsigned slot = b.gen.load(std::memory_order_relaxed) & 1u;
     b.result_count[slot] = b.red_count;
     b.result_and[slot] = b.red_and;
@@ -262,17 +268,19 @@ inline BarrierResult barrier(const char *what, unsigned id, unsigned count, bool
     bool completed;
     {
         std::lock_guard<std::mutex> g(b.m);
-        if (all_threads && L.exited_threads.load(std::memory_order_seq_cst) != 0)
-            fail_at(what, "reached while some threads of the block have already returned "
-                          "(every thread must reach __syncthreads)");
         if (b.expected == 0) {
             b.expected = count;
             b.all_threads = all_threads;
+            // Published before reading exit state; thread_exit does the converse.
+            L.pending_bars.fetch_or(1u << id, std::memory_order_seq_cst);
         } else if (b.expected != count || b.all_threads != all_threads) {
             fail_at(what, "barrier %u used with thread count %u while a phase with count %u%s "
                           "is in progress",
                     id, count, b.expected, b.all_threads ? " (__syncthreads)" : "");
         }
+        if (all_threads && L.exited_threads.load(std::memory_order_seq_cst) != 0)
+            fail_at(what, "reached while some threads of the block have already returned "
+                          "(every thread must reach __syncthreads)");
         unsigned bit = 1u << c.lane;
         if (b.lanes[c.warp] & bit)
             fail_at(what, "thread arrived twice at barrier %u before the barrier completed", id);
@@ -282,7 +290,7 @@ inline BarrierResult barrier(const char *what, unsigned id, unsigned count, bool
         b.red_or |= pred != 0;
         barrier_count_warp(L, b, c.warp);
         my_gen = b.gen.load(std::memory_order_relaxed);
-        completed = barrier_try_complete(b);
+        completed = barrier_try_complete(L, id);
     }
     if (wait && !completed) {
         wait_while_equal(b.gen, my_gen, [&] {
@@ -309,7 +317,7 @@ inline void thread_exit(ThreadCtx &c) {
     unsigned bit = 1u << c.lane;
     L.exited_threads.fetch_add(1, std::memory_order_seq_cst);
     L.warps[c.warp].exited.fetch_or(bit, std::memory_order_seq_cst);
-    {
+    if (L.warps[c.warp].pending.load(std::memory_order_seq_cst) != 0) {
         Warp &w = L.warps[c.warp];
         std::lock_guard<std::mutex> g(w.m);
         for (auto &s : w.slots)
@@ -319,7 +327,9 @@ inline void thread_exit(ThreadCtx &c) {
                         "(mask 0x%08x)",
                         c.lane, c.warp, s.arrived, warp_op_name(s.op), s.mask);
     }
+    const uint32_t pending = L.pending_bars.load(std::memory_order_seq_cst);
     for (unsigned id = 0; id < kNamedBarriers; ++id) {
+        if (!(pending >> id & 1u)) continue;
         NamedBarrier &b = L.bars[id];
         std::lock_guard<std::mutex> g(b.m);
         if (b.expected == 0) continue;
@@ -327,7 +337,7 @@ inline void thread_exit(ThreadCtx &c) {
             fail_at("kernel return",
                     "thread returned while other threads of the block wait in __syncthreads");
         barrier_count_warp(L, b, c.warp);
-        barrier_try_complete(b);
+        barrier_try_complete(L, id);
     }
 }
 
@@ -350,10 +360,6 @@ inline auto warp_collective(const char *what, WarpOp op, unsigned mask, uint64_t
     bool completed = false;
     {
         std::lock_guard<std::mutex> g(w.m);
-        unsigned gone = w.exited.load(std::memory_order_seq_cst) & mask;
-        if (gone)
-            fail_at(what, "mask 0x%08x names lanes 0x%08x that have already returned", mask,
-                    gone);
         for (auto &s : w.slots) {
             if (s.in_use && s.arrived != s.mask && s.mask == mask && !(s.arrived & bit)) {
                 if (s.op != op)
@@ -378,10 +384,17 @@ inline auto warp_collective(const char *what, WarpOp op, unsigned mask, uint64_t
             slot->arrived = 0;
             slot->readers = static_cast<unsigned>(__builtin_popcount(mask));
             slot->done.store(0, std::memory_order_relaxed);
+            w.pending.fetch_add(1, std::memory_order_seq_cst);
         }
+        // Read after the slot is published in w.pending; thread_exit does the converse.
+        unsigned gone = w.exited.load(std::memory_order_seq_cst) & mask;
+        if (gone)
+            fail_at(what, "mask 0x%08x names lanes 0x%08x that have already returned", mask,
+                    gone);
         slot->vals[c.lane] = val;
         slot->arrived |= bit;
         if (slot->arrived == mask) {
+            w.pending.fetch_sub(1, std::memory_order_seq_cst);
             slot->done.store(1, std::memory_order_release);
             completed = true;
         }
