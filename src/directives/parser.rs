@@ -311,6 +311,77 @@ impl<'a> P<'a> {
     }
 }
 
+const OMP_CLAUSES: &[&str] = &["map", "private", "firstprivate", "lastprivate", "shared", "reduction", "num_teams", "thread_limit", "num_threads", "collapse", "if", "nowait", "device", "defaultmap", "default", "is_device_ptr", "has_device_addr", "depend", "schedule", "dist_schedule", "simdlen", "safelen", "linear", "aligned", "proc_bind", "ordered", "allocate", "in_reduction", "uses_allocators", "order", "bind", "to", "from", "link", "enter", "use_device_ptr", "use_device_addr", "nontemporal", "copyin", "copyprivate", "final", "untied", "mergeable", "priority", "grainsize", "num_tasks", "nogroup", "task_reduction", "device_type", "indirect", "filter", "hint", "seq_cst", "acq_rel", "acquire", "release", "relaxed", "read", "write", "update", "capture", "compare", "threads", "simd", "doacross", "unified_address", "unified_shared_memory", "reverse_offload", "dynamic_allocators", "atomic_default_mem_order", "inclusive", "exclusive", "detach", "affinity", "when", "otherwise", "default", "match", "novariants", "nocontext", "uniform", "inbranch", "notinbranch", "sizes", "full", "partial", "at", "severity", "message", "holds", "absent", "contains", "no_openmp", "no_openmp_routines", "no_parallelism", "initializer", "mapper", "destroy", "init", "use", "depobj", "align", "allocator", "nowait"];
+const ACC_CLAUSES: &[&str] = &["copy", "copyin", "copyout", "create", "present", "no_create", "delete", "attach", "detach", "deviceptr", "private", "firstprivate", "reduction", "num_gangs", "num_workers", "vector_length", "gang", "worker", "vector", "seq", "auto", "independent", "collapse", "tile", "device_type", "dtype", "async", "wait", "if", "self", "default", "pcopy", "pcopyin", "pcopyout", "pcreate", "present_or_copy", "present_or_copyin", "present_or_copyout", "present_or_create", "finalize", "if_present", "host", "device", "use_device", "device_resident", "link", "bind", "nohost", "read", "write", "update", "capture", "device_num", "default_async", "cache"];
+
+/// Levenshtein distance, for "did you mean" suggestions.
+fn distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut cur = vec![i + 1];
+        for (j, cb) in b.iter().enumerate() {
+            cur.push((prev[j] + usize::from(ca != *cb)).min(prev[j + 1] + 1).min(cur[j] + 1));
+        }
+        prev = cur;
+    }
+    prev[b.len()]
+}
+
+/// The closest candidate within a small edit distance.
+pub fn suggest<'c>(word: &str, candidates: &[&'c str]) -> Option<&'c str> {
+    candidates
+        .iter()
+        .map(|c| (distance(word, c), *c))
+        .filter(|(d, c)| *d <= (c.len() / 3).max(1).min(3))
+        .min()
+        .map(|(_, c)| c)
+}
+
+/// Checks clause names and map types; reports with suggestions.
+fn check_clause(model: Model, c: &Clause, diags: &mut Vec<Diagnostic>) {
+    let known = if model == Model::Omp { OMP_CLAUSES } else { ACC_CLAUSES };
+    if !known.contains(&c.name.as_str()) {
+        let mut d = Diagnostic::new(codes::UNKNOWN_CLAUSE, c.name_span, format!("unknown {} clause `{}`", model.as_str(), c.name)).with_label("unknown clause");
+        if let Some(s) = suggest(&c.name, known) {
+            d = d.with_help(format!("did you mean `{s}`?"));
+        }
+        diags.push(d);
+        return;
+    }
+    if c.name == "reduction" {
+        const OPS: &[&str] = &["+", "*", "-", "&", "|", "^", "&&", "||", "max", "min"];
+        if let Some(op) = c.modifiers().last() {
+            let ident = op.text.chars().all(|ch| ch.is_ascii_alphanumeric() || ch == '_');
+            if !OPS.contains(&op.text.as_str()) && !ident {
+                diags.push(
+                    Diagnostic::new(codes::BAD_CLAUSE_ARG, op.span, format!("`{}` is not a reduction identifier", op.text))
+                        .with_label("expected + * - & | ^ && || max min")
+                        .with_help("use one of + * - & | ^ && || max min"),
+                );
+            }
+        } else {
+            diags.push(Diagnostic::new(codes::BAD_CLAUSE_ARG, c.span, "reduction needs an operator: `reduction(+: x)`").with_label("no reduction identifier"));
+        }
+    }
+    if model == Model::Omp && c.name == "map" {
+        const TYPES: &[&str] = &["to", "from", "tofrom", "alloc", "release", "delete"];
+        const MODS: &[&str] = &["always", "close", "present", "ompx_hold"];
+        let mods = c.modifiers();
+        for (i, m) in mods.iter().enumerate() {
+            let last = i + 1 == mods.len();
+            let ok = if last { TYPES.contains(&m.text.as_str()) || MODS.contains(&m.text.as_str()) } else { MODS.contains(&m.text.as_str()) || m.text.starts_with("mapper") || m.text.starts_with("iterator") };
+            if !ok {
+                let mut d = Diagnostic::new(codes::BAD_CLAUSE_ARG, m.span, format!("`{}` is not a map type", m.text)).with_label("expected to, from, tofrom, alloc, release or delete");
+                if let Some(s) = suggest(&m.text, TYPES) {
+                    d = d.with_help(format!("did you mean `{s}`?"));
+                }
+                diags.push(d);
+            }
+        }
+    }
+}
+
 /// Parses the pragma whose text is `src[span]` (from `#` to the end of its
 /// last continuation line). Returns `None` when it is not `omp`/`acc`.
 pub fn parse_pragma(src: &str, span: Span) -> (Option<Directive>, Vec<Diagnostic>) {
@@ -375,7 +446,10 @@ pub fn parse_pragma(src: &str, span: Span) -> (Option<Directive>, Vec<Diagnostic
         };
         let cstart = w.span.start;
         match p.clause(w.clone()) {
-            Some(c) => clauses.push(c),
+            Some(c) => {
+                check_clause(model, &c, &mut p.diags);
+                clauses.push(c)
+            }
             None => {
                 p.recover();
                 p.diags.push(

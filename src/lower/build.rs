@@ -210,6 +210,31 @@ pub fn build_region(file: &SourceFile, tree: &CTree, at: &Attached, kernel: Stri
     let (used, _calls) = uses::free_identifiers(stmt, &file.text);
     let is_kernels = d.model == Model::Acc && d.name == "kernels loop";
     let vars = sharing::decide(d, is_kernels, &used, &symbols, &loop_vars, diags);
+    // Kernels live at file scope: types defined inside the function are out of reach.
+    let func_text = at.function.as_ref().map(|(_, s)| file.slice(*s)).unwrap_or("");
+    for v in &vars {
+        let base = &v.sym.ty.base;
+        let tag_defined_locally = base
+            .strip_prefix("struct ")
+            .or_else(|| base.strip_prefix("union "))
+            .or_else(|| base.strip_prefix("enum "))
+            .map(|tag| {
+                let tag = tag.trim();
+                ["struct", "union", "enum"].iter().any(|kw| {
+                    func_text.contains(&format!("{kw} {tag} {{")) || func_text.contains(&format!("{kw} {tag}{{"))
+                })
+            })
+            .unwrap_or(false);
+        let local_typedef = symbols.values().any(|s| s.is_typedef && s.storage != symbols::Storage::Global && base.split_whitespace().any(|w| w == s.name));
+        if base.contains('{') || tag_defined_locally || local_typedef {
+            diags.push(
+                Diagnostic::new(codes::UNSUPPORTED_TYPE, v.span, format!("the type of `{}` is defined inside the function, so a kernel cannot name it", v.sym.name))
+                    .with_label("used in an offloaded region")
+                    .with_secondary(v.sym.decl_span, "type defined here")
+                    .with_help("move the type definition to file scope"),
+            );
+        }
+    }
     let mut reductions = Vec::new();
     for v in &vars {
         if let Attr::Reduction { op } = v.attr {
