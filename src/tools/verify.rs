@@ -712,8 +712,13 @@ pub fn verify_translated(c_file: &Path, cu_file: &Path, opts: &VerifyOptions, tc
         }
     }
     if problems.is_empty() {
-        let what = if gpu_arch.is_some() { "emulator and GPU" } else { "emulator" };
-        let rule = if reference.is_some() { "agree with the reference" } else { "exit with 0" };
+        let (what, plural) = if gpu_arch.is_some() { ("emulator and GPU", true) } else { ("emulator", false) };
+        let rule = match (reference.is_some(), plural) {
+            (true, true) => "agree with the reference",
+            (true, false) => "agrees with the reference",
+            (false, true) => "exit with 0",
+            (false, false) => "exits with 0",
+        };
         VerifyReport { outcome: Outcome::Pass, summary: format!("{what} {rule}"), log, diagnostics: String::new() }
     } else {
         fail(log, problems.join("; "))
