@@ -1,19 +1,28 @@
 //! "Did you mean ...?": the closest known name by edit distance.
 
-/// Levenshtein distance over bytes.
+/// Edit distance over bytes (optimal string alignment: insertions, deletions,
+/// substitutions and transpositions of adjacent bytes each cost one).
 pub(crate) fn distance(a: &str, b: &str) -> usize {
     let (a, b) = (a.as_bytes(), b.as_bytes());
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    let mut cur = vec![0; b.len() + 1];
-    for (i, ca) in a.iter().enumerate() {
-        cur[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let sub = prev[j] + usize::from(ca != cb);
-            cur[j + 1] = sub.min(prev[j + 1] + 1).min(cur[j] + 1);
-        }
-        std::mem::swap(&mut prev, &mut cur);
+    let w = b.len() + 1;
+    let mut d = vec![0usize; (a.len() + 1) * w];
+    for i in 0..=a.len() {
+        d[i * w] = i;
     }
-    prev[b.len()]
+    for (j, x) in d.iter_mut().enumerate().take(w) {
+        *x = j;
+    }
+    for i in 1..=a.len() {
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let mut v = (d[(i - 1) * w + j] + 1).min(d[i * w + j - 1] + 1).min(d[(i - 1) * w + j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                v = v.min(d[(i - 2) * w + j - 2] + 1);
+            }
+            d[i * w + j] = v;
+        }
+    }
+    d[a.len() * w + b.len()]
 }
 
 /// The candidate closest to `word`, if it is close enough to be a likely typo
@@ -43,6 +52,8 @@ mod tests {
         assert_eq!(distance("tofro", "tofrom"), 1);
         assert_eq!(distance("", "abc"), 3);
         assert_eq!(distance("kitten", "sitting"), 3);
+        assert_eq!(distance("nmu", "num"), 1);
+        assert_eq!(distance("ab", ""), 2);
     }
 
     #[test]
