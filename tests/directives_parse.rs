@@ -372,6 +372,11 @@ fn suggestions() {
     assert_eq!(help("#pragma omp paralel for"), ("E0102", "paralel".into(), Some("did you mean `parallel for`?".into())));
     assert_eq!(help("#pragma acc paralel loop"), ("E0102", "paralel".into(), Some("did you mean `parallel loop`?".into())));
     assert_eq!(help("#pragma omp frobnicate"), ("E0102", "frobnicate".into(), None));
+    assert_eq!(help("#pragma acc enter copyin(a)"), ("E0102", "copyin".into(), Some("did you mean `enter data`?".into())));
+    assert_eq!(
+        help("#pragma omp parallel NUM_THREADS(4)"),
+        ("E0103", "NUM_THREADS".into(), Some("did you mean `num_threads`?".into()))
+    );
     assert_eq!(
         help("#pragma omp target teams distrbute"),
         ("E0103", "distrbute".into(), Some("did you mean the directive `target teams distribute`?".into()))

@@ -315,6 +315,11 @@ impl Parser<'_> {
                 break;
             }
         }
+        if guess.is_none() && !prefix.is_empty() {
+            // `acc enter copyin(a)`: the words so far only begin a directive name.
+            let p = format!("{prefix} ");
+            guess = names.iter().copied().find(|n| n.starts_with(&p));
+        }
         let m = model_name(self.model);
         self.err_help(
             codes::UNKNOWN_DIRECTIVE,

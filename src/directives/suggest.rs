@@ -30,12 +30,14 @@ pub(crate) fn distance(a: &str, b: &str) -> usize {
 /// earlier candidate, so the answer is deterministic.
 pub(crate) fn closest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
     let limit = (word.len() / 3).max(1);
+    // Case is not a typo worth counting: `NUM_THREADS` suggests `num_threads`.
+    let lower = word.to_ascii_lowercase();
     let mut best: Option<(usize, &str)> = None;
     for c in candidates {
         if c == word {
             continue;
         }
-        let d = distance(word, c);
+        let d = if c == lower { 0 } else { distance(&lower, c) };
         if d <= limit && best.map_or(true, |(bd, _)| d < bd) {
             best = Some((d, c));
         }
@@ -61,5 +63,6 @@ mod tests {
         assert_eq!(closest("tofro", ["to", "from", "tofrom"]), Some("tofrom"));
         assert_eq!(closest("paralel", ["parallel", "for"]), Some("parallel"));
         assert_eq!(closest("xyz", ["parallel", "for"]), None);
+        assert_eq!(closest("NUM_THREADS", ["num_teams", "num_threads"]), Some("num_threads"));
     }
 }
