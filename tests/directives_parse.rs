@@ -402,6 +402,11 @@ fn suggestions() {
     assert_eq!(codes_of(&diags), ["E0101"]);
     let (_, diags) = parse("#pragma omp for nowait(1)");
     assert_eq!(codes_of(&diags), ["E0104"]);
+    // Missing words are reported at the parentheses, not at offset 0.
+    let s = "#pragma omp for schedule(monotonic:) device(: 2)";
+    let (_, diags) = parse(s);
+    let spans: Vec<&str> = diags.iter().map(|d| slice(s, d.primary_span())).collect();
+    assert_eq!(spans, ["(monotonic:)", "(: 2)"]);
     let (_, diags) = parse("#pragma omp target map(to: a[1:2:3:4], b[])");
     assert_eq!(codes_of(&diags), ["E0104", "E0104"]);
 }

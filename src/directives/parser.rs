@@ -36,10 +36,19 @@ pub fn parse_pragma(src: &str, span: Span) -> (Option<Directive>, Vec<Diagnostic
         Some("acc") => Model::Acc,
         _ => return (None, lexed.diags),
     };
-    let mut p = Parser { toks, diags: lexed.diags, model, directive: String::new() };
+    let mut p = Parser { toks, diags: lexed.diags, model, directive: String::new(), group: Span::default() };
     let whole = whole_span(src, span);
     let d = p.directive(pos, whole);
-    (d, p.diags)
+    // One error per place: a missing word can trip two checks of the same group.
+    let mut seen = Vec::new();
+    let mut diags = p.diags;
+    diags.retain(|d| {
+        let key = (d.code, d.primary_span());
+        let fresh = !seen.contains(&key);
+        seen.push(key);
+        fresh
+    });
+    (d, diags)
 }
 
 /// The given span clamped to the text, leading whitespace dropped.
@@ -56,6 +65,8 @@ struct Parser<'t> {
     model: Model,
     /// The canonical name of the directive being parsed.
     directive: String,
+    /// The parenthesised group being read, where errors about missing text point.
+    group: Span,
 }
 
 fn model_name(m: Model) -> &'static str {
@@ -426,6 +437,7 @@ impl Parser<'_> {
     /// Parses the contents `ts` of a parenthesised group (whose span, parentheses
     /// included, is `gspan`) as `shape`. `None` when nothing usable is left.
     fn args(&mut self, shape: Shape, ts: &[Token], gspan: Span, clause: &str) -> Option<ClauseArgs> {
+        self.group = gspan;
         if ts.is_empty() {
             self.err(
                 codes::BAD_CLAUSE_ARG,
@@ -798,7 +810,7 @@ impl Parser<'_> {
     fn too_many(&mut self, parts: &[&[Token]], max: usize, clause: &str) {
         if parts.len() > max {
             let extra: Vec<Token> = parts[max..].iter().flat_map(|p| p.iter().cloned()).collect();
-            let span = if extra.is_empty() { span_of(parts[max - 1]) } else { span_of(&extra) };
+            let span = if extra.is_empty() { self.group } else { span_of(&extra) };
             self.err(codes::BAD_CLAUSE_ARG, span, format!("too many arguments in `{clause}`"), "unexpected argument");
         }
     }
@@ -822,7 +834,7 @@ impl Parser<'_> {
     /// E0104 for a word not in `allowed`, with a suggestion.
     fn bad_word(&mut self, ts: &[Token], what: &str, allowed: &[&str]) {
         let text = text_of(ts);
-        let span = if ts.is_empty() { Span::default() } else { span_of(ts) };
+        let span = if ts.is_empty() { self.group } else { span_of(ts) };
         let key = ts.first().map(|t| t.text.as_str()).unwrap_or("");
         let guess = closest(key, allowed.iter().map(|a| a.trim_end_matches('(')));
         let help = match guess {
