@@ -76,7 +76,7 @@ pub struct Arg {
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[serde(tag = "form", rename_all = "lowercase")]
+#[serde(tag = "form", content = "value", rename_all = "lowercase")]
 pub enum ClauseArgs {
     /// No parentheses: `nowait`, `seq`, `independent`, `gang`.
     None,
@@ -115,6 +115,19 @@ pub struct Directive {
     pub clauses: Vec<Clause>,
     /// The whole pragma, from `#` (or `_Pragma`) to the end of its last line.
     pub span: Span,
+    /// The parenthesised argument of the directive itself, for the few that
+    /// take one: `critical(name)`, `flush(a, b)`, `threadprivate(x)`,
+    /// `declare target(f)`, `declare reduction(...)`, `acc cache(a[0:4])`,
+    /// `acc wait(1)`, `acc routine(f)`. `None` for all others.
+    pub arg: Option<DirectiveArg>,
+}
+
+/// The argument in parentheses right after a directive name (see [`Directive::arg`]).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct DirectiveArg {
+    pub args: ClauseArgs,
+    /// From `(` to `)` inclusive.
+    pub span: Span,
 }
 
 impl Directive {
@@ -150,6 +163,33 @@ impl Clause {
     pub fn expr(&self) -> Option<&ExprText> {
         match &self.args {
             ClauseArgs::Expr { expr, .. } => Some(expr),
+            _ => None,
+        }
+    }
+
+    /// The `Args` entries of this clause (empty for other shapes).
+    pub fn args_list(&self) -> &[Arg] {
+        match &self.args {
+            ClauseArgs::Args(a) => a,
+            _ => &[],
+        }
+    }
+
+    /// The value of the argument written `name: value` (`gang(num: 4)` -> `4`).
+    pub fn named_arg(&self, name: &str) -> Option<&ExprText> {
+        self.args_list().iter().find(|a| a.name.as_ref().is_some_and(|n| n.text == name)).map(|a| &a.value)
+    }
+
+    /// The values of the arguments written without a name, in order
+    /// (`schedule(dynamic, 4)` -> `dynamic`, `4`; `tile(4, *)` -> `4`, `*`).
+    pub fn positional_args(&self) -> impl Iterator<Item = &ExprText> {
+        self.args_list().iter().filter(|a| a.name.is_none()).map(|a| &a.value)
+    }
+
+    /// The keyword of a `Keyword` clause (`default(none)` -> `none`).
+    pub fn keyword(&self) -> Option<&str> {
+        match &self.args {
+            ClauseArgs::Keyword(w) => Some(&w.text),
             _ => None,
         }
     }

@@ -6,9 +6,14 @@
 //! The parser knows nothing of C: expressions inside clauses are kept as text.
 
 pub mod ast;
+mod lexer;
 mod parser;
+mod print;
 mod render;
+mod suggest;
+mod table;
 
-pub use ast::{Arg, Clause, ClauseArgs, Directive, ExprText, ListItem, Model, Section, Word};
+pub use ast::{Arg, Clause, ClauseArgs, Directive, DirectiveArg, ExprText, ListItem, Model, Section, Word};
 pub use parser::parse_pragma;
+pub use print::print;
 pub use render::{render_json, render_text};

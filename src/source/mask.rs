@@ -5,6 +5,14 @@
 //! parses a masked copy of the file in which every `omp`/`acc` pragma is
 //! replaced by spaces (newlines kept): byte offsets stay the same, and the
 //! statement after a pragma parses where it belongs.
+//!
+//! The scanner knows just enough of C's lexical rules to be right about where
+//! a pragma is: comments and string/character literals are skipped (a
+//! `#pragma` inside them is not one), backslash-newline continues a line, and
+//! a `/* ... */` comment inside a pragma line may run over several lines
+//! without ending the pragma. `_Pragma("omp ...")` is found anywhere outside
+//! comments and literals; inside a `#define` body it is reported by
+//! [`find_pragma_macros`] instead, since that is a definition, not a use.
 
 use super::Span;
 use crate::directives::Model;
@@ -26,73 +34,49 @@ pub struct RawPragma {
     pub model: Model,
 }
 
-/// Finds every `#pragma omp` / `#pragma acc` line (with continuations).
-pub fn find_pragmas(text: &str) -> Vec<RawPragma> {
-    let b = text.as_bytes();
-    let mut out = Vec::new();
-    let mut i = 0;
-    let mut line_start = true;
-    while i < b.len() {
-        let c = b[i];
-        if c == b'\n' {
-            line_start = true;
-            i += 1;
-            continue;
-        }
-        if line_start && (c == b' ' || c == b'\t') {
-            i += 1;
-            continue;
-        }
-        if line_start && c == b'#' {
-            let start = i;
-            let end = logical_line_end(b, i);
-            let line = &text[start..end];
-            if let Some(model) = pragma_model(line) {
-                out.push(RawPragma { span: Span::new(start, end), form: PragmaForm::Hash, model });
-            }
-            i = end;
-            line_start = false;
-            continue;
-        }
-        line_start = false;
-        // Skip comments and literals so a '#' inside them is not taken.
-        if c == b'/' && b.get(i + 1) == Some(&b'*') {
-            i = text[i + 2..].find("*/").map(|p| i + 2 + p + 2).unwrap_or(b.len());
-            continue;
-        }
-        if c == b'/' && b.get(i + 1) == Some(&b'/') {
-            i = logical_line_end(b, i);
-            continue;
-        }
-        if c == b'"' || c == b'\'' {
-            i = skip_literal(b, i);
-            continue;
-        }
-        i += 1;
-    }
-    out
+/// `#define NAME _Pragma("omp ...")`: an object-like macro whose body holds an
+/// `omp`/`acc` pragma operator. The front end expands uses of `NAME` in the
+/// same file by parsing `directive_span` in place of the use.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PragmaMacro {
+    pub name: String,
+    /// The `_Pragma("...")` text inside the macro body (one entry per `_Pragma`).
+    pub directive_span: Span,
+    /// The whole `#define` logical line.
+    pub define_span: Span,
+    pub model: Model,
 }
 
-/// End of the logical line starting at `i` (backslash-newline continues it),
-/// not including the final newline.
-fn logical_line_end(b: &[u8], mut i: usize) -> usize {
-    while i < b.len() {
-        if b[i] == b'\n' {
-            let mut j = i;
-            if j > 0 && b[j - 1] == b'\r' {
-                j -= 1;
-            }
-            if j > 0 && b[j - 1] == b'\\' {
-                i += 1;
-                continue;
-            }
-            return i;
+fn is_ident_byte(c: u8) -> bool {
+    c.is_ascii_alphanumeric() || c == b'_'
+}
+
+/// Skips a backslash-newline at `i`, if there is one; returns the index after it.
+fn skip_splice(b: &[u8], i: usize) -> Option<usize> {
+    if b.get(i) != Some(&b'\\') {
+        return None;
+    }
+    match (b.get(i + 1), b.get(i + 2)) {
+        (Some(b'\n'), _) => Some(i + 2),
+        (Some(b'\r'), Some(b'\n')) => Some(i + 3),
+        _ => None,
+    }
+}
+
+/// End of the block comment starting at `i` (`/*`), after the `*/`.
+fn block_comment_end(b: &[u8], i: usize) -> usize {
+    let mut j = i + 2;
+    while j + 1 < b.len() {
+        if b[j] == b'*' && b[j + 1] == b'/' {
+            return j + 2;
         }
-        i += 1;
+        j += 1;
     }
     b.len()
 }
 
+/// End of the literal starting at `start` (a quote), after its closing quote,
+/// or at the end of the line when it is not closed.
 fn skip_literal(b: &[u8], start: usize) -> usize {
     let q = b[start];
     let mut i = start + 1;
@@ -107,20 +91,241 @@ fn skip_literal(b: &[u8], start: usize) -> usize {
     b.len()
 }
 
-/// `Some(model)` when the logical line is `# pragma omp|acc ...`.
-fn pragma_model(line: &str) -> Option<Model> {
-    let rest = line.strip_prefix('#')?.trim_start_matches([' ', '\t']);
-    let rest = rest.strip_prefix("pragma")?;
-    if !rest.starts_with([' ', '\t']) {
-        return None;
+/// End of the logical line starting at `i` (backslash-newline continues it, and
+/// so does a block comment that spans lines), not including the final newline.
+fn logical_line_end(b: &[u8], mut i: usize) -> usize {
+    while i < b.len() {
+        if let Some(j) = skip_splice(b, i) {
+            i = j;
+            continue;
+        }
+        match b[i] {
+            b'\n' => {
+                // A CR before the newline belongs to the line ending, not the line.
+                return if i > 0 && b[i - 1] == b'\r' { i - 1 } else { i };
+            }
+            b'/' if b.get(i + 1) == Some(&b'*') => i = block_comment_end(b, i),
+            b'/' if b.get(i + 1) == Some(&b'/') => {
+                // A line comment runs to the end of the logical line.
+                i += 2;
+                while i < b.len() && b[i] != b'\n' {
+                    i = skip_splice(b, i).unwrap_or(i + 1);
+                }
+            }
+            b'"' | b'\'' => i = skip_literal(b, i),
+            _ => i += 1,
+        }
     }
-    let rest = rest.trim_start_matches([' ', '\t', '\\', '\n', '\r']);
-    let word: String = rest.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
-    match word.as_str() {
-        "omp" => Some(Model::Omp),
-        "acc" => Some(Model::Acc),
+    b.len()
+}
+
+/// The first word of `s` after spaces, tabs and continuations.
+fn first_word(s: &[u8]) -> &[u8] {
+    let mut i = 0;
+    while i < s.len() {
+        if let Some(j) = skip_splice(s, i) {
+            i = j;
+        } else if s[i] == b' ' || s[i] == b'\t' {
+            i += 1;
+        } else {
+            break;
+        }
+    }
+    let n = s[i..].iter().take_while(|c| is_ident_byte(**c)).count();
+    &s[i..i + n]
+}
+
+fn model_of(word: &[u8]) -> Option<Model> {
+    match word {
+        b"omp" => Some(Model::Omp),
+        b"acc" => Some(Model::Acc),
         _ => None,
     }
+}
+
+/// The words of a preprocessing directive line starting at `#`: `(word, rest)`.
+fn directive_word(line: &[u8]) -> (&[u8], &[u8]) {
+    let rest = &line[1.min(line.len())..];
+    let w = first_word(rest);
+    let off = w.as_ptr() as usize - rest.as_ptr() as usize;
+    (w, &rest[off + w.len()..])
+}
+
+/// `Some(model)` when the logical line is `# pragma omp|acc ...`.
+fn pragma_model(line: &[u8]) -> Option<Model> {
+    let (w, rest) = directive_word(line);
+    if w != b"pragma" || !rest.first().is_some_and(|c| *c == b' ' || *c == b'\t' || *c == b'\\') {
+        return None;
+    }
+    model_of(first_word(rest))
+}
+
+/// If `_Pragma ( "omp|acc ..." )` starts at `i`, its end (after `)`) and model.
+fn operator_at(b: &[u8], i: usize) -> Option<(usize, Model)> {
+    if !b[i..].starts_with(b"_Pragma") || (i > 0 && is_ident_byte(b[i - 1])) {
+        return None;
+    }
+    let skip_ws = |mut j: usize| {
+        loop {
+            if let Some(k) = skip_splice(b, j) {
+                j = k;
+            } else if j < b.len() && b[j].is_ascii_whitespace() {
+                j += 1;
+            } else {
+                return j;
+            }
+        }
+    };
+    let mut j = skip_ws(i + 7);
+    if b.get(j) != Some(&b'(') {
+        return None;
+    }
+    j = skip_ws(j + 1);
+    for p in [&b"u8"[..], b"L", b"u", b"U"] {
+        if b[j..].starts_with(p) && b.get(j + p.len()) == Some(&b'"') {
+            j += p.len();
+            break;
+        }
+    }
+    if b.get(j) != Some(&b'"') {
+        return None;
+    }
+    let lit_end = skip_literal(b, j);
+    let content = &b[j + 1..lit_end.saturating_sub(1).max(j + 1)];
+    let model = model_of(first_word(content))?;
+    let k = skip_ws(lit_end);
+    let end = if b.get(k) == Some(&b')') { k + 1 } else { lit_end };
+    Some((end, model))
+}
+
+/// Every `_Pragma("omp|acc ...")` in `b[start..end]`, outside comments and literals.
+fn operators_in(b: &[u8], start: usize, end: usize) -> Vec<(Span, Model)> {
+    let mut out = Vec::new();
+    let mut i = start;
+    while i < end {
+        match b[i] {
+            b'/' if b.get(i + 1) == Some(&b'*') => i = block_comment_end(b, i),
+            b'/' if b.get(i + 1) == Some(&b'/') => i = logical_line_end(b, i),
+            b'"' | b'\'' => i = skip_literal(b, i),
+            b'_' => {
+                if let Some((e, m)) = operator_at(b, i) {
+                    out.push((Span::new(i, e), m));
+                    i = e;
+                } else {
+                    i += 1;
+                }
+            }
+            c if is_ident_byte(c) => {
+                while i < end && is_ident_byte(b[i]) {
+                    i += 1;
+                }
+            }
+            _ => i += 1,
+        }
+    }
+    out
+}
+
+/// Walks the text, calling `on_directive` with the span of every
+/// preprocessing directive line and `on_code` for every `_Pragma` outside them.
+fn scan(text: &str, mut on_directive: impl FnMut(Span), mut on_code: impl FnMut(Span, Model)) {
+    let b = text.as_bytes();
+    let mut i = 0;
+    let mut line_start = true;
+    while i < b.len() {
+        let c = b[i];
+        if c == b'\n' {
+            line_start = true;
+            i += 1;
+            continue;
+        }
+        if let Some(j) = skip_splice(b, i) {
+            i = j;
+            continue;
+        }
+        if line_start && (c == b' ' || c == b'\t' || c == b'\r' || c == b'\x0c') {
+            i += 1;
+            continue;
+        }
+        if line_start && c == b'#' {
+            let end = logical_line_end(b, i);
+            on_directive(Span::new(i, end));
+            i = end;
+            line_start = false;
+            continue;
+        }
+        line_start = false;
+        match c {
+            b'/' if b.get(i + 1) == Some(&b'*') => i = block_comment_end(b, i),
+            b'/' if b.get(i + 1) == Some(&b'/') => i = logical_line_end(b, i),
+            b'"' | b'\'' => i = skip_literal(b, i),
+            b'_' => match operator_at(b, i) {
+                Some((e, m)) => {
+                    on_code(Span::new(i, e), m);
+                    i = e;
+                }
+                None => i += 1,
+            },
+            c if is_ident_byte(c) => {
+                while i < b.len() && is_ident_byte(b[i]) {
+                    i += 1;
+                }
+            }
+            _ => i += 1,
+        }
+    }
+}
+
+/// Finds every `#pragma omp` / `#pragma acc` line (with continuations) and
+/// every `_Pragma("omp ...")` / `_Pragma("acc ...")` operator outside
+/// preprocessing directives, in text order.
+pub fn find_pragmas(text: &str) -> Vec<RawPragma> {
+    let b = text.as_bytes();
+    let mut out = Vec::new();
+    let mut ops = Vec::new();
+    scan(
+        text,
+        |span| {
+            if let Some(model) = pragma_model(&b[span.start..span.end]) {
+                out.push(RawPragma { span, form: PragmaForm::Hash, model });
+            }
+        },
+        |span, model| ops.push(RawPragma { span, form: PragmaForm::Operator, model }),
+    );
+    out.extend(ops);
+    out.sort_by_key(|p| p.span.start);
+    out
+}
+
+/// Finds `#define NAME _Pragma("omp ...")` (object-like macros whose body holds
+/// `omp`/`acc` pragma operators), one entry per `_Pragma` in the body.
+pub fn find_pragma_macros(text: &str) -> Vec<PragmaMacro> {
+    let b = text.as_bytes();
+    let mut out = Vec::new();
+    scan(
+        text,
+        |span| {
+            let line = &b[span.start..span.end];
+            let (w, rest) = directive_word(line);
+            if w != b"define" {
+                return;
+            }
+            let name = first_word(rest);
+            if name.is_empty() || name[0].is_ascii_digit() {
+                return;
+            }
+            let name_end = name.as_ptr() as usize - b.as_ptr() as usize + name.len();
+            if b.get(name_end) == Some(&b'(') {
+                return; // function-like macro
+            }
+            let name = String::from_utf8_lossy(name).into_owned();
+            for (s, model) in operators_in(b, name_end, span.end) {
+                out.push(PragmaMacro { name: name.clone(), directive_span: s, define_span: span, model });
+            }
+        },
+        |_, _| {},
+    );
+    out
 }
 
 /// A copy of `text` with every pragma in `pragmas` replaced by spaces; newlines
@@ -128,7 +333,9 @@ fn pragma_model(line: &str) -> Option<Model> {
 pub fn mask(text: &str, pragmas: &[RawPragma]) -> String {
     let mut bytes = text.as_bytes().to_vec();
     for p in pragmas {
-        for b in &mut bytes[p.span.start..p.span.end.min(text.len())] {
+        let end = p.span.end.min(bytes.len());
+        let start = p.span.start.min(end);
+        for b in &mut bytes[start..end] {
             if *b != b'\n' && *b != b'\r' {
                 *b = b' ';
             }
@@ -141,4 +348,71 @@ pub fn mask(text: &str, pragmas: &[RawPragma]) -> String {
         s.truncate(text.len());
         s
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spans(text: &str) -> Vec<(&str, PragmaForm)> {
+        find_pragmas(text).iter().map(|p| (&text[p.span.start..p.span.end], p.form)).collect()
+    }
+
+    #[test]
+    fn hash_pragmas_with_continuations_and_comments() {
+        let t = "int a;\n  #  pragma  omp parallel \\\n for\nx;\n#pragma acc loop /* two\nlines */ gang\ny;\n#pragma once\n";
+        assert_eq!(
+            spans(t),
+            [
+                ("#  pragma  omp parallel \\\n for", PragmaForm::Hash),
+                ("#pragma acc loop /* two\nlines */ gang", PragmaForm::Hash)
+            ]
+        );
+    }
+
+    #[test]
+    fn skips_comments_and_strings() {
+        let t = "/*\n#pragma omp parallel\n*/\nchar *s = \"#pragma omp for _Pragma(\\\"omp for\\\")\";\n// _Pragma(\"omp for\")\n";
+        assert!(find_pragmas(t).is_empty());
+    }
+
+    #[test]
+    fn operator_form() {
+        let t = "void f(){ _Pragma(\"omp parallel for\") for(;;); my_Pragma(\"omp x\"); _Pragma(\"GCC ivdep\") }";
+        assert_eq!(spans(t), [("_Pragma(\"omp parallel for\")", PragmaForm::Operator)]);
+        assert_eq!(find_pragmas(t)[0].model, Model::Omp);
+    }
+
+    #[test]
+    fn macros() {
+        let t = "#define PF _Pragma(\"omp parallel for\")\n#define F(x) _Pragma(\"omp for\")\n#define N 3\n#  define  AL \\\n  _Pragma(\"acc loop\") _Pragma(\"acc wait\")\nPF\n";
+        let m = find_pragma_macros(t);
+        assert_eq!(m.len(), 3);
+        assert_eq!(m[0].name, "PF");
+        assert_eq!(&t[m[0].directive_span.start..m[0].directive_span.end], "_Pragma(\"omp parallel for\")");
+        assert_eq!(&t[m[0].define_span.start..m[0].define_span.end], "#define PF _Pragma(\"omp parallel for\")");
+        assert_eq!(m[1].name, "AL");
+        assert_eq!(m[1].model, Model::Acc);
+        assert_eq!(&t[m[2].directive_span.start..m[2].directive_span.end], "_Pragma(\"acc wait\")");
+        // The definitions are not pragma uses.
+        assert!(find_pragmas(t).is_empty());
+    }
+
+    #[test]
+    fn mask_keeps_offsets() {
+        let t = "a;\n#pragma omp parallel \\\nfor\nb; _Pragma(\"omp barrier\") c;";
+        let m = mask(t, &find_pragmas(t));
+        assert_eq!(m.len(), t.len());
+        assert_eq!(m, format!("a;\n{}\n{}\nb; {} c;", " ".repeat(22), "   ", " ".repeat(22)));
+    }
+
+    #[test]
+    fn crlf_and_odd_input() {
+        let t = "#pragma omp barrier\r\nx;\r\n";
+        assert_eq!(spans(t), [("#pragma omp barrier", PragmaForm::Hash)]);
+        for t in ["#", "_Pragma", "_Pragma(", "_Pragma(\"", "\"", "/*", "#pragma omp \\", "\\", "_Pragma(\"omp"] {
+            let _ = find_pragmas(t);
+            let _ = find_pragma_macros(t);
+        }
+    }
 }

@@ -1,0 +1,68 @@
+//! "Did you mean ...?": the closest known name by edit distance.
+
+/// Edit distance over bytes (optimal string alignment: insertions, deletions,
+/// substitutions and transpositions of adjacent bytes each cost one).
+pub(crate) fn distance(a: &str, b: &str) -> usize {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    let w = b.len() + 1;
+    let mut d = vec![0usize; (a.len() + 1) * w];
+    for i in 0..=a.len() {
+        d[i * w] = i;
+    }
+    for (j, x) in d.iter_mut().enumerate().take(w) {
+        *x = j;
+    }
+    for i in 1..=a.len() {
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let mut v = (d[(i - 1) * w + j] + 1).min(d[i * w + j - 1] + 1).min(d[(i - 1) * w + j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                v = v.min(d[(i - 2) * w + j - 2] + 1);
+            }
+            d[i * w + j] = v;
+        }
+    }
+    d[a.len() * w + b.len()]
+}
+
+/// The candidate closest to `word`, if it is close enough to be a likely typo
+/// (at most a third of the word's length, at least one edit). Ties go to the
+/// earlier candidate, so the answer is deterministic.
+pub(crate) fn closest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    let limit = (word.len() / 3).max(1);
+    // Case is not a typo worth counting: `NUM_THREADS` suggests `num_threads`.
+    let lower = word.to_ascii_lowercase();
+    let mut best: Option<(usize, &str)> = None;
+    for c in candidates {
+        if c == word {
+            continue;
+        }
+        let d = if c == lower { 0 } else { distance(&lower, c) };
+        if d <= limit && best.map_or(true, |(bd, _)| d < bd) {
+            best = Some((d, c));
+        }
+    }
+    best.map(|(_, c)| c)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn distances() {
+        assert_eq!(distance("tofro", "tofrom"), 1);
+        assert_eq!(distance("", "abc"), 3);
+        assert_eq!(distance("kitten", "sitting"), 3);
+        assert_eq!(distance("nmu", "num"), 1);
+        assert_eq!(distance("ab", ""), 2);
+    }
+
+    #[test]
+    fn closest_respects_limit() {
+        assert_eq!(closest("tofro", ["to", "from", "tofrom"]), Some("tofrom"));
+        assert_eq!(closest("paralel", ["parallel", "for"]), Some("parallel"));
+        assert_eq!(closest("xyz", ["parallel", "for"]), None);
+        assert_eq!(closest("NUM_THREADS", ["num_teams", "num_threads"]), Some("num_threads"));
+    }
+}
