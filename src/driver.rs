@@ -69,21 +69,44 @@ fn analyse(file: &SourceFile, diags: &mut Vec<Diagnostic>) -> Analysis {
     }
     let tree = parse_c(mask::mask(&file.text, &raw));
     let attached = attach(&tree, directives.clone());
-    Analysis { directives, tree, attached }
+    Analysis {
+        directives,
+        tree,
+        attached,
+    }
 }
 
 /// Lowers every offloaded region; passes host-only OpenMP through; reports
 /// the rest. Directives nested in a lowered region are not supported yet.
-fn lower_all(file: &SourceFile, a: &Analysis, namer: &mut Namer, diags: &mut Vec<Diagnostic>) -> Vec<Region> {
+fn lower_all(
+    file: &SourceFile,
+    a: &Analysis,
+    namer: &mut Namer,
+    diags: &mut Vec<Diagnostic>,
+) -> Vec<Region> {
     let mut regions = Vec::new();
     let mut claimed: Vec<Span> = Vec::new();
     for at in &a.attached {
         let d = &at.directive;
-        if let Some(outer) = claimed.iter().find(|s| s.start <= d.span.start && d.span.end <= s.end) {
+        if let Some(outer) = claimed
+            .iter()
+            .find(|s| s.start <= d.span.start && d.span.end <= s.end)
+        {
             diags.push(
-                Diagnostic::new(codes::NOT_SUPPORTED, d.name_span, format!("`{} {}` nested inside an offloaded region is not supported yet", d.model.as_str(), d.name))
-                    .with_label("nested directive")
-                    .with_secondary(Span::new(outer.start, outer.start), "inside the region that starts here"),
+                Diagnostic::new(
+                    codes::NOT_SUPPORTED,
+                    d.name_span,
+                    format!(
+                        "`{} {}` nested inside an offloaded region is not supported yet",
+                        d.model.as_str(),
+                        d.name
+                    ),
+                )
+                .with_label("nested directive")
+                .with_secondary(
+                    Span::new(outer.start, outer.start),
+                    "inside the region that starts here",
+                ),
             );
             continue;
         }
@@ -131,7 +154,10 @@ pub fn translate(file: &SourceFile, opts: &Options) -> Translation {
     let mut sink = Diagnostics::new();
     sink.extend(diags);
     let output = if sink.has_errors() { None } else { output };
-    Translation { output, diagnostics: sink.into_sorted() }
+    Translation {
+        output,
+        diagnostics: sink.into_sorted(),
+    }
 }
 
 /// Lowers the region whose pragma or statement contains `offset`, by itself.
@@ -140,18 +166,37 @@ pub fn lower_region_at(file: &SourceFile, offset: usize) -> (Option<RegionView>,
     let a = analyse(file, &mut diags);
     let Some(at) = a.attached.iter().find(|at| {
         let end = at.stmt.map(|s| s.end).unwrap_or(at.directive.span.end);
-        at.directive.span.start <= offset && offset < end && matches!(build::classify(&at.directive), Kind::Offload)
+        at.directive.span.start <= offset
+            && offset < end
+            && matches!(build::classify(&at.directive), Kind::Offload)
     }) else {
         return (None, diags);
     };
     let mut namer = Namer::new(&file.text);
-    let func = at.function.as_ref().map(|f| f.0.clone()).unwrap_or_else(|| "file".into());
-    let kernel = namer.fresh(&format!("{func}_L{}", file.line_of(at.directive.span.start)));
+    let func = at
+        .function
+        .as_ref()
+        .map(|f| f.0.clone())
+        .unwrap_or_else(|| "file".into());
+    let kernel = namer.fresh(&format!(
+        "{func}_L{}",
+        file.line_of(at.directive.span.start)
+    ));
     let region = build_region(file, &a.tree, at, kernel, &mut diags);
     let view = region.map(|r| {
         let plan_text = plan::render(file, std::slice::from_ref(&r));
-        let t = emit::region::emit_region(&r, file.slice(r.body), file.slice(r.stmt), &file.name, &mut namer);
-        RegionView { pragma: r.pragma, plan: plan_text, cuda: format!("{}{}\n", t.kernel, t.host) }
+        let t = emit::region::emit_region(
+            &r,
+            file.slice(r.body),
+            file.slice(r.stmt),
+            &file.name,
+            &mut namer,
+        );
+        RegionView {
+            pragma: r.pragma,
+            plan: plan_text,
+            cuda: format!("{}{}\n", t.kernel, t.host),
+        }
     });
     let mut sink = Diagnostics::new();
     sink.extend(diags);

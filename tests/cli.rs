@@ -12,7 +12,12 @@ fn bin() -> Command {
 }
 
 fn run(args: &[&str], cwd: &Path) -> Output {
-    bin().args(args).current_dir(cwd).stdin(Stdio::null()).output().expect("run pragma2cuda")
+    bin()
+        .args(args)
+        .current_dir(cwd)
+        .stdin(Stdio::null())
+        .output()
+        .expect("run pragma2cuda")
 }
 
 fn run_stdin(args: &[&str], cwd: &Path, input: &[u8]) -> Output {
@@ -34,7 +39,10 @@ fn stderr(o: &Output) -> String {
 }
 
 fn files_in(dir: &Path) -> Vec<String> {
-    let mut v: Vec<String> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+    let mut v: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
     v.sort();
     v
 }
@@ -58,7 +66,10 @@ fn missing_input_is_e0001_exit_2() {
     let o = run(&["x.c"], d.path());
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(o.stdout.is_empty());
-    assert_eq!(stderr(&o).lines().next(), Some("error[E0001]: cannot read input `x.c`: No such file or directory"));
+    assert_eq!(
+        stderr(&o).lines().next(),
+        Some("error[E0001]: cannot read input `x.c`: No such file or directory")
+    );
 }
 
 #[test]
@@ -67,7 +78,10 @@ fn directory_as_input_is_e0001_exit_2() {
     std::fs::create_dir(d.path().join("dir.c")).unwrap();
     let o = run(&["dir.c"], d.path());
     assert_eq!(o.status.code(), Some(2));
-    assert_eq!(stderr(&o).lines().next(), Some("error[E0001]: cannot read input `dir.c`: Is a directory"));
+    assert_eq!(
+        stderr(&o).lines().next(),
+        Some("error[E0001]: cannot read input `dir.c`: Is a directory")
+    );
 }
 
 #[test]
@@ -77,10 +91,17 @@ fn input_not_utf8_is_e0001() {
     let o = run(&["latin1.c"], d.path());
     assert_eq!(o.status.code(), Some(2));
     let e = stderr(&o);
-    assert!(e.starts_with("error[E0001]: cannot read input `latin1.c`: not valid UTF-8"), "{e}");
+    assert!(
+        e.starts_with("error[E0001]: cannot read input `latin1.c`: not valid UTF-8"),
+        "{e}"
+    );
     let o = run_stdin(&["-"], d.path(), b"\xff\xfe");
     assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).starts_with("error[E0001]: cannot read input `<stdin>`: not valid UTF-8"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).starts_with("error[E0001]: cannot read input `<stdin>`: not valid UTF-8"),
+        "{}",
+        stderr(&o)
+    );
 }
 
 #[test]
@@ -89,11 +110,18 @@ fn missing_output_directory_is_e0002_exit_2() {
     std::fs::write(d.path().join("a.c"), SAXPY).unwrap();
     let o = run(&["a.c", "-o", "no/such/dir/a.cu"], d.path());
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
-    assert_eq!(stderr(&o).lines().next(), Some("error[E0002]: cannot write output `no/such/dir/a.cu`: No such file or directory"));
+    assert_eq!(
+        stderr(&o).lines().next(),
+        Some("error[E0002]: cannot write output `no/such/dir/a.cu`: No such file or directory")
+    );
     assert_eq!(files_in(d.path()), vec!["a.c"]);
     let o = run(&["a.c", "-o", "."], d.path());
     assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).starts_with("error[E0002]: cannot write output `.`: Is a directory"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).starts_with("error[E0002]: cannot write output `.`: Is a directory"),
+        "{}",
+        stderr(&o)
+    );
 }
 
 #[test]
@@ -124,12 +152,24 @@ fn help_and_version() {
     let o = run(&["--help"], d.path());
     assert_eq!(o.status.code(), Some(0));
     let h = String::from_utf8_lossy(&o.stdout);
-    for needle in ["USAGE:", "-o, --output", "standard output", "--emit", "--diagnostics-format", "verify", "suite", "EXIT STATUS"] {
+    for needle in [
+        "USAGE:",
+        "-o, --output",
+        "standard output",
+        "--emit",
+        "--diagnostics-format",
+        "verify",
+        "suite",
+        "EXIT STATUS",
+    ] {
         assert!(h.contains(needle), "help lacks {needle:?}");
     }
     let o = run(&["--version"], d.path());
     assert_eq!(o.status.code(), Some(0));
-    assert_eq!(String::from_utf8_lossy(&o.stdout), format!("pragma2cuda {}\n", env!("CARGO_PKG_VERSION")));
+    assert_eq!(
+        String::from_utf8_lossy(&o.stdout),
+        format!("pragma2cuda {}\n", env!("CARGO_PKG_VERSION"))
+    );
 }
 
 #[test]
@@ -137,7 +177,10 @@ fn gcc_diagnostics_format_shape() {
     let d = tempfile::tempdir().unwrap();
     let o = run(&["--diagnostics-format=gcc", "x.c"], d.path());
     assert_eq!(o.status.code(), Some(2));
-    assert_eq!(stderr(&o), "x.c:1:1: error: cannot read input `x.c`: No such file or directory [E0001]\n");
+    assert_eq!(
+        stderr(&o),
+        "x.c:1:1: error: cannot read input `x.c`: No such file or directory [E0001]\n"
+    );
 }
 
 #[test]
@@ -152,7 +195,10 @@ fn json_diagnostics_format_shape() {
     assert_eq!(items[0]["severity"], "error");
     assert_eq!(items[0]["file"], "x.c");
     assert_eq!(items[0]["labels"][0]["line"], 1);
-    assert_eq!(items[0]["message"], "cannot read input `x.c`: No such file or directory");
+    assert_eq!(
+        items[0]["message"],
+        "cannot read input `x.c`: No such file or directory"
+    );
 }
 
 #[test]
@@ -168,8 +214,15 @@ fn failed_run_keeps_old_output_intact() {
     std::fs::write(d.path().join("out.cu"), "old content\n").unwrap();
     let o = run(&["missing.c", "-o", "out.cu"], d.path());
     assert_eq!(o.status.code(), Some(2));
-    assert_eq!(std::fs::read_to_string(d.path().join("out.cu")).unwrap(), "old content\n");
-    assert_eq!(files_in(d.path()), vec!["out.cu"], "a temporary file was left behind");
+    assert_eq!(
+        std::fs::read_to_string(d.path().join("out.cu")).unwrap(),
+        "old content\n"
+    );
+    assert_eq!(
+        files_in(d.path()),
+        vec!["out.cu"],
+        "a temporary file was left behind"
+    );
 }
 
 /// The CLI writes exactly what the library produces, and its exit code follows
@@ -180,7 +233,10 @@ fn output_file_and_stdout_match_the_library() {
     let d = tempfile::tempdir().unwrap();
     std::fs::write(d.path().join("saxpy.c"), SAXPY).unwrap();
     std::fs::write(d.path().join("saxpy.cu"), "old content\n").unwrap();
-    let lib = pragma2cuda::translate(&pragma2cuda::source::SourceFile::new("saxpy.c", SAXPY), &pragma2cuda::Options::default());
+    let lib = pragma2cuda::translate(
+        &pragma2cuda::source::SourceFile::new("saxpy.c", SAXPY),
+        &pragma2cuda::Options::default(),
+    );
     let ok = lib.output.is_some() && !lib.has_errors();
 
     let o = run(&["saxpy.c", "-o", "saxpy.cu"], d.path());
@@ -193,14 +249,22 @@ fn output_file_and_stdout_match_the_library() {
     } else {
         assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
         assert_eq!(written, "old content\n");
-        assert!(stderr(&o).contains("error"), "a failure without a message: {}", stderr(&o));
+        assert!(
+            stderr(&o).contains("error"),
+            "a failure without a message: {}",
+            stderr(&o)
+        );
     }
 
     for args in [&["saxpy.c"][..], &["saxpy.c", "-o", "-"], &["-"]] {
         let o = run_stdin(args, d.path(), SAXPY.as_bytes());
         if ok {
             assert_eq!(o.status.code(), Some(0), "{args:?}: {}", stderr(&o));
-            assert_eq!(Some(String::from_utf8_lossy(&o.stdout).into_owned()), lib.output, "{args:?}");
+            assert_eq!(
+                Some(String::from_utf8_lossy(&o.stdout).into_owned()),
+                lib.output,
+                "{args:?}"
+            );
         } else {
             assert_eq!(o.status.code(), Some(1), "{args:?}");
             assert!(o.stdout.is_empty(), "{args:?}");
@@ -213,5 +277,9 @@ fn verify_reports_missing_input_as_e0001() {
     let d = tempfile::tempdir().unwrap();
     let o = run(&["verify", "nope.c", "--device", "emulate"], d.path());
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
-    assert!(stderr(&o).contains("error[E0001]: cannot read input `nope.c`: No such file or directory"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("error[E0001]: cannot read input `nope.c`: No such file or directory"),
+        "{}",
+        stderr(&o)
+    );
 }

@@ -4,7 +4,9 @@
 //! on random or mutated input.
 
 use pragma2cuda::diag::{codes, Diagnostic};
-use pragma2cuda::directives::{parse_pragma, print, Arg, ClauseArgs, Directive, ExprText, ListItem, Model, Word};
+use pragma2cuda::directives::{
+    parse_pragma, print, Arg, ClauseArgs, Directive, ExprText, ListItem, Model, Word,
+};
 use pragma2cuda::source::mask::{find_pragmas, mask};
 use pragma2cuda::source::Span;
 
@@ -23,30 +25,129 @@ fn slice(s: &str, sp: Span) -> &str {
 }
 
 const OMP_NAMES: &[&str] = &[
-    "target", "target data", "target enter data", "target exit data", "target update", "declare target",
-    "begin declare target", "end declare target", "teams", "distribute", "parallel", "for", "simd", "loop",
-    "sections", "section", "single", "master", "masked", "critical", "atomic", "barrier", "taskwait", "task",
-    "taskloop", "taskloop simd", "ordered", "flush", "declare reduction", "declare simd", "declare variant",
-    "begin declare variant", "end declare variant", "requires", "threadprivate", "scan", "metadirective",
-    "begin metadirective", "end metadirective", "taskgroup", "taskyield", "cancel", "cancellation point",
-    "depobj", "scope", "tile", "unroll", "allocate", "allocators", "error", "nothing", "interop", "dispatch",
-    "assume", "assumes", "begin assumes", "end assumes", "declare mapper", "for simd", "distribute simd",
-    "distribute parallel for", "distribute parallel for simd", "parallel for", "parallel for simd",
-    "parallel sections", "parallel loop", "parallel master", "parallel masked", "master taskloop",
-    "master taskloop simd", "masked taskloop", "masked taskloop simd", "parallel master taskloop",
-    "parallel master taskloop simd", "parallel masked taskloop", "parallel masked taskloop simd",
-    "teams distribute", "teams distribute simd", "teams distribute parallel for",
-    "teams distribute parallel for simd", "teams loop", "target parallel", "target parallel for",
-    "target parallel for simd", "target parallel loop", "target simd", "target teams", "target teams distribute",
-    "target teams distribute simd", "target teams loop", "target teams distribute parallel for",
+    "target",
+    "target data",
+    "target enter data",
+    "target exit data",
+    "target update",
+    "declare target",
+    "begin declare target",
+    "end declare target",
+    "teams",
+    "distribute",
+    "parallel",
+    "for",
+    "simd",
+    "loop",
+    "sections",
+    "section",
+    "single",
+    "master",
+    "masked",
+    "critical",
+    "atomic",
+    "barrier",
+    "taskwait",
+    "task",
+    "taskloop",
+    "taskloop simd",
+    "ordered",
+    "flush",
+    "declare reduction",
+    "declare simd",
+    "declare variant",
+    "begin declare variant",
+    "end declare variant",
+    "requires",
+    "threadprivate",
+    "scan",
+    "metadirective",
+    "begin metadirective",
+    "end metadirective",
+    "taskgroup",
+    "taskyield",
+    "cancel",
+    "cancellation point",
+    "depobj",
+    "scope",
+    "tile",
+    "unroll",
+    "allocate",
+    "allocators",
+    "error",
+    "nothing",
+    "interop",
+    "dispatch",
+    "assume",
+    "assumes",
+    "begin assumes",
+    "end assumes",
+    "declare mapper",
+    "for simd",
+    "distribute simd",
+    "distribute parallel for",
+    "distribute parallel for simd",
+    "parallel for",
+    "parallel for simd",
+    "parallel sections",
+    "parallel loop",
+    "parallel master",
+    "parallel masked",
+    "master taskloop",
+    "master taskloop simd",
+    "masked taskloop",
+    "masked taskloop simd",
+    "parallel master taskloop",
+    "parallel master taskloop simd",
+    "parallel masked taskloop",
+    "parallel masked taskloop simd",
+    "teams distribute",
+    "teams distribute simd",
+    "teams distribute parallel for",
+    "teams distribute parallel for simd",
+    "teams loop",
+    "target parallel",
+    "target parallel for",
+    "target parallel for simd",
+    "target parallel loop",
+    "target simd",
+    "target teams",
+    "target teams distribute",
+    "target teams distribute simd",
+    "target teams loop",
+    "target teams distribute parallel for",
     "target teams distribute parallel for simd",
 ];
 
 const ACC_NAMES: &[&str] = &[
-    "parallel", "kernels", "serial", "data", "enter data", "exit data", "host_data", "loop", "parallel loop",
-    "kernels loop", "serial loop", "atomic", "declare", "init", "shutdown", "set", "update", "wait", "routine",
-    "end parallel", "end kernels", "end serial", "end data", "end host_data", "end parallel loop",
-    "end kernels loop", "end serial loop", "end atomic",
+    "parallel",
+    "kernels",
+    "serial",
+    "data",
+    "enter data",
+    "exit data",
+    "host_data",
+    "loop",
+    "parallel loop",
+    "kernels loop",
+    "serial loop",
+    "atomic",
+    "declare",
+    "init",
+    "shutdown",
+    "set",
+    "update",
+    "wait",
+    "routine",
+    "end parallel",
+    "end kernels",
+    "end serial",
+    "end data",
+    "end host_data",
+    "end parallel loop",
+    "end kernels loop",
+    "end serial loop",
+    "end atomic",
 ];
 
 /// Directives whose argument in parentheses is required.
@@ -66,7 +167,10 @@ fn needs_arg(model: &str, name: &str) -> Option<&'static str> {
 fn every_directive_name_parses() {
     for (model, names) in [("omp", OMP_NAMES), ("acc", ACC_NAMES)] {
         for name in names {
-            let src = format!("#pragma {model} {name}{}", needs_arg(model, name).unwrap_or(""));
+            let src = format!(
+                "#pragma {model} {name}{}",
+                needs_arg(model, name).unwrap_or("")
+            );
             let d = ok(&src);
             assert_eq!(d.name, *name, "{src}");
             assert_eq!(d.model.as_str(), model);
@@ -223,19 +327,47 @@ fn clause_structures() {
     let g = d.clause("gang").unwrap();
     assert_eq!(g.named_arg("num").unwrap().text, "4");
     assert_eq!(g.named_arg("static").unwrap().text, "*");
-    assert_eq!(d.clause("vector").unwrap().named_arg("length").unwrap().text, "32");
-    assert_eq!(d.clause("worker").unwrap().positional_args().next().unwrap().text, "8");
-    let tile: Vec<&str> = d.clause("tile").unwrap().positional_args().map(|e| e.text.as_str()).collect();
+    assert_eq!(
+        d.clause("vector")
+            .unwrap()
+            .named_arg("length")
+            .unwrap()
+            .text,
+        "32"
+    );
+    assert_eq!(
+        d.clause("worker")
+            .unwrap()
+            .positional_args()
+            .next()
+            .unwrap()
+            .text,
+        "8"
+    );
+    let tile: Vec<&str> = d
+        .clause("tile")
+        .unwrap()
+        .positional_args()
+        .map(|e| e.text.as_str())
+        .collect();
     assert_eq!(tile, ["4", "*"]);
 
     let d = ok("#pragma omp for schedule(nonmonotonic: dynamic, 16) default(none)");
-    let sched: Vec<&str> = d.clause("schedule").unwrap().positional_args().map(|e| e.text.as_str()).collect();
+    let sched: Vec<&str> = d
+        .clause("schedule")
+        .unwrap()
+        .positional_args()
+        .map(|e| e.text.as_str())
+        .collect();
     assert_eq!(sched, ["nonmonotonic", "dynamic", "16"]);
     assert_eq!(d.clause("default").unwrap().keyword(), Some("none"));
 
     let d = ok("#pragma omp target if(target data: n > 10)");
     match &d.clauses[0].args {
-        ClauseArgs::Expr { modifier: Some(m), expr } => {
+        ClauseArgs::Expr {
+            modifier: Some(m),
+            expr,
+        } => {
             assert_eq!(m.text, "target data");
             assert_eq!(expr.text, "n > 10");
         }
@@ -247,7 +379,8 @@ fn clause_structures() {
 
 #[test]
 fn spans_point_at_the_written_bytes() {
-    let s = "  #  pragma  omp   target teams  map( tofrom : a[ 0 : n ] , p->x[i] ) num_teams(  4*k )";
+    let s =
+        "  #  pragma  omp   target teams  map( tofrom : a[ 0 : n ] , p->x[i] ) num_teams(  4*k )";
     let d = ok(s);
     assert_eq!(slice(s, d.span), &s[2..]);
     assert_eq!(slice(s, d.name_span), "target teams");
@@ -270,19 +403,24 @@ fn spans_point_at_the_written_bytes() {
 
 #[test]
 fn spans_are_absolute_inside_a_file() {
-    let file = "int main() {\n  int a[10];\n#pragma acc parallel loop copy(a[0:10])\n  for (;;) {}\n}\n";
+    let file =
+        "int main() {\n  int a[10];\n#pragma acc parallel loop copy(a[0:10])\n  for (;;) {}\n}\n";
     let ps = find_pragmas(file);
     assert_eq!(ps.len(), 1);
     let (d, diags) = parse_pragma(file, ps[0].span);
     assert!(diags.is_empty());
     let d = d.unwrap();
-    assert_eq!(slice(file, d.span), "#pragma acc parallel loop copy(a[0:10])");
+    assert_eq!(
+        slice(file, d.span),
+        "#pragma acc parallel loop copy(a[0:10])"
+    );
     assert_eq!(slice(file, d.clauses[0].items()[0].span), "a[0:10]");
 }
 
 #[test]
 fn continuations_and_comments() {
-    let s = "#pragma omp target \\\n    map(to: a[0:n]) /* a comment ) ( */ \\\n    nowait // trailing";
+    let s =
+        "#pragma omp target \\\n    map(to: a[0:n]) /* a comment ) ( */ \\\n    nowait // trailing";
     let d = ok(s);
     assert_eq!(d.name, "target");
     assert_eq!(d.clauses.len(), 2);
@@ -310,7 +448,10 @@ fn pragma_operator_form() {
     let (d, diags) = parse_pragma(s, ps[0].span);
     assert!(diags.is_empty(), "{diags:?}");
     let d = d.unwrap();
-    assert_eq!(slice(s, d.span), r#"_Pragma("omp parallel for map(to: s[0:n]) if(c == \"x\")")"#);
+    assert_eq!(
+        slice(s, d.span),
+        r#"_Pragma("omp parallel for map(to: s[0:n]) if(c == \"x\")")"#
+    );
     assert_eq!(slice(s, d.name_span), "parallel for");
     assert_eq!(slice(s, d.clauses[0].items()[0].span), "s[0:n]");
     let e = d.clauses[1].expr().unwrap();
@@ -319,9 +460,16 @@ fn pragma_operator_form() {
     let d = ok(r#"_Pragma ( "acc loop seq" )"#);
     assert_eq!(d.model, Model::Acc);
     // Malformed operators are reported, not panicked on.
-    for bad in [r#"_Pragma("omp for"#, r#"_Pragma(omp for)"#, r#"_Pragma("omp for""#] {
+    for bad in [
+        r#"_Pragma("omp for"#,
+        r#"_Pragma(omp for)"#,
+        r#"_Pragma("omp for""#,
+    ] {
         let (_, diags) = parse(bad);
-        assert!(diags.iter().any(|d| d.code == codes::PRAGMA_SYNTAX), "{bad}");
+        assert!(
+            diags.iter().any(|d| d.code == codes::PRAGMA_SYNTAX),
+            "{bad}"
+        );
     }
     // Masking keeps the offsets.
     assert_eq!(mask(s, &ps).len(), s.len());
@@ -329,7 +477,16 @@ fn pragma_operator_form() {
 
 #[test]
 fn not_omp_or_acc() {
-    for s in ["#pragma once", "#pragma GCC ivdep", "#include <x.h>", "", "   ", "#", "#pragma", "_Pragma(\"once\")"] {
+    for s in [
+        "#pragma once",
+        "#pragma GCC ivdep",
+        "#include <x.h>",
+        "",
+        "   ",
+        "#",
+        "#pragma",
+        "_Pragma(\"once\")",
+    ] {
         let (d, diags) = parse(s);
         assert!(d.is_none() && diags.is_empty(), "{s}: {diags:?}");
     }
@@ -344,7 +501,10 @@ fn recovery_reports_every_error() {
     let s = "#pragma omp target teams map(tofro: a[0:n]) nowiat num_teams() private(1x, y) 42 collapse(2) firstprivate(z";
     let (d, diags) = parse(s);
     let d = d.unwrap();
-    assert_eq!(codes_of(&diags), ["E0104", "E0103", "E0104", "E0104", "E0101", "E0101"]);
+    assert_eq!(
+        codes_of(&diags),
+        ["E0104", "E0103", "E0104", "E0104", "E0101", "E0101"]
+    );
     // What could be recovered is kept.
     let names: Vec<&str> = d.clauses.iter().map(|c| c.name.as_str()).collect();
     assert_eq!(names, ["map", "private", "collapse"]);
@@ -358,34 +518,88 @@ fn suggestions() {
     let help = |s: &str| {
         let (_, diags) = parse(s);
         assert_eq!(diags.len(), 1, "{s}: {diags:?}");
-        (diags[0].code.as_str(), slice(s, diags[0].primary_span()).to_string(), diags[0].help.clone())
+        (
+            diags[0].code.as_str(),
+            slice(s, diags[0].primary_span()).to_string(),
+            diags[0].help.clone(),
+        )
     };
     assert_eq!(
         help("#pragma omp target map(tofro: a)"),
-        ("E0104", "tofro".into(), Some("did you mean `tofrom`?".into()))
+        (
+            "E0104",
+            "tofro".into(),
+            Some("did you mean `tofrom`?".into())
+        )
     );
     assert_eq!(
         help("#pragma omp parallel for firstprivte(x)"),
-        ("E0103", "firstprivte".into(), Some("did you mean `firstprivate`?".into()))
+        (
+            "E0103",
+            "firstprivte".into(),
+            Some("did you mean `firstprivate`?".into())
+        )
     );
-    assert_eq!(help("#pragma omp parallel for qwertyuiop(x)"), ("E0103", "qwertyuiop".into(), None));
-    assert_eq!(help("#pragma omp paralel for"), ("E0102", "paralel".into(), Some("did you mean `parallel for`?".into())));
-    assert_eq!(help("#pragma acc paralel loop"), ("E0102", "paralel".into(), Some("did you mean `parallel loop`?".into())));
-    assert_eq!(help("#pragma omp frobnicate"), ("E0102", "frobnicate".into(), None));
-    assert_eq!(help("#pragma acc enter copyin(a)"), ("E0102", "copyin".into(), Some("did you mean `enter data`?".into())));
+    assert_eq!(
+        help("#pragma omp parallel for qwertyuiop(x)"),
+        ("E0103", "qwertyuiop".into(), None)
+    );
+    assert_eq!(
+        help("#pragma omp paralel for"),
+        (
+            "E0102",
+            "paralel".into(),
+            Some("did you mean `parallel for`?".into())
+        )
+    );
+    assert_eq!(
+        help("#pragma acc paralel loop"),
+        (
+            "E0102",
+            "paralel".into(),
+            Some("did you mean `parallel loop`?".into())
+        )
+    );
+    assert_eq!(
+        help("#pragma omp frobnicate"),
+        ("E0102", "frobnicate".into(), None)
+    );
+    assert_eq!(
+        help("#pragma acc enter copyin(a)"),
+        (
+            "E0102",
+            "copyin".into(),
+            Some("did you mean `enter data`?".into())
+        )
+    );
     assert_eq!(
         help("#pragma omp parallel NUM_THREADS(4)"),
-        ("E0103", "NUM_THREADS".into(), Some("did you mean `num_threads`?".into()))
+        (
+            "E0103",
+            "NUM_THREADS".into(),
+            Some("did you mean `num_threads`?".into())
+        )
     );
     assert_eq!(
         help("#pragma omp target teams distrbute"),
-        ("E0103", "distrbute".into(), Some("did you mean the directive `target teams distribute`?".into()))
+        (
+            "E0103",
+            "distrbute".into(),
+            Some("did you mean the directive `target teams distribute`?".into())
+        )
     );
     assert_eq!(
         help("#pragma omp for schedule(dynamik, 4)"),
-        ("E0104", "dynamik".into(), Some("did you mean `dynamic`?".into()))
+        (
+            "E0104",
+            "dynamik".into(),
+            Some("did you mean `dynamic`?".into())
+        )
     );
-    assert_eq!(help("#pragma acc loop gang(nmu: 4)"), ("E0104", "nmu".into(), Some("did you mean `num`?".into())));
+    assert_eq!(
+        help("#pragma acc loop gang(nmu: 4)"),
+        ("E0104", "nmu".into(), Some("did you mean `num`?".into()))
+    );
     assert_eq!(
         help("#pragma omp parallel default(nnone)"),
         ("E0104", "nnone".into(), Some("did you mean `none`?".into()))
@@ -448,10 +662,27 @@ fn expr(r: &mut Rng, depth: usize) -> String {
     match if depth > 2 { r.below(2) } else { r.below(6) } {
         0 => ident(r),
         1 => format!("{}", r.below(1000)),
-        2 => format!("{}{}{}{}{}", expr(r, depth + 1), gap(r), r.pick(&["+", "-", "*", " / ", "<", ">=", "&&", "%"]), gap(r), expr(r, depth + 1)),
+        2 => format!(
+            "{}{}{}{}{}",
+            expr(r, depth + 1),
+            gap(r),
+            r.pick(&["+", "-", "*", " / ", "<", ">=", "&&", "%"]),
+            gap(r),
+            expr(r, depth + 1)
+        ),
         3 => format!("({}{})", gap(r), expr(r, depth + 1)),
-        4 => format!("{}({}, {})", ident(r), expr(r, depth + 1), expr(r, depth + 1)),
-        _ => format!("{} ? {} : {}", expr(r, depth + 1), expr(r, depth + 1), expr(r, depth + 1)),
+        4 => format!(
+            "{}({}, {})",
+            ident(r),
+            expr(r, depth + 1),
+            expr(r, depth + 1)
+        ),
+        _ => format!(
+            "{} ? {} : {}",
+            expr(r, depth + 1),
+            expr(r, depth + 1),
+            expr(r, depth + 1)
+        ),
     }
 }
 
@@ -478,13 +709,22 @@ fn item(r: &mut Rng) -> String {
 
 fn list(r: &mut Rng) -> String {
     let n = 1 + r.below(3);
-    (0..n).map(|_| item(r)).collect::<Vec<_>>().join(&format!(",{}", gap(r)))
+    (0..n)
+        .map(|_| item(r))
+        .collect::<Vec<_>>()
+        .join(&format!(",{}", gap(r)))
 }
 
 fn omp_clause(r: &mut Rng) -> String {
     match r.below(16) {
-        0 => r.pick(&["nowait", "untied", "mergeable", "nogroup"]).to_string(),
-        1 => format!("{}({})", r.pick(&["private", "firstprivate", "shared", "is_device_ptr"]), list(r)),
+        0 => r
+            .pick(&["nowait", "untied", "mergeable", "nogroup"])
+            .to_string(),
+        1 => format!(
+            "{}({})",
+            r.pick(&["private", "firstprivate", "shared", "is_device_ptr"]),
+            list(r)
+        ),
         2 => {
             let mut mods = Vec::new();
             for m in ["always", "close", "present"] {
@@ -493,59 +733,214 @@ fn omp_clause(r: &mut Rng) -> String {
                 }
             }
             if r.chance(70) {
-                mods.push(r.pick(&["to", "from", "tofrom", "alloc", "release", "delete"]).to_string());
+                mods.push(
+                    r.pick(&["to", "from", "tofrom", "alloc", "release", "delete"])
+                        .to_string(),
+                );
             }
             if mods.is_empty() {
                 format!("map({})", list(r))
             } else {
-                format!("map({}{}:{}{})", mods.join(r.pick(&[", ", ",", " "])), gap(r), gap(r), list(r))
+                format!(
+                    "map({}{}:{}{})",
+                    mods.join(r.pick(&[", ", ",", " "])),
+                    gap(r),
+                    gap(r),
+                    list(r)
+                )
             }
         }
-        3 => format!("reduction({}:{})", r.pick(&["+", "*", "-", "&", "|", "^", "&&", "||", "min", "max", "myop"]), list(r)),
-        4 => format!("{}({})", r.pick(&["num_threads", "num_teams", "thread_limit", "collapse", "safelen", "priority"]), expr(r, 0)),
-        5 => format!("if({}{})", r.pick(&["", "target:", "target data :", "parallel: ", "simd:"]), expr(r, 0)),
+        3 => format!(
+            "reduction({}:{})",
+            r.pick(&["+", "*", "-", "&", "|", "^", "&&", "||", "min", "max", "myop"]),
+            list(r)
+        ),
+        4 => format!(
+            "{}({})",
+            r.pick(&[
+                "num_threads",
+                "num_teams",
+                "thread_limit",
+                "collapse",
+                "safelen",
+                "priority"
+            ]),
+            expr(r, 0)
+        ),
+        5 => format!(
+            "if({}{})",
+            r.pick(&["", "target:", "target data :", "parallel: ", "simd:"]),
+            expr(r, 0)
+        ),
         6 => match r.below(3) {
-            0 => format!("schedule({})", r.pick(&["static", "dynamic", "guided", "auto", "runtime"])),
-            1 => format!("schedule({}, {})", r.pick(&["static", "dynamic", "guided"]), expr(r, 1)),
-            _ => format!("schedule({}: {}, {})", r.pick(&["monotonic", "nonmonotonic", "simd", "monotonic, simd"]), r.pick(&["static", "dynamic"]), expr(r, 1)),
+            0 => format!(
+                "schedule({})",
+                r.pick(&["static", "dynamic", "guided", "auto", "runtime"])
+            ),
+            1 => format!(
+                "schedule({}, {})",
+                r.pick(&["static", "dynamic", "guided"]),
+                expr(r, 1)
+            ),
+            _ => format!(
+                "schedule({}: {}, {})",
+                r.pick(&["monotonic", "nonmonotonic", "simd", "monotonic, simd"]),
+                r.pick(&["static", "dynamic"]),
+                expr(r, 1)
+            ),
         },
-        7 => format!("default({})", r.pick(&["none", "shared", "private", "firstprivate"])),
-        8 => format!("defaultmap({}{})", r.pick(&["tofrom", "firstprivate", "none", "alloc"]), r.pick(&["", ": scalar", ":pointer", " : aggregate"])),
-        9 => format!("linear({}{})", ident(r), r.pick(&["", ": 2", ": val", ": step(3)", ": val, step(n)"])),
-        10 => format!("depend({}: {})", r.pick(&["in", "out", "inout", "mutexinoutset"]), list(r)),
-        11 => format!("device({}{})", r.pick(&["", "device_num: ", "ancestor:"]), expr(r, 1)),
-        12 => format!("dist_schedule(static{})", if r.chance(50) { format!(", {}", expr(r, 1)) } else { String::new() }),
-        13 => format!("{}({}{})", r.pick(&["to", "from"]), r.pick(&["", "present: ", "mapper(m): "]), list(r)),
-        14 => format!("order({}concurrent)", r.pick(&["", "reproducible: ", "unconstrained:"])),
+        7 => format!(
+            "default({})",
+            r.pick(&["none", "shared", "private", "firstprivate"])
+        ),
+        8 => format!(
+            "defaultmap({}{})",
+            r.pick(&["tofrom", "firstprivate", "none", "alloc"]),
+            r.pick(&["", ": scalar", ":pointer", " : aggregate"])
+        ),
+        9 => format!(
+            "linear({}{})",
+            ident(r),
+            r.pick(&["", ": 2", ": val", ": step(3)", ": val, step(n)"])
+        ),
+        10 => format!(
+            "depend({}: {})",
+            r.pick(&["in", "out", "inout", "mutexinoutset"]),
+            list(r)
+        ),
+        11 => format!(
+            "device({}{})",
+            r.pick(&["", "device_num: ", "ancestor:"]),
+            expr(r, 1)
+        ),
+        12 => format!(
+            "dist_schedule(static{})",
+            if r.chance(50) {
+                format!(", {}", expr(r, 1))
+            } else {
+                String::new()
+            }
+        ),
+        13 => format!(
+            "{}({}{})",
+            r.pick(&["to", "from"]),
+            r.pick(&["", "present: ", "mapper(m): "]),
+            list(r)
+        ),
+        14 => format!(
+            "order({}concurrent)",
+            r.pick(&["", "reproducible: ", "unconstrained:"])
+        ),
         _ => format!("proc_bind({})", r.pick(&["primary", "close", "spread"])),
     }
 }
 
 fn acc_clause(r: &mut Rng) -> String {
     match r.below(12) {
-        0 => r.pick(&["seq", "auto", "independent", "gang", "worker", "vector", "async", "wait", "finalize", "if_present"]).to_string(),
-        1 => format!("{}({})", r.pick(&["copy", "present", "deviceptr", "private", "firstprivate", "no_create", "attach"]), list(r)),
+        0 => r
+            .pick(&[
+                "seq",
+                "auto",
+                "independent",
+                "gang",
+                "worker",
+                "vector",
+                "async",
+                "wait",
+                "finalize",
+                "if_present",
+            ])
+            .to_string(),
+        1 => format!(
+            "{}({})",
+            r.pick(&[
+                "copy",
+                "present",
+                "deviceptr",
+                "private",
+                "firstprivate",
+                "no_create",
+                "attach"
+            ]),
+            list(r)
+        ),
         2 => format!("copyin({}{})", r.pick(&["", "readonly: "]), list(r)),
-        3 => format!("{}({}{})", r.pick(&["copyout", "create"]), r.pick(&["", "zero:"]), list(r)),
-        4 => format!("gang({})", r.pick(&["num: 4", "static: *", "num: n, static: 2", "dim: 2", "8"])),
+        3 => format!(
+            "{}({}{})",
+            r.pick(&["copyout", "create"]),
+            r.pick(&["", "zero:"]),
+            list(r)
+        ),
+        4 => format!(
+            "gang({})",
+            r.pick(&["num: 4", "static: *", "num: n, static: 2", "dim: 2", "8"])
+        ),
         5 => format!("worker({})", r.pick(&["num: 4", "n"])),
         6 => format!("vector({})", r.pick(&["length: 32", "128"])),
         7 => format!("tile({})", r.pick(&["4", "4, *", "*, *, 8"])),
-        8 => format!("{}({})", r.pick(&["num_gangs", "num_workers", "vector_length", "async", "if"]), expr(r, 0)),
-        9 => format!("wait({})", r.pick(&["1", "1, 2", "devnum: 0 : queues: 1, 2", "queues: q", "devnum: d : 3"])),
-        10 => format!("{}({})", r.pick(&["collapse", "collapse"]), r.pick(&["2", "force: 3"])),
-        _ => format!("reduction({}:{})", r.pick(&["+", "*", "max", "min", "&&", "||", "^", "|", "&"]), list(r)),
+        8 => format!(
+            "{}({})",
+            r.pick(&["num_gangs", "num_workers", "vector_length", "async", "if"]),
+            expr(r, 0)
+        ),
+        9 => format!(
+            "wait({})",
+            r.pick(&[
+                "1",
+                "1, 2",
+                "devnum: 0 : queues: 1, 2",
+                "queues: q",
+                "devnum: d : 3"
+            ])
+        ),
+        10 => format!(
+            "{}({})",
+            r.pick(&["collapse", "collapse"]),
+            r.pick(&["2", "force: 3"])
+        ),
+        _ => format!(
+            "reduction({}:{})",
+            r.pick(&["+", "*", "max", "min", "&&", "||", "^", "|", "&"]),
+            list(r)
+        ),
     }
 }
 
 fn generate(r: &mut Rng) -> String {
     let omp = r.chance(50);
     let (model, name) = if omp {
-        ("omp", r.pick(&["target teams distribute parallel for", "parallel for", "target", "teams", "for simd", "task", "target data", "simd", "loop"]))
+        (
+            "omp",
+            r.pick(&[
+                "target teams distribute parallel for",
+                "parallel for",
+                "target",
+                "teams",
+                "for simd",
+                "task",
+                "target data",
+                "simd",
+                "loop",
+            ]),
+        )
     } else {
-        ("acc", r.pick(&["parallel loop", "kernels", "loop", "data", "serial loop", "update"]))
+        (
+            "acc",
+            r.pick(&[
+                "parallel loop",
+                "kernels",
+                "loop",
+                "data",
+                "serial loop",
+                "update",
+            ]),
+        )
     };
-    let mut s = format!("#{}pragma {}{model} {name}", r.pick(&["", " ", "  ", "\t", " /* c */ ", " \\\n "]), if r.chance(20) { " " } else { "" });
+    let mut s = format!(
+        "#{}pragma {}{model} {name}",
+        r.pick(&["", " ", "  ", "\t", " /* c */ ", " \\\n "]),
+        if r.chance(20) { " " } else { "" }
+    );
     for _ in 0..r.below(6) {
         s.push_str(r.pick(&[" ", "  ", ", ", " ,"]));
         s.push_str(gap(r));
@@ -561,10 +956,16 @@ fn z() -> Span {
     Span::default()
 }
 fn sw(w: &Word) -> Word {
-    Word { text: w.text.clone(), span: z() }
+    Word {
+        text: w.text.clone(),
+        span: z(),
+    }
 }
 fn se(e: &ExprText) -> ExprText {
-    ExprText { text: e.text.clone(), span: z() }
+    ExprText {
+        text: e.text.clone(),
+        span: z(),
+    }
 }
 fn si(i: &ListItem) -> ListItem {
     let mut i = i.clone();
@@ -572,7 +973,10 @@ fn si(i: &ListItem) -> ListItem {
     i.name_span = z();
     for s in &mut i.sections {
         s.span = z();
-        for e in [&mut s.lower, &mut s.length, &mut s.stride].into_iter().flatten() {
+        for e in [&mut s.lower, &mut s.length, &mut s.stride]
+            .into_iter()
+            .flatten()
+        {
             e.span = z();
         }
     }
@@ -581,13 +985,23 @@ fn si(i: &ListItem) -> ListItem {
 fn sa(a: &ClauseArgs) -> ClauseArgs {
     match a {
         ClauseArgs::None => ClauseArgs::None,
-        ClauseArgs::Expr { modifier, expr } => ClauseArgs::Expr { modifier: modifier.as_ref().map(sw), expr: se(expr) },
-        ClauseArgs::List { modifiers, items } => {
-            ClauseArgs::List { modifiers: modifiers.iter().map(sw).collect(), items: items.iter().map(si).collect() }
-        }
+        ClauseArgs::Expr { modifier, expr } => ClauseArgs::Expr {
+            modifier: modifier.as_ref().map(sw),
+            expr: se(expr),
+        },
+        ClauseArgs::List { modifiers, items } => ClauseArgs::List {
+            modifiers: modifiers.iter().map(sw).collect(),
+            items: items.iter().map(si).collect(),
+        },
         ClauseArgs::Keyword(w) => ClauseArgs::Keyword(sw(w)),
         ClauseArgs::Args(args) => ClauseArgs::Args(
-            args.iter().map(|a| Arg { name: a.name.as_ref().map(sw), value: se(&a.value), span: z() }).collect(),
+            args.iter()
+                .map(|a| Arg {
+                    name: a.name.as_ref().map(sw),
+                    value: se(&a.value),
+                    span: z(),
+                })
+                .collect(),
         ),
     }
 }
@@ -619,9 +1033,16 @@ fn print_then_parse_is_identity_on_generated_directives() {
         clauses += d.clauses.len();
         let printed = print(&d);
         let again = ok(&printed);
-        assert_eq!(strip(&again), strip(&d), "\nsource:  {src}\nprinted: {printed}");
+        assert_eq!(
+            strip(&again),
+            strip(&d),
+            "\nsource:  {src}\nprinted: {printed}"
+        );
         assert_eq!(print(&again), printed);
-        let wrapped = format!("_Pragma(\"{}\")", printed.replace('\\', "\\\\").replace('"', "\\\""));
+        let wrapped = format!(
+            "_Pragma(\"{}\")",
+            printed.replace('\\', "\\\\").replace('"', "\\\"")
+        );
         assert_eq!(strip(&ok(&wrapped)), strip(&d), "{wrapped}");
     }
     assert!(clauses > 5000, "generator too weak: {clauses} clauses");
@@ -633,7 +1054,8 @@ fn print_then_parse_is_identity_on_generated_directives() {
 #[test]
 fn no_panic_on_random_and_mutated_input() {
     let mut r = Rng(0xDEAD_BEEF_1234_5678);
-    let alphabet: &[u8] = b"#pragma omp acc _Pragma()[]{}:,;\"'\\\n\r\t */+-<>?.0123456789abcdefxyz\xC3\xA9";
+    let alphabet: &[u8] =
+        b"#pragma omp acc _Pragma()[]{}:,;\"'\\\n\r\t */+-<>?.0123456789abcdefxyz\xC3\xA9";
     let seeds: Vec<String> = SHAPES.iter().map(|(s, _)| format!("#pragma {s}")).collect();
     let mut runs = 0;
     for k in 0..20000 {

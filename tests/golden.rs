@@ -26,7 +26,11 @@ fn inputs(dir: &str) -> Vec<PathBuf> {
 }
 
 fn load(p: &Path) -> SourceFile {
-    let rel = p.strip_prefix(root()).unwrap_or(p).to_string_lossy().into_owned();
+    let rel = p
+        .strip_prefix(root())
+        .unwrap_or(p)
+        .to_string_lossy()
+        .into_owned();
     SourceFile::new(rel, fs::read_to_string(p).expect("read fixture"))
 }
 
@@ -40,10 +44,21 @@ fn check(expected: &Path, actual: &str) -> Option<String> {
     match fs::read_to_string(expected) {
         Ok(e) if e == actual => None,
         Ok(e) => {
-            let line = e.lines().zip(actual.lines()).position(|(a, b)| a != b).map(|i| i + 1).unwrap_or(e.lines().count().min(actual.lines().count()) + 1);
-            Some(format!("{}: differs from the blessed output (first at line {line})", expected.display()))
+            let line = e
+                .lines()
+                .zip(actual.lines())
+                .position(|(a, b)| a != b)
+                .map(|i| i + 1)
+                .unwrap_or(e.lines().count().min(actual.lines().count()) + 1);
+            Some(format!(
+                "{}: differs from the blessed output (first at line {line})",
+                expected.display()
+            ))
         }
-        Err(_) => Some(format!("{}: missing; run P2C_BLESS=1 cargo test --test golden", expected.display())),
+        Err(_) => Some(format!(
+            "{}: missing; run P2C_BLESS=1 cargo test --test golden",
+            expected.display()
+        )),
     }
 }
 
@@ -56,12 +71,18 @@ fn run_stage(dir: &str, emit: Emit, out_dir: &str, ext: &str) {
         let text = match t.output {
             Some(o) if !t.has_errors() => o,
             _ => {
-                failures.push(format!("{}: translation failed:\n{}", p.display(), render(&file, &t.diagnostics, Format::Gcc, false)));
+                failures.push(format!(
+                    "{}: translation failed:\n{}",
+                    p.display(),
+                    render(&file, &t.diagnostics, Format::Gcc, false)
+                ));
                 continue;
             }
         };
         // Determinism: the same input gives the same bytes.
-        let again = translate(&file, &Options { emit }).output.unwrap_or_default();
+        let again = translate(&file, &Options { emit })
+            .output
+            .unwrap_or_default();
         if again != text {
             failures.push(format!("{}: two translations differ", p.display()));
         }
@@ -69,7 +90,12 @@ fn run_stage(dir: &str, emit: Emit, out_dir: &str, ext: &str) {
             failures.push(f);
         }
     }
-    assert!(failures.is_empty(), "{} failure(s):\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} failure(s):\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }
 
 #[test]
@@ -84,7 +110,12 @@ fn plan_output() {
 
 #[test]
 fn directives_output() {
-    run_stage("fixtures/in", Emit::Directives, "fixtures/out/directives", "txt");
+    run_stage(
+        "fixtures/in",
+        Emit::Directives,
+        "fixtures/out/directives",
+        "txt",
+    );
 }
 
 /// Bad inputs: the rendered diagnostics are golden, every `// expect: CODE`
@@ -103,20 +134,44 @@ fn diagnostics_output() {
             if let Some(pos) = line.find("// expect: ") {
                 let code = line[pos + 11..].split_whitespace().next().unwrap_or("");
                 let target = i + 2; // the line after the comment (1-based)
-                let hit = t.diagnostics.iter().any(|d| d.code.as_str() == code && {
-                    let l = file.line_of(d.primary_span().start);
-                    l >= target && l <= target + 8
+                let hit = t.diagnostics.iter().any(|d| {
+                    d.code.as_str() == code && {
+                        let l = file.line_of(d.primary_span().start);
+                        l >= target && l <= target + 8
+                    }
                 });
                 if !hit {
-                    failures.push(format!("{}:{}: expected {code} near line {target}; got: {}", p.display(), i + 1,
-                        t.diagnostics.iter().map(|d| format!("{}@{}", d.code.as_str(), file.line_of(d.primary_span().start))).collect::<Vec<_>>().join(", ")));
+                    failures.push(format!(
+                        "{}:{}: expected {code} near line {target}; got: {}",
+                        p.display(),
+                        i + 1,
+                        t.diagnostics
+                            .iter()
+                            .map(|d| format!(
+                                "{}@{}",
+                                d.code.as_str(),
+                                file.line_of(d.primary_span().start)
+                            ))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ));
                 }
             }
         }
         let rendered = render(&file, &t.diagnostics, Format::Human, false);
-        if let Some(f) = check(&root().join("fixtures/out/diagnostics").join(format!("{name}.txt")), &rendered) {
+        if let Some(f) = check(
+            &root()
+                .join("fixtures/out/diagnostics")
+                .join(format!("{name}.txt")),
+            &rendered,
+        ) {
             failures.push(f);
         }
     }
-    assert!(failures.is_empty(), "{} failure(s):\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} failure(s):\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }

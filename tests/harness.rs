@@ -10,8 +10,9 @@
 
 use pragma2cuda::source::SourceFile;
 use pragma2cuda::tools::verify::{
-    build_emulator, compare, compile_checks, compile_checks_with, run_limited, verify_translated, BuildInputs, Device, ExtraObjects,
-    Judge, KernelStats, Outcome, Sanitizer, Tool, Toolchain, VerifyOptions,
+    build_emulator, compare, compile_checks, compile_checks_with, run_limited, verify_translated,
+    BuildInputs, Device, ExtraObjects, Judge, KernelStats, Outcome, Sanitizer, Tool, Toolchain,
+    VerifyOptions,
 };
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -48,10 +49,25 @@ fn toolchain_is_complete() {
     let d = tempfile::tempdir().unwrap();
     std::fs::write(d.path().join("t.cpp"), "#include <thread>\nint x; int main(){ std::thread a([]{ x = 1; }); a.join(); return x - 1; }\n").unwrap();
     let bin = d.path().join("t");
-    let b = Command::new(tc.gxx.as_ref().unwrap()).args(["-std=c++20", "-pthread", "-fsanitize=thread"]).arg(d.path().join("t.cpp")).arg("-o").arg(&bin).output().unwrap();
-    assert!(b.status.success(), "g++ -fsanitize=thread failed:\n{}", String::from_utf8_lossy(&b.stderr));
+    let b = Command::new(tc.gxx.as_ref().unwrap())
+        .args(["-std=c++20", "-pthread", "-fsanitize=thread"])
+        .arg(d.path().join("t.cpp"))
+        .arg("-o")
+        .arg(&bin)
+        .output()
+        .unwrap();
+    assert!(
+        b.status.success(),
+        "g++ -fsanitize=thread failed:\n{}",
+        String::from_utf8_lossy(&b.stderr)
+    );
     let r = run_limited(&mut Command::new(&bin), RUN_LIMIT).unwrap();
-    assert!(r.success(), "a race-free TSan program did not exit cleanly: {}\n{}", r.status_text(RUN_LIMIT), r.text());
+    assert!(
+        r.success(),
+        "a race-free TSan program did not exit cleanly: {}\n{}",
+        r.status_text(RUN_LIMIT),
+        r.text()
+    );
 }
 
 /// A plain CUDA program (no prelude, no emulator) through compile_checks: the
@@ -83,7 +99,12 @@ fn compile_checks_plumbing() {
     )
     .unwrap();
     let rep = compile_checks(&clean);
-    assert!(rep.is_clean(), "errors: {:#?}\nwarnings: {:#?}", rep.errors, rep.warnings);
+    assert!(
+        rep.is_clean(),
+        "errors: {:#?}\nwarnings: {:#?}",
+        rep.errors,
+        rep.warnings
+    );
     let archs: Vec<&str> = rep.kernels.iter().map(|k| k.arch.as_str()).collect();
     assert_eq!(archs, vec!["sm_80", "sm_90"], "{:#?}", rep.kernels);
     for k in &rep.kernels {
@@ -97,20 +118,35 @@ fn compile_checks_plumbing() {
     let rep = compile_checks_with(&warn, &tc, &[]);
     assert!(rep.errors.is_empty(), "{:#?}", rep.errors);
     for who in ["nvcc:", "clang device:", "clang host:"] {
-        assert!(rep.warnings.iter().any(|w| w.starts_with(who) && w.contains("unused")), "no {who} warning in {:#?}", rep.warnings);
+        assert!(
+            rep.warnings
+                .iter()
+                .any(|w| w.starts_with(who) && w.contains("unused")),
+            "no {who} warning in {:#?}",
+            rep.warnings
+        );
     }
 
     let broken = d.path().join("broken.cu");
     std::fs::write(&broken, "__global__ void k() { undeclared(); }\n").unwrap();
     let rep = compile_checks_with(&broken, &tc, &[]);
-    assert_eq!(rep.errors.len(), 3, "nvcc, clang device and clang host must all fail: {:#?}", rep.errors);
+    assert_eq!(
+        rep.errors.len(),
+        3,
+        "nvcc, clang device and clang host must all fail: {:#?}",
+        rep.errors
+    );
 }
 
 /// The fixtures, sorted; an empty directory is fine, a missing one is not.
 fn fixtures() -> Vec<PathBuf> {
     let dir = repo().join("fixtures/in");
-    let rd = std::fs::read_dir(&dir).unwrap_or_else(|e| panic!("fixture directory {} is missing: {e}", dir.display()));
-    let mut v: Vec<PathBuf> = rd.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.extension().is_some_and(|x| x == "c")).collect();
+    let rd = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("fixture directory {} is missing: {e}", dir.display()));
+    let mut v: Vec<PathBuf> = rd
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "c"))
+        .collect();
     v.sort();
     v
 }
@@ -120,7 +156,11 @@ fn fixtures() -> Vec<PathBuf> {
 fn tsan_wanted(name: &str) -> bool {
     let listed = std::fs::read_to_string(repo().join("fixtures/tsan.list")).unwrap_or_default();
     listed
-        .lines().map(|l| l.split('#').next().unwrap_or("").trim()).any(|l| !l.is_empty() && (l == name || l.trim_end_matches(".c") == name.trim_end_matches(".c")))
+        .lines()
+        .map(|l| l.split('#').next().unwrap_or("").trim())
+        .any(|l| {
+            !l.is_empty() && (l == name || l.trim_end_matches(".c") == name.trim_end_matches(".c"))
+        })
 }
 
 struct FixtureResult {
@@ -132,7 +172,12 @@ struct FixtureResult {
 
 fn check_fixture(path: &Path, tc: &Toolchain) -> FixtureResult {
     let name = path.file_name().unwrap().to_string_lossy().into_owned();
-    let mut res = FixtureResult { name: name.clone(), failures: Vec::new(), kernels: Vec::new(), stages: Vec::new() };
+    let mut res = FixtureResult {
+        name: name.clone(),
+        failures: Vec::new(),
+        kernels: Vec::new(),
+        stages: Vec::new(),
+    };
     let mut fail = |stage: &str, msg: String| res.failures.push(format!("[{stage}] {msg}"));
 
     let text = match std::fs::read_to_string(path) {
@@ -148,17 +193,28 @@ fn check_fixture(path: &Path, tc: &Toolchain) -> FixtureResult {
     let out = match (&t.output, t.has_errors()) {
         (Some(o), false) => o.clone(),
         _ => {
-            let diags = pragma2cuda::diag::render(&file, &t.diagnostics, pragma2cuda::diag::Format::Gcc, false);
+            let diags = pragma2cuda::diag::render(
+                &file,
+                &t.diagnostics,
+                pragma2cuda::diag::Format::Gcc,
+                false,
+            );
             fail("translate", format!("no output\n{diags}"));
             return res;
         }
     };
     res.stages.push("translate");
     if pragma2cuda::translate(&file, &opts).output.as_deref() != Some(out.as_str()) {
-        fail("deterministic", "a second translation differs from the first".into());
+        fail(
+            "deterministic",
+            "a second translation differs from the first".into(),
+        );
     }
 
-    let work = tempfile::Builder::new().prefix("p2c-harness.").tempdir().unwrap();
+    let work = tempfile::Builder::new()
+        .prefix("p2c-harness.")
+        .tempdir()
+        .unwrap();
     let cu = work.path().join(name.replace(".c", ".cu"));
     std::fs::write(&cu, &out).unwrap();
 
@@ -174,7 +230,12 @@ fn check_fixture(path: &Path, tc: &Toolchain) -> FixtureResult {
         res.stages.push("compile");
     }
 
-    let vopts = VerifyOptions { device: Device::Emulate, timeout: RUN_LIMIT, inputs: BuildInputs::default(), judge: Judge::Reference };
+    let vopts = VerifyOptions {
+        device: Device::Emulate,
+        timeout: RUN_LIMIT,
+        inputs: BuildInputs::default(),
+        judge: Judge::Reference,
+    };
     let emu_dir = work.path().join("emu");
     std::fs::create_dir(&emu_dir).unwrap();
     let v = verify_translated(path, &cu, &vopts, tc, &emu_dir);
@@ -186,27 +247,54 @@ fn check_fixture(path: &Path, tc: &Toolchain) -> FixtureResult {
 
     if tsan_wanted(&name) {
         let bin = work.path().join("tsan");
-        let inputs = BuildInputs { include_dirs: path.parent().map(|p| vec![p.to_path_buf()]).unwrap_or_default(), ..Default::default() };
-        match build_emulator(tc, &cu, &inputs, &ExtraObjects::default(), Sanitizer::Thread, &bin) {
+        let inputs = BuildInputs {
+            include_dirs: path
+                .parent()
+                .map(|p| vec![p.to_path_buf()])
+                .unwrap_or_default(),
+            ..Default::default()
+        };
+        match build_emulator(
+            tc,
+            &cu,
+            &inputs,
+            &ExtraObjects::default(),
+            Sanitizer::Thread,
+            &bin,
+        ) {
             Err(e) => fail("tsan", format!("build failed:\n{e}")),
             Ok(()) => {
                 let mut cmd = Command::new(&bin);
-                cmd.current_dir(work.path()).env("TSAN_OPTIONS", "exitcode=66 halt_on_error=0");
+                cmd.current_dir(work.path())
+                    .env("TSAN_OPTIONS", "exitcode=66 halt_on_error=0");
                 match run_limited(&mut cmd, TSAN_LIMIT) {
                     Err(e) => fail("tsan", format!("cannot run: {e}")),
                     Ok(r) => {
                         let stderr = String::from_utf8_lossy(&r.stderr);
-                        if r.code == Some(66) || stderr.contains("WARNING: ThreadSanitizer") || r.timed_out || r.signal.is_some() {
-                            let first: String = stderr.lines().take(40).collect::<Vec<_>>().join("\n");
+                        if r.code == Some(66)
+                            || stderr.contains("WARNING: ThreadSanitizer")
+                            || r.timed_out
+                            || r.signal.is_some()
+                        {
+                            let first: String =
+                                stderr.lines().take(40).collect::<Vec<_>>().join("\n");
                             fail("tsan", format!("{}\n{first}", r.status_text(TSAN_LIMIT)));
                         } else {
                             res.stages.push("tsan");
                         }
                         // The sanitized program must still compute what the emulator build did.
-                        let plain = run_limited(Command::new(emu_dir.join("emulator")).current_dir(work.path()), RUN_LIMIT);
+                        let plain = run_limited(
+                            Command::new(emu_dir.join("emulator")).current_dir(work.path()),
+                            RUN_LIMIT,
+                        );
                         if let Ok(plain) = plain {
-                            if let Some(d) = compare(&plain, &r, "tsan", RUN_LIMIT).filter(|_| !r.timed_out) {
-                                fail("tsan", format!("differs from the plain emulator build: {d}"));
+                            if let Some(d) =
+                                compare(&plain, &r, "tsan", RUN_LIMIT).filter(|_| !r.timed_out)
+                            {
+                                fail(
+                                    "tsan",
+                                    format!("differs from the plain emulator build: {d}"),
+                                );
                             }
                         }
                     }
@@ -223,7 +311,15 @@ fn write_ptxas_report(results: &[FixtureResult]) -> String {
         for k in &r.kernels {
             tsv.push_str(&format!(
                 "{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\n",
-                r.name, k.kernel, k.arch, k.registers, k.barriers, k.shared_bytes, k.spill_stores, k.spill_loads, k.stack_frame
+                r.name,
+                k.kernel,
+                k.arch,
+                k.registers,
+                k.barriers,
+                k.shared_bytes,
+                k.spill_stores,
+                k.spill_loads,
+                k.stack_frame
             ));
         }
     }
@@ -234,7 +330,10 @@ fn write_ptxas_report(results: &[FixtureResult]) -> String {
         eprintln!("cannot write {}: {e}", path.display());
     }
     // A compact table: one line per fixture and kernel, sm_80 / sm_90 side by side.
-    let mut table = format!("{:<40} {:<32} {:>9} {:>5} {:>7} {:>9} {:>7}\n", "fixture", "kernel", "regs", "bar", "smem", "spill", "stack");
+    let mut table = format!(
+        "{:<40} {:<32} {:>9} {:>5} {:>7} {:>9} {:>7}\n",
+        "fixture", "kernel", "regs", "bar", "smem", "spill", "stack"
+    );
     for r in results {
         let mut names: Vec<&str> = r.kernels.iter().map(|k| k.kernel.as_str()).collect();
         names.dedup();
@@ -261,9 +360,21 @@ fn write_ptxas_report(results: &[FixtureResult]) -> String {
 fn write_fixture_report(results: &[FixtureResult]) {
     let mut tsv = String::from("fixture\tresult\tstages\tfirst_failure\n");
     for r in results {
-        let first = r.failures.first().map(|f| f.lines().next().unwrap_or("").replace('\t', " ")).unwrap_or_default();
-        let verdict = if r.failures.is_empty() { "PASS" } else { "FAIL" };
-        tsv.push_str(&format!("{}\t{verdict}\t{}\t{first}\n", r.name, r.stages.join(" ")));
+        let first = r
+            .failures
+            .first()
+            .map(|f| f.lines().next().unwrap_or("").replace('\t', " "))
+            .unwrap_or_default();
+        let verdict = if r.failures.is_empty() {
+            "PASS"
+        } else {
+            "FAIL"
+        };
+        tsv.push_str(&format!(
+            "{}\t{verdict}\t{}\t{first}\n",
+            r.name,
+            r.stages.join(" ")
+        ));
     }
     let dir = target_dir().join("p2c-report");
     let _ = std::fs::create_dir_all(&dir);
@@ -277,7 +388,16 @@ fn fixtures_pass_every_stage() {
     let list = fixtures();
     let tc = Toolchain::from_env();
     if !list.is_empty() {
-        require(&tc, &[Tool::Gcc, Tool::Gxx, Tool::Nvcc, Tool::Clang, Tool::Emulator]);
+        require(
+            &tc,
+            &[
+                Tool::Gcc,
+                Tool::Gxx,
+                Tool::Nvcc,
+                Tool::Clang,
+                Tool::Emulator,
+            ],
+        );
     }
     let next = AtomicUsize::new(0);
     let results: Mutex<Vec<FixtureResult>> = Mutex::new(Vec::new());
@@ -298,9 +418,22 @@ fn fixtures_pass_every_stage() {
     println!("{table}");
     let failed: Vec<&FixtureResult> = results.iter().filter(|r| !r.failures.is_empty()).collect();
     for r in &results {
-        println!("{:<6} {} ({})", if r.failures.is_empty() { "PASS" } else { "FAIL" }, r.name, r.stages.join(" "));
+        println!(
+            "{:<6} {} ({})",
+            if r.failures.is_empty() {
+                "PASS"
+            } else {
+                "FAIL"
+            },
+            r.name,
+            r.stages.join(" ")
+        );
     }
-    println!("harness: {} passed, {} failed", results.len() - failed.len(), failed.len());
+    println!(
+        "harness: {} passed, {} failed",
+        results.len() - failed.len(),
+        failed.len()
+    );
     if !failed.is_empty() {
         let mut msg = format!("{} of {} fixtures failed:\n", failed.len(), results.len());
         for r in failed {

@@ -54,7 +54,8 @@ EXIT STATUS:
     2   usage error, or the input cannot be read or the output cannot be written
 ";
 
-const USAGE_TRANSLATE: &str = "pragma2cuda [--emit KIND] [--diagnostics-format FMT] INPUT.c [-o OUTPUT.cu]";
+const USAGE_TRANSLATE: &str =
+    "pragma2cuda [--emit KIND] [--diagnostics-format FMT] INPUT.c [-o OUTPUT.cu]";
 const USAGE_VERIFY: &str = "pragma2cuda verify FILE.c [--device auto|emulate|gpu] [--keep DIR] [--timeout SECS] [-- FLAGS...]";
 const USAGE_SUITE: &str = "pragma2cuda suite DIR LIST [--jobs N] [--device auto|emulate|gpu] [--timeout SECS] [-- FLAGS...]";
 
@@ -109,7 +110,10 @@ pub struct ParseError {
 }
 
 fn err<T>(usage: &'static str, message: impl Into<String>) -> Result<T, ParseError> {
-    Err(ParseError { message: message.into(), usage })
+    Err(ParseError {
+        message: message.into(),
+        usage,
+    })
 }
 
 /// Splits `--name=value` into (`--name`, Some(value)).
@@ -136,7 +140,12 @@ impl Cursor {
     }
 
     /// The value of option `name`: the `=value` part, or the next argument.
-    fn value(&mut self, name: &str, inline: Option<&str>, usage: &'static str) -> Result<OsString, ParseError> {
+    fn value(
+        &mut self,
+        name: &str,
+        inline: Option<&str>,
+        usage: &'static str,
+    ) -> Result<OsString, ParseError> {
         match inline {
             Some(v) => Ok(OsString::from(v)),
             None => match self.next() {
@@ -154,7 +163,12 @@ impl Cursor {
 }
 
 fn utf8(v: OsString, what: &str, usage: &'static str) -> Result<String, ParseError> {
-    v.into_string().or_else(|v| err(usage, format!("{what} `{}` is not valid UTF-8", v.to_string_lossy())))
+    v.into_string().or_else(|v| {
+        err(
+            usage,
+            format!("{what} `{}` is not valid UTF-8", v.to_string_lossy()),
+        )
+    })
 }
 
 fn parse_emit(v: &str) -> Result<Emit, ParseError> {
@@ -163,7 +177,12 @@ fn parse_emit(v: &str) -> Result<Emit, ParseError> {
         "directives" => Ok(Emit::Directives),
         "directives-json" => Ok(Emit::DirectivesJson),
         "plan" => Ok(Emit::Plan),
-        _ => err(USAGE_TRANSLATE, format!("unknown --emit value `{v}` (expected cuda, directives, directives-json or plan)")),
+        _ => err(
+            USAGE_TRANSLATE,
+            format!(
+                "unknown --emit value `{v}` (expected cuda, directives, directives-json or plan)"
+            ),
+        ),
     }
 }
 
@@ -172,7 +191,10 @@ fn parse_format(v: &str) -> Result<Format, ParseError> {
         "human" => Ok(Format::Human),
         "gcc" => Ok(Format::Gcc),
         "json" => Ok(Format::Json),
-        _ => err(USAGE_TRANSLATE, format!("unknown --diagnostics-format value `{v}` (expected human, gcc or json)")),
+        _ => err(
+            USAGE_TRANSLATE,
+            format!("unknown --diagnostics-format value `{v}` (expected human, gcc or json)"),
+        ),
     }
 }
 
@@ -181,14 +203,20 @@ fn parse_device(v: &str, usage: &'static str) -> Result<Device, ParseError> {
         "auto" => Ok(Device::Auto),
         "emulate" => Ok(Device::Emulate),
         "gpu" => Ok(Device::Gpu),
-        _ => err(usage, format!("unknown --device value `{v}` (expected auto, emulate or gpu)")),
+        _ => err(
+            usage,
+            format!("unknown --device value `{v}` (expected auto, emulate or gpu)"),
+        ),
     }
 }
 
 fn parse_count(v: &str, name: &str, usage: &'static str) -> Result<u64, ParseError> {
     match v.parse::<u64>() {
         Ok(n) if n > 0 => Ok(n),
-        _ => err(usage, format!("{name} needs a positive whole number, not `{v}`")),
+        _ => err(
+            usage,
+            format!("{name} needs a positive whole number, not `{v}`"),
+        ),
     }
 }
 
@@ -217,9 +245,16 @@ pub fn parse(args: Vec<OsString>) -> Result<Command, ParseError> {
         let positional = only_positional || s == "-" || !s.starts_with('-');
         if positional {
             if input.is_some() {
-                return err(u, format!("more than one input file (`{s}`); translate one file at a time"));
+                return err(
+                    u,
+                    format!("more than one input file (`{s}`); translate one file at a time"),
+                );
             }
-            input = Some(if s == "-" && !only_positional { Stream::Std } else { Stream::Path(PathBuf::from(raw)) });
+            input = Some(if s == "-" && !only_positional {
+                Stream::Std
+            } else {
+                Stream::Path(PathBuf::from(raw))
+            });
             continue;
         }
         let (name, inline) = split_eq(&s);
@@ -233,10 +268,18 @@ pub fn parse(args: Vec<OsString>) -> Result<Command, ParseError> {
                     return err(u, "option `-o` given more than once");
                 }
                 let v = c.value(name, inline.as_deref(), u)?;
-                output = Some(if v == "-" { Stream::Std } else { Stream::Path(PathBuf::from(v)) });
+                output = Some(if v == "-" {
+                    Stream::Std
+                } else {
+                    Stream::Path(PathBuf::from(v))
+                });
             }
-            "--emit" => emit = parse_emit(&utf8(c.value(name, inline.as_deref(), u)?, "value", u)?)?,
-            "--diagnostics-format" => format = parse_format(&utf8(c.value(name, inline.as_deref(), u)?, "value", u)?)?,
+            "--emit" => {
+                emit = parse_emit(&utf8(c.value(name, inline.as_deref(), u)?, "value", u)?)?
+            }
+            "--diagnostics-format" => {
+                format = parse_format(&utf8(c.value(name, inline.as_deref(), u)?, "value", u)?)?
+            }
             _ if s.starts_with("-o") && s.len() > 2 => {
                 if output.is_some() {
                     return err(u, "option `-o` given more than once");
@@ -249,7 +292,12 @@ pub fn parse(args: Vec<OsString>) -> Result<Command, ParseError> {
     let Some(input) = input else {
         return err(u, "no input file (use `-` to read standard input)");
     };
-    Ok(Command::Translate(TranslateArgs { input, output: output.unwrap_or(Stream::Std), emit, diagnostics_format: format }))
+    Ok(Command::Translate(TranslateArgs {
+        input,
+        output: output.unwrap_or(Stream::Std),
+        emit,
+        diagnostics_format: format,
+    }))
 }
 
 fn parse_verify(mut c: Cursor) -> Result<Command, ParseError> {
@@ -263,7 +311,10 @@ fn parse_verify(mut c: Cursor) -> Result<Command, ParseError> {
         let s = raw.to_string_lossy().into_owned();
         if !s.starts_with('-') {
             if file.is_some() {
-                return err(u, format!("more than one file (`{s}`); extra C files go after `--`"));
+                return err(
+                    u,
+                    format!("more than one file (`{s}`); extra C files go after `--`"),
+                );
             }
             file = Some(PathBuf::from(raw));
             continue;
@@ -277,14 +328,35 @@ fn parse_verify(mut c: Cursor) -> Result<Command, ParseError> {
                 }
             }
             "-h" | "--help" => return Ok(Command::Help),
-            "--device" => device = parse_device(&utf8(c.value(name, inline.as_deref(), u)?, "value", u)?, u)?,
+            "--device" => {
+                device = parse_device(&utf8(c.value(name, inline.as_deref(), u)?, "value", u)?, u)?
+            }
             "--keep" => keep = Some(PathBuf::from(c.value(name, inline.as_deref(), u)?)),
-            "--timeout" => timeout_secs = parse_count(&utf8(c.value(name, inline.as_deref(), u)?, "value", u)?, "--timeout", u)?,
-            _ => return err(u, format!("unknown option `{s}` (compiler flags go after `--`)")),
+            "--timeout" => {
+                timeout_secs = parse_count(
+                    &utf8(c.value(name, inline.as_deref(), u)?, "value", u)?,
+                    "--timeout",
+                    u,
+                )?
+            }
+            _ => {
+                return err(
+                    u,
+                    format!("unknown option `{s}` (compiler flags go after `--`)"),
+                )
+            }
         }
     }
-    let Some(file) = file else { return err(u, "no file to verify") };
-    Ok(Command::Verify(VerifyArgs { file, device, keep, timeout_secs, extra }))
+    let Some(file) = file else {
+        return err(u, "no file to verify");
+    };
+    Ok(Command::Verify(VerifyArgs {
+        file,
+        device,
+        keep,
+        timeout_secs,
+        extra,
+    }))
 }
 
 fn parse_suite(mut c: Cursor) -> Result<Command, ParseError> {
@@ -309,18 +381,51 @@ fn parse_suite(mut c: Cursor) -> Result<Command, ParseError> {
                 }
             }
             "-h" | "--help" => return Ok(Command::Help),
-            "-j" | "--jobs" => jobs = parse_count(&utf8(c.value(name, inline.as_deref(), u)?, "value", u)?, "--jobs", u)?.min(256) as usize,
-            "--device" => device = parse_device(&utf8(c.value(name, inline.as_deref(), u)?, "value", u)?, u)?,
-            "--timeout" => timeout_secs = parse_count(&utf8(c.value(name, inline.as_deref(), u)?, "value", u)?, "--timeout", u)?,
-            _ => return err(u, format!("unknown option `{s}` (compiler flags go after `--`)")),
+            "-j" | "--jobs" => {
+                jobs = parse_count(
+                    &utf8(c.value(name, inline.as_deref(), u)?, "value", u)?,
+                    "--jobs",
+                    u,
+                )?
+                .min(256) as usize
+            }
+            "--device" => {
+                device = parse_device(&utf8(c.value(name, inline.as_deref(), u)?, "value", u)?, u)?
+            }
+            "--timeout" => {
+                timeout_secs = parse_count(
+                    &utf8(c.value(name, inline.as_deref(), u)?, "value", u)?,
+                    "--timeout",
+                    u,
+                )?
+            }
+            _ => {
+                return err(
+                    u,
+                    format!("unknown option `{s}` (compiler flags go after `--`)"),
+                )
+            }
         }
     }
     if pos.len() != 2 {
-        return err(u, format!("suite takes a directory and a list file ({} given)", pos.len()));
+        return err(
+            u,
+            format!(
+                "suite takes a directory and a list file ({} given)",
+                pos.len()
+            ),
+        );
     }
     let list = pos.pop().unwrap_or_default();
     let dir = pos.pop().unwrap_or_default();
-    Ok(Command::Suite(SuiteArgs { dir, list, jobs, device, timeout_secs, extra }))
+    Ok(Command::Suite(SuiteArgs {
+        dir,
+        list,
+        jobs,
+        device,
+        timeout_secs,
+        extra,
+    }))
 }
 
 #[cfg(test)]
@@ -344,22 +449,37 @@ mod tests {
         assert_eq!(a.input, Stream::Path("x.c".into()));
         assert_eq!(a.output, Stream::Path("y.cu".into()));
         assert_eq!(t(&["-oy.cu", "x.c"]).output, Stream::Path("y.cu".into()));
-        assert_eq!(t(&["--output=y.cu", "x.c"]).output, Stream::Path("y.cu".into()));
+        assert_eq!(
+            t(&["--output=y.cu", "x.c"]).output,
+            Stream::Path("y.cu".into())
+        );
         let a = t(&["-", "-o", "-"]);
         assert_eq!((a.input, a.output), (Stream::Std, Stream::Std));
         assert_eq!(t(&["x.c"]).output, Stream::Std);
-        assert_eq!(t(&["--", "-weird.c"]).input, Stream::Path("-weird.c".into()));
+        assert_eq!(
+            t(&["--", "-weird.c"]).input,
+            Stream::Path("-weird.c".into())
+        );
         assert_eq!(t(&["./verify"]).input, Stream::Path("./verify".into()));
     }
 
     #[test]
     fn emit_and_format_values() {
         assert_eq!(t(&["--emit=plan", "x.c"]).emit, Emit::Plan);
-        assert_eq!(t(&["--emit", "directives-json", "x.c"]).emit, Emit::DirectivesJson);
+        assert_eq!(
+            t(&["--emit", "directives-json", "x.c"]).emit,
+            Emit::DirectivesJson
+        );
         assert_eq!(t(&["x.c", "--emit=directives"]).emit, Emit::Directives);
         assert_eq!(t(&["x.c"]).emit, Emit::Cuda);
-        assert_eq!(t(&["--diagnostics-format=json", "x.c"]).diagnostics_format, Format::Json);
-        assert_eq!(t(&["--diagnostics-format", "gcc", "x.c"]).diagnostics_format, Format::Gcc);
+        assert_eq!(
+            t(&["--diagnostics-format=json", "x.c"]).diagnostics_format,
+            Format::Json
+        );
+        assert_eq!(
+            t(&["--diagnostics-format", "gcc", "x.c"]).diagnostics_format,
+            Format::Gcc
+        );
         assert_eq!(t(&["x.c"]).diagnostics_format, Format::Human);
     }
 
@@ -381,7 +501,10 @@ mod tests {
             let r = p(bad);
             assert!(r.is_err(), "{bad:?} parsed as {r:?}");
         }
-        assert!(p(&["--emit=ptx", "x.c"]).unwrap_err().message.contains("`ptx`"));
+        assert!(p(&["--emit=ptx", "x.c"])
+            .unwrap_err()
+            .message
+            .contains("`ptx`"));
     }
 
     #[test]
@@ -394,7 +517,9 @@ mod tests {
 
     #[test]
     fn verify_and_suite() {
-        let Ok(Command::Verify(v)) = p(&["verify", "a.c", "--device", "emulate", "--keep=k", "--", "-DN=3", "b.c"]) else {
+        let Ok(Command::Verify(v)) = p(&[
+            "verify", "a.c", "--device", "emulate", "--keep=k", "--", "-DN=3", "b.c",
+        ]) else {
             panic!("verify did not parse")
         };
         assert_eq!(v.file, PathBuf::from("a.c"));
@@ -402,8 +527,13 @@ mod tests {
         assert_eq!(v.keep, Some(PathBuf::from("k")));
         assert_eq!(v.extra, vec!["-DN=3".to_string(), "b.c".to_string()]);
         assert_eq!(v.timeout_secs, 60);
-        let Ok(Command::Suite(s)) = p(&["suite", "d", "l.tsv", "-j", "3", "--", "-Iinc"]) else { panic!("suite did not parse") };
-        assert_eq!((s.dir, s.list, s.jobs), (PathBuf::from("d"), PathBuf::from("l.tsv"), 3));
+        let Ok(Command::Suite(s)) = p(&["suite", "d", "l.tsv", "-j", "3", "--", "-Iinc"]) else {
+            panic!("suite did not parse")
+        };
+        assert_eq!(
+            (s.dir, s.list, s.jobs),
+            (PathBuf::from("d"), PathBuf::from("l.tsv"), 3)
+        );
         assert_eq!(s.extra, vec!["-Iinc".to_string()]);
     }
 }

@@ -27,7 +27,10 @@ pub fn read_input(input: &Input) -> Result<SourceFile, (String, String)> {
             let name = "<stdin>".to_string();
             let mut buf = Vec::new();
             if let Err(e) = std::io::stdin().lock().read_to_end(&mut buf) {
-                return Err((name, format!("cannot read standard input: {}", io_message(&e))));
+                return Err((
+                    name,
+                    format!("cannot read standard input: {}", io_message(&e)),
+                ));
             }
             (name, buf)
         }
@@ -61,9 +64,12 @@ pub fn write_atomic(output: &Output, data: &[u8]) -> Result<(), (String, String)
     match output {
         Output::Std => {
             let mut out = std::io::stdout().lock();
-            out.write_all(data)
-                .and_then(|_| out.flush())
-                .map_err(|e| ("<stdout>".to_string(), format!("cannot write standard output: {}", io_message(&e))))
+            out.write_all(data).and_then(|_| out.flush()).map_err(|e| {
+                (
+                    "<stdout>".to_string(),
+                    format!("cannot write standard output: {}", io_message(&e)),
+                )
+            })
         }
         Output::Path(p) => write_file_atomic(p, data).map_err(|e| {
             let name = p.display().to_string();
@@ -84,8 +90,15 @@ fn output_dir(path: &Path) -> &Path {
 /// Checks, before any work, that the output can be created: its directory
 /// exists and it is not itself a directory. Same error shape as [`write_atomic`].
 pub fn check_output(output: &Output) -> Result<(), (String, String)> {
-    let Output::Path(p) = output else { return Ok(()) };
-    let fail = |why: String| (p.display().to_string(), format!("cannot write output `{}`: {why}", p.display()));
+    let Output::Path(p) = output else {
+        return Ok(());
+    };
+    let fail = |why: String| {
+        (
+            p.display().to_string(),
+            format!("cannot write output `{}`: {why}", p.display()),
+        )
+    };
     if p.is_dir() {
         return Err(fail("Is a directory".into()));
     }
@@ -101,7 +114,10 @@ fn write_file_atomic(path: &Path, data: &[u8]) -> std::io::Result<()> {
         return Err(std::io::Error::other("Is a directory"));
     }
     let dir = output_dir(path);
-    let file_name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let file_name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
     let prefix = format!(".{file_name}.");
     let mut b = tempfile::Builder::new();
     b.prefix(&prefix).suffix(".tmp");
@@ -134,7 +150,10 @@ mod tests {
         assert_eq!(std::fs::read(&p).unwrap(), b"first\n");
         write_atomic(&Output::Path(p.clone()), b"second\n").unwrap();
         assert_eq!(std::fs::read(&p).unwrap(), b"second\n");
-        let names: Vec<_> = std::fs::read_dir(d.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+        let names: Vec<_> = std::fs::read_dir(d.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
         assert_eq!(names, vec![std::ffi::OsString::from("out.cu")]);
     }
 
@@ -171,16 +190,28 @@ mod tests {
         let d = tempfile::tempdir().unwrap();
         let missing = d.path().join("x.c");
         let (_, msg) = read_input(&Input::Path(missing.clone())).unwrap_err();
-        assert_eq!(msg, format!("cannot read input `{}`: No such file or directory", missing.display()));
+        assert_eq!(
+            msg,
+            format!(
+                "cannot read input `{}`: No such file or directory",
+                missing.display()
+            )
+        );
         let (_, msg) = read_input(&Input::Path(d.path().to_path_buf())).unwrap_err();
         assert!(msg.ends_with(": Is a directory"), "{msg}");
         let bad = d.path().join("bad.c");
         std::fs::write(&bad, b"int x;\n\xff\n").unwrap();
         let (_, msg) = read_input(&Input::Path(bad)).unwrap_err();
-        assert!(msg.contains("not valid UTF-8 (first bad byte at offset 7, line 2)"), "{msg}");
+        assert!(
+            msg.contains("not valid UTF-8 (first bad byte at offset 7, line 2)"),
+            "{msg}"
+        );
         let good = d.path().join("good.c");
         std::fs::write(&good, "int x;\n").unwrap();
         let f = read_input(&Input::Path(good.clone())).unwrap();
-        assert_eq!((f.name, f.text), (good.display().to_string(), "int x;\n".to_string()));
+        assert_eq!(
+            (f.name, f.text),
+            (good.display().to_string(), "int x;\n".to_string())
+        );
     }
 }

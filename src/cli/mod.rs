@@ -55,7 +55,12 @@ fn print_diagnostics(file: &SourceFile, diags: &[Diagnostic], format: Format) {
     if diags.is_empty() && format != Format::Json {
         return;
     }
-    let text = diag::render(file, diags, format, format == Format::Human && stderr_color());
+    let text = diag::render(
+        file,
+        diags,
+        format,
+        format == Format::Human && stderr_color(),
+    );
     let mut err = std::io::stderr().lock();
     let _ = err.write_all(text.as_bytes());
     let _ = err.flush();
@@ -107,7 +112,10 @@ fn translate(t: &TranslateArgs) -> i32 {
         (None, false) => {
             // The translator promised output or an error; it gave neither.
             print_diagnostics(&file, &result.diagnostics, t.diagnostics_format);
-            eprintln!("error: internal: the translator produced no output and reported no error for `{}`", file.name);
+            eprintln!(
+                "error: internal: the translator produced no output and reported no error for `{}`",
+                file.name
+            );
             EXIT_ERRORS
         }
     }

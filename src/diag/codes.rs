@@ -32,7 +32,10 @@ impl Code {
 
     /// The one-line documentation of this code.
     pub fn doc(&self) -> &'static str {
-        ALL.iter().find(|(c, _)| c.0 == self.0).map(|(_, d)| *d).unwrap_or("")
+        ALL.iter()
+            .find(|(c, _)| c.0 == self.0)
+            .map(|(_, d)| *d)
+            .unwrap_or("")
     }
 }
 

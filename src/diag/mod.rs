@@ -46,7 +46,11 @@ impl Diagnostic {
             code,
             severity: code.severity(),
             message: message.into(),
-            labels: vec![Label { span, message: String::new(), primary: true }],
+            labels: vec![Label {
+                span,
+                message: String::new(),
+                primary: true,
+            }],
             help: None,
             notes: Vec::new(),
         }
@@ -61,7 +65,11 @@ impl Diagnostic {
     }
 
     pub fn with_secondary(mut self, span: Span, message: impl Into<String>) -> Self {
-        self.labels.push(Label { span, message: message.into(), primary: false });
+        self.labels.push(Label {
+            span,
+            message: message.into(),
+            primary: false,
+        });
         self
     }
 
@@ -76,7 +84,11 @@ impl Diagnostic {
     }
 
     pub fn primary_span(&self) -> Span {
-        self.labels.iter().find(|l| l.primary).map(|l| l.span).unwrap_or_default()
+        self.labels
+            .iter()
+            .find(|l| l.primary)
+            .map(|l| l.span)
+            .unwrap_or_default()
     }
 
     pub fn is_error(&self) -> bool {
@@ -127,7 +139,11 @@ impl Diagnostics {
     /// order the stages reported in; exact duplicates are dropped.
     pub fn into_sorted(mut self) -> Vec<Diagnostic> {
         self.items.sort_by(|a, b| {
-            (a.primary_span(), a.code.as_str(), &a.message).cmp(&(b.primary_span(), b.code.as_str(), &b.message))
+            (a.primary_span(), a.code.as_str(), &a.message).cmp(&(
+                b.primary_span(),
+                b.code.as_str(),
+                &b.message,
+            ))
         });
         self.items.dedup();
         self.items

@@ -39,7 +39,11 @@ fn human(file: &SourceFile, diags: &[Diagnostic], color: bool) -> String {
             .iter()
             .map(|l| {
                 let (s, e) = (l.span.start.min(len), l.span.end.min(len));
-                let style = if l.primary { cs::LabelStyle::Primary } else { cs::LabelStyle::Secondary };
+                let style = if l.primary {
+                    cs::LabelStyle::Primary
+                } else {
+                    cs::LabelStyle::Secondary
+                };
                 cs::Label::new(style, (), s..e.max(s)).with_message(l.message.clone())
             })
             .collect();
@@ -73,10 +77,21 @@ fn gcc(file: &SourceFile, diags: &[Diagnostic]) -> String {
     let mut out = String::new();
     for d in diags {
         let (l, c) = file.line_col(d.primary_span().start.min(file.text.len()));
-        out.push_str(&format!("{}:{}:{}: {}: {} [{}]\n", file.name, l, c, sev_word(d.severity), d.message, d.code.as_str()));
+        out.push_str(&format!(
+            "{}:{}:{}: {}: {} [{}]\n",
+            file.name,
+            l,
+            c,
+            sev_word(d.severity),
+            d.message,
+            d.code.as_str()
+        ));
         for lab in d.labels.iter().filter(|l| !l.primary) {
             let (l, c) = file.line_col(lab.span.start.min(file.text.len()));
-            out.push_str(&format!("{}:{}:{}: note: {}\n", file.name, l, c, lab.message));
+            out.push_str(&format!(
+                "{}:{}:{}: note: {}\n",
+                file.name, l, c, lab.message
+            ));
         }
         if let Some(h) = &d.help {
             out.push_str(&format!("{}:{}:{}: note: {}\n", file.name, l, c, h));

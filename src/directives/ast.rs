@@ -82,11 +82,17 @@ pub enum ClauseArgs {
     None,
     /// One expression, with an optional `modifier:` prefix:
     /// `num_teams(n)`, `collapse(2)`, `if(target: n > 10)`.
-    Expr { modifier: Option<Word>, expr: ExprText },
+    Expr {
+        modifier: Option<Word>,
+        expr: ExprText,
+    },
     /// A variable list with optional modifiers before a colon:
     /// `private(x, y)`, `map(always, tofrom: a[0:n])` (modifiers `always`, `tofrom`),
     /// `reduction(+: s)` (modifier `+`), `copyin(readonly: a)`.
-    List { modifiers: Vec<Word>, items: Vec<ListItem> },
+    List {
+        modifiers: Vec<Word>,
+        items: Vec<ListItem>,
+    },
     /// One keyword: `default(none)`, `proc_bind(close)`, `defaultmap(tofrom: scalar)` is `Args`.
     Keyword(Word),
     /// Any other argument shape, kept as a list of optionally named values.
@@ -177,13 +183,19 @@ impl Clause {
 
     /// The value of the argument written `name: value` (`gang(num: 4)` -> `4`).
     pub fn named_arg(&self, name: &str) -> Option<&ExprText> {
-        self.args_list().iter().find(|a| a.name.as_ref().is_some_and(|n| n.text == name)).map(|a| &a.value)
+        self.args_list()
+            .iter()
+            .find(|a| a.name.as_ref().is_some_and(|n| n.text == name))
+            .map(|a| &a.value)
     }
 
     /// The values of the arguments written without a name, in order
     /// (`schedule(dynamic, 4)` -> `dynamic`, `4`; `tile(4, *)` -> `4`, `*`).
     pub fn positional_args(&self) -> impl Iterator<Item = &ExprText> {
-        self.args_list().iter().filter(|a| a.name.is_none()).map(|a| &a.value)
+        self.args_list()
+            .iter()
+            .filter(|a| a.name.is_none())
+            .map(|a| &a.value)
     }
 
     /// The keyword of a `Keyword` clause (`default(none)` -> `none`).

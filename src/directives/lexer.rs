@@ -73,20 +73,38 @@ pub(crate) fn lex(src: &str, span: Span) -> Lexed {
     let spliced = splice(bytes, start, end);
     let mut diags = Vec::new();
     // Skip leading whitespace to see which form this is.
-    let first = spliced.iter().position(|l| !matches!(l.b, b' ' | b'\t' | b'\r' | b'\n' | b'\x0c' | b'\x0b'));
+    let first = spliced
+        .iter()
+        .position(|l| !matches!(l.b, b' ' | b'\t' | b'\r' | b'\n' | b'\x0c' | b'\x0b'));
     let Some(first) = first else {
-        return Lexed { form: Form::Bare, tokens: Vec::new(), diags };
+        return Lexed {
+            form: Form::Bare,
+            tokens: Vec::new(),
+            diags,
+        };
     };
     let rest: Vec<u8> = spliced[first..].iter().take(7).map(|l| l.b).collect();
     if rest == b"_Pragma" {
         let (logical, mut d) = destringize(&spliced, first + 7, end);
         diags.append(&mut d);
         let tokens = tokenize(&logical, &mut diags);
-        return Lexed { form: Form::Operator, tokens, diags };
+        return Lexed {
+            form: Form::Operator,
+            tokens,
+            diags,
+        };
     }
-    let form = if spliced[first].b == b'#' { Form::Hash } else { Form::Bare };
+    let form = if spliced[first].b == b'#' {
+        Form::Hash
+    } else {
+        Form::Bare
+    };
     let tokens = tokenize(&spliced[first..], &mut diags);
-    Lexed { form, tokens, diags }
+    Lexed {
+        form,
+        tokens,
+        diags,
+    }
 }
 
 /// The bytes of `b[start..end]` with backslash-newline (and backslash-CR-LF) removed.
@@ -104,7 +122,11 @@ fn splice(b: &[u8], start: usize, end: usize) -> Vec<LByte> {
                 continue;
             }
         }
-        out.push(LByte { b: b[i], start: i, end: i + 1 });
+        out.push(LByte {
+            b: b[i],
+            start: i,
+            end: i + 1,
+        });
         i += 1;
     }
     out
@@ -116,7 +138,9 @@ fn splice(b: &[u8], start: usize, end: usize) -> Vec<LByte> {
 fn destringize(l: &[LByte], mut i: usize, end: usize) -> (Vec<LByte>, Vec<Diagnostic>) {
     let mut diags = Vec::new();
     let here = |i: usize| -> Span {
-        l.get(i).map(|x| Span::new(x.start, x.end)).unwrap_or_else(|| Span::new(end, end))
+        l.get(i)
+            .map(|x| Span::new(x.start, x.end))
+            .unwrap_or_else(|| Span::new(end, end))
     };
     let skip_ws = |mut i: usize| {
         while i < l.len() && matches!(l[i].b, b' ' | b'\t' | b'\r' | b'\n') {
@@ -126,13 +150,23 @@ fn destringize(l: &[LByte], mut i: usize, end: usize) -> (Vec<LByte>, Vec<Diagno
     };
     i = skip_ws(i);
     if l.get(i).map(|x| x.b) != Some(b'(') {
-        diags.push(Diagnostic::new(codes::PRAGMA_SYNTAX, here(i), "expected `(` after `_Pragma`").with_label("expected `(`"));
+        diags.push(
+            Diagnostic::new(
+                codes::PRAGMA_SYNTAX,
+                here(i),
+                "expected `(` after `_Pragma`",
+            )
+            .with_label("expected `(`"),
+        );
         return (Vec::new(), diags);
     }
     i = skip_ws(i + 1);
     // Encoding prefixes are allowed on the literal.
     for p in [&b"u8"[..], b"L", b"u", b"U"] {
-        let m = l.get(i..i + p.len()).map(|s| s.iter().map(|x| x.b).eq(p.iter().copied())).unwrap_or(false);
+        let m = l
+            .get(i..i + p.len())
+            .map(|s| s.iter().map(|x| x.b).eq(p.iter().copied()))
+            .unwrap_or(false);
         if m && l.get(i + p.len()).map(|x| x.b) == Some(b'"') {
             i += p.len();
             break;
@@ -140,8 +174,12 @@ fn destringize(l: &[LByte], mut i: usize, end: usize) -> (Vec<LByte>, Vec<Diagno
     }
     if l.get(i).map(|x| x.b) != Some(b'"') {
         diags.push(
-            Diagnostic::new(codes::PRAGMA_SYNTAX, here(i), "expected a string literal in `_Pragma(...)`")
-                .with_label("expected a string literal"),
+            Diagnostic::new(
+                codes::PRAGMA_SYNTAX,
+                here(i),
+                "expected a string literal in `_Pragma(...)`",
+            )
+            .with_label("expected a string literal"),
         );
         return (Vec::new(), diags);
     }
@@ -162,7 +200,11 @@ fn destringize(l: &[LByte], mut i: usize, end: usize) -> (Vec<LByte>, Vec<Diagno
         if c.b == b'\\' {
             if let Some(n) = l.get(i + 1) {
                 if n.b == b'"' || n.b == b'\\' {
-                    out.push(LByte { b: n.b, start: c.start, end: n.end });
+                    out.push(LByte {
+                        b: n.b,
+                        start: c.start,
+                        end: n.end,
+                    });
                     i += 2;
                     continue;
                 }
@@ -178,23 +220,34 @@ fn destringize(l: &[LByte], mut i: usize, end: usize) -> (Vec<LByte>, Vec<Diagno
     }
     if !closed {
         diags.push(
-            Diagnostic::new(codes::PRAGMA_SYNTAX, here(open), "unterminated string literal in `_Pragma`")
-                .with_label("this string is not closed"),
+            Diagnostic::new(
+                codes::PRAGMA_SYNTAX,
+                here(open),
+                "unterminated string literal in `_Pragma`",
+            )
+            .with_label("this string is not closed"),
         );
         return (out, diags);
     }
     i = skip_ws(i);
     if l.get(i).map(|x| x.b) != Some(b')') {
         diags.push(
-            Diagnostic::new(codes::PRAGMA_SYNTAX, here(i), "expected `)` to close `_Pragma(`").with_label("expected `)`"),
+            Diagnostic::new(
+                codes::PRAGMA_SYNTAX,
+                here(i),
+                "expected `)` to close `_Pragma(`",
+            )
+            .with_label("expected `)`"),
         );
     }
     (out, diags)
 }
 
 const PUNCT3: &[&str] = &["<<=", ">>=", "..."];
-const PUNCT2: &[&str] =
-    &["->", "++", "--", "<<", ">>", "<=", ">=", "==", "!=", "&&", "||", "+=", "-=", "*=", "/=", "%=", "&=", "^=", "|=", "##"];
+const PUNCT2: &[&str] = &[
+    "->", "++", "--", "<<", ">>", "<=", ">=", "==", "!=", "&&", "||", "+=", "-=", "*=", "/=", "%=",
+    "&=", "^=", "|=", "##",
+];
 
 fn tokenize(l: &[LByte], diags: &mut Vec<Diagnostic>) -> Vec<Token> {
     let mut toks = Vec::new();
@@ -218,8 +271,12 @@ fn tokenize(l: &[LByte], diags: &mut Vec<Diagnostic>) -> Vec<Token> {
                 }
                 if j >= l.len() {
                     diags.push(
-                        Diagnostic::new(codes::PRAGMA_SYNTAX, open, "unterminated comment in pragma")
-                            .with_label("this comment is not closed"),
+                        Diagnostic::new(
+                            codes::PRAGMA_SYNTAX,
+                            open,
+                            "unterminated comment in pragma",
+                        )
+                        .with_label("this comment is not closed"),
                     );
                     break;
                 }
@@ -240,9 +297,11 @@ fn tokenize(l: &[LByte], diags: &mut Vec<Diagnostic>) -> Vec<Token> {
             i += 1;
             while i < l.len() {
                 let d = l[i].b;
-                let exponent_sign = matches!(d, b'+' | b'-') && matches!(l[i - 1].b, b'e' | b'E' | b'p' | b'P');
+                let exponent_sign =
+                    matches!(d, b'+' | b'-') && matches!(l[i - 1].b, b'e' | b'E' | b'p' | b'P');
                 let digit_sep = d == b'\'' && at(i + 1).is_ascii_alphanumeric();
-                if exponent_sign || digit_sep || d.is_ascii_alphanumeric() || d == b'_' || d == b'.' {
+                if exponent_sign || digit_sep || d.is_ascii_alphanumeric() || d == b'_' || d == b'.'
+                {
                     i += 1;
                 } else {
                     break;
@@ -267,14 +326,21 @@ fn tokenize(l: &[LByte], diags: &mut Vec<Diagnostic>) -> Vec<Token> {
             i = i.min(l.len());
             if !closed {
                 diags.push(
-                    Diagnostic::new(codes::PRAGMA_SYNTAX, Span::new(l[s].start, l[i - 1].end), "unterminated literal in pragma")
-                        .with_label("this literal is not closed"),
+                    Diagnostic::new(
+                        codes::PRAGMA_SYNTAX,
+                        Span::new(l[s].start, l[i - 1].end),
+                        "unterminated literal in pragma",
+                    )
+                    .with_label("this literal is not closed"),
                 );
             }
             Kind::Literal
         } else if c.is_ascii_punctuation() {
             let text3: Vec<u8> = l[i..l.len().min(i + 3)].iter().map(|x| x.b).collect();
-            let n = if PUNCT3.iter().any(|p| text3.starts_with(p.as_bytes()) && text3.len() >= 3) {
+            let n = if PUNCT3
+                .iter()
+                .any(|p| text3.starts_with(p.as_bytes()) && text3.len() >= 3)
+            {
                 3
             } else if PUNCT2.iter().any(|p| text3.starts_with(p.as_bytes())) {
                 2
@@ -308,12 +374,19 @@ mod tests {
     use super::*;
 
     fn texts(src: &str) -> Vec<String> {
-        lex(src, Span::new(0, src.len())).tokens.into_iter().map(|t| t.text).collect()
+        lex(src, Span::new(0, src.len()))
+            .tokens
+            .into_iter()
+            .map(|t| t.text)
+            .collect()
     }
 
     #[test]
     fn splices_and_comments() {
-        assert_eq!(texts("#pragma omp par\\\nallel /* c */ for // x"), ["#", "pragma", "omp", "parallel", "for"]);
+        assert_eq!(
+            texts("#pragma omp par\\\nallel /* c */ for // x"),
+            ["#", "pragma", "omp", "parallel", "for"]
+        );
         let src = "#pragma omp par\\\nallel";
         let l = lex(src, Span::new(0, src.len()));
         let t = &l.tokens[3];
@@ -336,13 +409,19 @@ mod tests {
 
     #[test]
     fn punctuation_longest_match() {
-        assert_eq!(texts("a->b[1:-2] && c||d <<= 1"), ["a", "->", "b", "[", "1", ":", "-", "2", "]", "&&", "c", "||", "d", "<<=", "1"]);
+        assert_eq!(
+            texts("a->b[1:-2] && c||d <<= 1"),
+            ["a", "->", "b", "[", "1", ":", "-", "2", "]", "&&", "c", "||", "d", "<<=", "1"]
+        );
         assert_eq!(texts("1.5e-3 0x1fU"), ["1.5e-3", "0x1fU"]);
     }
 
     #[test]
     fn stops_at_newline_and_reports_unterminated() {
-        assert_eq!(texts("#pragma omp for\nint x;"), ["#", "pragma", "omp", "for"]);
+        assert_eq!(
+            texts("#pragma omp for\nint x;"),
+            ["#", "pragma", "omp", "for"]
+        );
         let src = "#pragma omp critical /* open";
         assert_eq!(lex(src, Span::new(0, src.len())).diags.len(), 1);
         let src = "_Pragma(\"omp for";

@@ -13,7 +13,9 @@ mod render;
 mod suggest;
 mod table;
 
-pub use ast::{Arg, Clause, ClauseArgs, Directive, DirectiveArg, ExprText, ListItem, Model, Section, Word};
+pub use ast::{
+    Arg, Clause, ClauseArgs, Directive, DirectiveArg, ExprText, ListItem, Model, Section, Word,
+};
 pub use parser::parse_pragma;
 pub use print::print;
 pub use render::{render_json, render_text};

@@ -8,7 +8,9 @@
 //! spills into the next: the parser reports it and goes on with the next
 //! clause, so every error in a pragma is reported in one run.
 
-use super::ast::{Arg, Clause, ClauseArgs, Directive, DirectiveArg, ExprText, ListItem, Model, Section, Word};
+use super::ast::{
+    Arg, Clause, ClauseArgs, Directive, DirectiveArg, ExprText, ListItem, Model, Section, Word,
+};
 use super::lexer::{lex, Form, Kind, Token};
 use super::suggest::closest;
 use super::table::{self, Shape};
@@ -36,7 +38,13 @@ pub fn parse_pragma(src: &str, span: Span) -> (Option<Directive>, Vec<Diagnostic
         Some("acc") => Model::Acc,
         _ => return (None, lexed.diags),
     };
-    let mut p = Parser { toks, diags: lexed.diags, model, directive: String::new(), group: Span::default() };
+    let mut p = Parser {
+        toks,
+        diags: lexed.diags,
+        model,
+        directive: String::new(),
+        group: Span::default(),
+    };
     let whole = whole_span(src, span);
     let d = p.directive(pos, whole);
     // One error per place: a missing word can trip two checks of the same group.
@@ -55,7 +63,10 @@ pub fn parse_pragma(src: &str, span: Span) -> (Option<Directive>, Vec<Diagnostic
 fn whole_span(src: &str, span: Span) -> Span {
     let end = span.end.min(src.len());
     let start = span.start.min(end);
-    let lead = src.as_bytes()[start..end].iter().take_while(|b| b.is_ascii_whitespace()).count();
+    let lead = src.as_bytes()[start..end]
+        .iter()
+        .take_while(|b| b.is_ascii_whitespace())
+        .count();
     Span::new(start + lead, end)
 }
 
@@ -154,11 +165,17 @@ fn span_of(ts: &[Token]) -> Span {
 }
 
 fn expr_of(ts: &[Token]) -> ExprText {
-    ExprText { text: text_of(ts), span: span_of(ts) }
+    ExprText {
+        text: text_of(ts),
+        span: span_of(ts),
+    }
 }
 
 fn word_of(ts: &[Token]) -> Word {
-    Word { text: text_of(ts), span: span_of(ts) }
+    Word {
+        text: text_of(ts),
+        span: span_of(ts),
+    }
 }
 
 fn is_single_ident(ts: &[Token]) -> bool {
@@ -197,10 +214,18 @@ fn unit_key(u: &[Token]) -> String {
 
 impl Parser<'_> {
     fn err(&mut self, code: Code, span: Span, msg: impl Into<String>, label: impl Into<String>) {
-        self.diags.push(Diagnostic::new(code, span, msg).with_label(label));
+        self.diags
+            .push(Diagnostic::new(code, span, msg).with_label(label));
     }
 
-    fn err_help(&mut self, code: Code, span: Span, msg: impl Into<String>, label: impl Into<String>, help: Option<String>) {
+    fn err_help(
+        &mut self,
+        code: Code,
+        span: Span,
+        msg: impl Into<String>,
+        label: impl Into<String>,
+        help: Option<String>,
+    ) {
         let mut d = Diagnostic::new(code, span, msg).with_label(label);
         if let Some(h) = help {
             d = d.with_help(h);
@@ -221,7 +246,10 @@ impl Parser<'_> {
             self.err(
                 codes::PRAGMA_SYNTAX,
                 span,
-                format!("expected a directive name after `{}`{found}", model_tok.text),
+                format!(
+                    "expected a directive name after `{}`{found}",
+                    model_tok.text
+                ),
                 "expected a directive name",
             );
             return None;
@@ -242,7 +270,11 @@ impl Parser<'_> {
             self.unknown_directive(&words);
             return None;
         }
-        let name = words[..best].iter().map(|w| w.text.as_str()).collect::<Vec<_>>().join(" ");
+        let name = words[..best]
+            .iter()
+            .map(|w| w.text.as_str())
+            .collect::<Vec<_>>()
+            .join(" ");
         let name_span = Span::new(words[0].span.start, words[best - 1].span.end);
         self.directive = name.clone();
         i += best;
@@ -289,7 +321,11 @@ impl Parser<'_> {
                     format!("expected a clause name, found `{}`", t.text),
                     "expected a clause",
                 );
-                i = if t.is("(") || t.is("[") || t.is("{") { matching(toks, i).map(|c| c + 1).unwrap_or(toks.len()) } else { i + 1 };
+                i = if t.is("(") || t.is("[") || t.is("{") {
+                    matching(toks, i).map(|c| c + 1).unwrap_or(toks.len())
+                } else {
+                    i + 1
+                };
                 continue;
             }
             let (clause, next) = self.clause(i, first_clause);
@@ -299,7 +335,14 @@ impl Parser<'_> {
             }
             i = next;
         }
-        Some(Directive { model: self.model, name, name_span, clauses, span: whole, arg })
+        Some(Directive {
+            model: self.model,
+            name,
+            name_span,
+            clauses,
+            span: whole,
+            arg,
+        })
     }
 
     fn unknown_directive(&mut self, words: &[&Token]) {
@@ -308,8 +351,15 @@ impl Parser<'_> {
         let mut bad = 0;
         let mut prefix = String::new();
         for (k, w) in words.iter().enumerate() {
-            let cand = if k == 0 { w.text.clone() } else { format!("{prefix} {}", w.text) };
-            if names.iter().any(|n| *n == cand || n.starts_with(&format!("{cand} "))) {
+            let cand = if k == 0 {
+                w.text.clone()
+            } else {
+                format!("{prefix} {}", w.text)
+            };
+            if names
+                .iter()
+                .any(|n| *n == cand || n.starts_with(&format!("{cand} ")))
+            {
                 prefix = cand;
                 bad = k + 1;
             } else {
@@ -320,7 +370,11 @@ impl Parser<'_> {
         let w = words[bad];
         let mut guess = None;
         for k in (1..=words.len()).rev() {
-            let joined = words[..k].iter().map(|w| w.text.as_str()).collect::<Vec<_>>().join(" ");
+            let joined = words[..k]
+                .iter()
+                .map(|w| w.text.as_str())
+                .collect::<Vec<_>>()
+                .join(" ");
             if let Some(c) = closest(&joined, names.iter().copied()) {
                 guess = Some(c);
                 break;
@@ -335,14 +389,26 @@ impl Parser<'_> {
         self.err_help(
             codes::UNKNOWN_DIRECTIVE,
             w.span,
-            format!("unknown {m} directive `{}`", words[..=bad].iter().map(|w| w.text.as_str()).collect::<Vec<_>>().join(" ")),
+            format!(
+                "unknown {m} directive `{}`",
+                words[..=bad]
+                    .iter()
+                    .map(|w| w.text.as_str())
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            ),
             "unknown directive",
             guess.map(|g| format!("did you mean `{g}`?")),
         );
     }
 
     fn unclosed(&mut self, open: usize) {
-        self.err(codes::PRAGMA_SYNTAX, self.toks[open].span, "unclosed `(` in pragma", "this `(` is never closed");
+        self.err(
+            codes::PRAGMA_SYNTAX,
+            self.toks[open].span,
+            "unclosed `(` in pragma",
+            "this `(` is never closed",
+        );
     }
 
     /// Parses the clause whose name is at `i`; returns it (if usable) and the
@@ -372,7 +438,11 @@ impl Parser<'_> {
         };
         let args = match group {
             None => match shape {
-                Shape::Bare | Shape::OptExpr | Shape::OptKeyword(_) | Shape::Named(_) | Shape::Wait => ClauseArgs::None,
+                Shape::Bare
+                | Shape::OptExpr
+                | Shape::OptKeyword(_)
+                | Shape::Named(_)
+                | Shape::Wait => ClauseArgs::None,
                 _ => {
                     self.err(
                         codes::PRAGMA_SYNTAX,
@@ -400,7 +470,15 @@ impl Parser<'_> {
                 }
             }
         };
-        (Some(Clause { name, name_span: name_tok.span, args, span }), next)
+        (
+            Some(Clause {
+                name,
+                name_span: name_tok.span,
+                args,
+                span,
+            }),
+            next,
+        )
     }
 
     fn unknown_clause(&mut self, t: &Token, first: bool) {
@@ -410,7 +488,9 @@ impl Parser<'_> {
         if first {
             // `target teams distrbute`: a misspelt word of a longer directive name.
             let prefix = format!("{} ", self.directive);
-            let longer = table::directives(self.model).iter().filter_map(|n| n.strip_prefix(&prefix).map(|rest| (n, rest)));
+            let longer = table::directives(self.model)
+                .iter()
+                .filter_map(|n| n.strip_prefix(&prefix).map(|rest| (n, rest)));
             for (full, rest) in longer {
                 let next_word = rest.split(' ').next().unwrap_or("");
                 if closest(&t.text, [next_word]).is_some() {
@@ -423,8 +503,12 @@ impl Parser<'_> {
             Model::Omp => Model::Acc,
             Model::Acc => Model::Omp,
         };
-        let mut d = Diagnostic::new(codes::UNKNOWN_CLAUSE, t.span, format!("unknown {m} clause `{}`", t.text))
-            .with_label("unknown clause");
+        let mut d = Diagnostic::new(
+            codes::UNKNOWN_CLAUSE,
+            t.span,
+            format!("unknown {m} clause `{}`", t.text),
+        )
+        .with_label("unknown clause");
         if let Some(h) = help {
             d = d.with_help(h);
         }
@@ -436,7 +520,13 @@ impl Parser<'_> {
 
     /// Parses the contents `ts` of a parenthesised group (whose span, parentheses
     /// included, is `gspan`) as `shape`. `None` when nothing usable is left.
-    fn args(&mut self, shape: Shape, ts: &[Token], gspan: Span, clause: &str) -> Option<ClauseArgs> {
+    fn args(
+        &mut self,
+        shape: Shape,
+        ts: &[Token],
+        gspan: Span,
+        clause: &str,
+    ) -> Option<ClauseArgs> {
         self.group = gspan;
         if ts.is_empty() {
             self.err(
@@ -449,7 +539,10 @@ impl Parser<'_> {
         }
         match shape {
             Shape::Bare => None,
-            Shape::Expr | Shape::OptExpr | Shape::Raw => Some(ClauseArgs::Expr { modifier: None, expr: expr_of(ts) }),
+            Shape::Expr | Shape::OptExpr | Shape::Raw => Some(ClauseArgs::Expr {
+                modifier: None,
+                expr: expr_of(ts),
+            }),
             Shape::ExprMod(set) => {
                 let (pre, rest) = split_colon(ts);
                 let modifier = match pre {
@@ -463,7 +556,10 @@ impl Parser<'_> {
                     }
                 };
                 self.need_expr(rest, gspan, clause)?;
-                Some(ClauseArgs::Expr { modifier, expr: expr_of(rest) })
+                Some(ClauseArgs::Expr {
+                    modifier,
+                    expr: expr_of(rest),
+                })
             }
             Shape::If => {
                 let (pre, rest) = split_colon(ts);
@@ -472,24 +568,41 @@ impl Parser<'_> {
                     Some(p) => {
                         let key = text_of(p);
                         if !p.iter().all(Token::is_ident) || !table::is_if_modifier(&key) {
-                            self.bad_word(p, "directive-name modifier of `if`", table::directives(Model::Omp));
+                            self.bad_word(
+                                p,
+                                "directive-name modifier of `if`",
+                                table::directives(Model::Omp),
+                            );
                         }
                         Some(word_of(p))
                     }
                 };
                 self.need_expr(rest, gspan, clause)?;
-                Some(ClauseArgs::Expr { modifier, expr: expr_of(rest) })
+                Some(ClauseArgs::Expr {
+                    modifier,
+                    expr: expr_of(rest),
+                })
             }
             Shape::ExprOrArgs => {
-                let parts = if self.model == Model::Omp { split_top(ts, ":") } else { split_top(ts, ",") };
+                let parts = if self.model == Model::Omp {
+                    split_top(ts, ":")
+                } else {
+                    split_top(ts, ",")
+                };
                 if parts.len() == 1 {
-                    return Some(ClauseArgs::Expr { modifier: None, expr: expr_of(ts) });
+                    return Some(ClauseArgs::Expr {
+                        modifier: None,
+                        expr: expr_of(ts),
+                    });
                 }
                 self.positional(&parts, gspan, clause)
             }
             Shape::List => {
                 let items = self.list(ts, gspan);
-                Some(ClauseArgs::List { modifiers: Vec::new(), items })
+                Some(ClauseArgs::List {
+                    modifiers: Vec::new(),
+                    items,
+                })
             }
             Shape::ListMod(set, any) => {
                 let (pre, rest) = split_colon(ts);
@@ -498,7 +611,12 @@ impl Parser<'_> {
                     if any {
                         for e in split_top(p, ",") {
                             if e.is_empty() {
-                                self.err(codes::BAD_CLAUSE_ARG, gspan, format!("empty modifier in `{clause}`"), "empty modifier");
+                                self.err(
+                                    codes::BAD_CLAUSE_ARG,
+                                    gspan,
+                                    format!("empty modifier in `{clause}`"),
+                                    "empty modifier",
+                                );
                             } else {
                                 modifiers.push(word_of(e));
                             }
@@ -533,7 +651,11 @@ impl Parser<'_> {
                         let is_type = table::MAP_TYPES.contains(&key.as_str());
                         if !is_type && !table::MAP_MODIFIERS.contains(&key.as_str()) {
                             let all = table::MAP_TYPES.iter().chain(table::MAP_MODIFIERS.iter());
-                            self.bad_word(u, "map type or modifier", &all.copied().collect::<Vec<_>>());
+                            self.bad_word(
+                                u,
+                                "map type or modifier",
+                                &all.copied().collect::<Vec<_>>(),
+                            );
                         } else if is_type && k + 1 != us.len() {
                             self.err(
                                 codes::BAD_CLAUSE_ARG,
@@ -545,7 +667,12 @@ impl Parser<'_> {
                         modifiers.push(word_of(u));
                     }
                     if us.is_empty() {
-                        self.err(codes::BAD_CLAUSE_ARG, gspan, "expected a map type before `:`", "missing map type");
+                        self.err(
+                            codes::BAD_CLAUSE_ARG,
+                            gspan,
+                            "expected a map type before `:`",
+                            "missing map type",
+                        );
                     }
                 }
                 let items = self.list(rest, gspan);
@@ -566,15 +693,28 @@ impl Parser<'_> {
                         let op = entries[entries.len() - 1];
                         let mods = &entries[..entries.len() - 1];
                         for m in mods {
-                            if !is_single_ident(m) || !table::REDUCTION_MODIFIERS.contains(&text_of(m).as_str()) {
-                                self.bad_word(m, &format!("modifier of `{clause}`"), table::REDUCTION_MODIFIERS);
+                            if !is_single_ident(m)
+                                || !table::REDUCTION_MODIFIERS.contains(&text_of(m).as_str())
+                            {
+                                self.bad_word(
+                                    m,
+                                    &format!("modifier of `{clause}`"),
+                                    table::REDUCTION_MODIFIERS,
+                                );
                             }
                             modifiers.push(word_of(m));
                         }
                         let optext = text_of(op);
                         if op.is_empty() {
-                            self.err(codes::BAD_CLAUSE_ARG, gspan, "expected a reduction operator before `:`", "missing operator");
-                        } else if !(table::REDUCTION_OPS.contains(&optext.as_str()) || is_single_ident(op)) {
+                            self.err(
+                                codes::BAD_CLAUSE_ARG,
+                                gspan,
+                                "expected a reduction operator before `:`",
+                                "missing operator",
+                            );
+                        } else if !(table::REDUCTION_OPS.contains(&optext.as_str())
+                            || is_single_ident(op))
+                        {
                             self.err_help(
                                 codes::BAD_CLAUSE_ARG,
                                 span_of(op),
@@ -599,7 +739,12 @@ impl Parser<'_> {
                     let n = parts[0].len();
                     for e in split_top(&ts[n + 1..], ",") {
                         if e.is_empty() {
-                            self.err(codes::BAD_CLAUSE_ARG, gspan, format!("empty argument after `:` in `{clause}`"), "empty argument");
+                            self.err(
+                                codes::BAD_CLAUSE_ARG,
+                                gspan,
+                                format!("empty argument after `:` in `{clause}`"),
+                                "empty argument",
+                            );
                         } else {
                             modifiers.push(word_of(e));
                         }
@@ -609,12 +754,21 @@ impl Parser<'_> {
             }
             Shape::Depend => {
                 if ts.len() == 1 && ts[0].is("source") {
-                    return Some(ClauseArgs::Args(vec![Arg { name: None, value: expr_of(ts), span: span_of(ts) }]));
+                    return Some(ClauseArgs::Args(vec![Arg {
+                        name: None,
+                        value: expr_of(ts),
+                        span: span_of(ts),
+                    }]));
                 }
                 if ts[0].is("sink") || ts[0].is("source") {
                     return self.doacross(ts, gspan, clause);
                 }
-                self.args(Shape::ListMod(table::DEPEND_TYPES, false), ts, gspan, clause)
+                self.args(
+                    Shape::ListMod(table::DEPEND_TYPES, false),
+                    ts,
+                    gspan,
+                    clause,
+                )
             }
             Shape::Doacross => self.doacross(ts, gspan, clause),
             Shape::Keyword(set) | Shape::OptKeyword(set) => {
@@ -628,14 +782,18 @@ impl Parser<'_> {
                 let mut parts: Vec<&[Token]> = Vec::new();
                 if let Some(p) = pre {
                     for m in split_top(p, ",") {
-                        if !is_single_ident(m) || !table::SCHEDULE_MODIFIERS.contains(&text_of(m).as_str()) {
+                        if !is_single_ident(m)
+                            || !table::SCHEDULE_MODIFIERS.contains(&text_of(m).as_str())
+                        {
                             self.bad_word(m, "schedule modifier", table::SCHEDULE_MODIFIERS);
                         }
                         parts.push(m);
                     }
                 }
                 let main = split_top(rest, ",");
-                if !is_single_ident(main[0]) || !table::SCHEDULE_KINDS.contains(&text_of(main[0]).as_str()) {
+                if !is_single_ident(main[0])
+                    || !table::SCHEDULE_KINDS.contains(&text_of(main[0]).as_str())
+                {
                     self.bad_word(main[0], "schedule kind", table::SCHEDULE_KINDS);
                 }
                 self.too_many(&main, 2, clause);
@@ -652,11 +810,15 @@ impl Parser<'_> {
             }
             Shape::Defaultmap => {
                 let parts = split_top(ts, ":");
-                if !is_single_ident(parts[0]) || !table::DEFAULTMAP_BEHAVIORS.contains(&text_of(parts[0]).as_str()) {
+                if !is_single_ident(parts[0])
+                    || !table::DEFAULTMAP_BEHAVIORS.contains(&text_of(parts[0]).as_str())
+                {
                     self.bad_word(parts[0], "defaultmap behavior", table::DEFAULTMAP_BEHAVIORS);
                 }
                 if let Some(c) = parts.get(1) {
-                    if !is_single_ident(c) || !table::DEFAULTMAP_CATEGORIES.contains(&text_of(c).as_str()) {
+                    if !is_single_ident(c)
+                        || !table::DEFAULTMAP_CATEGORIES.contains(&text_of(c).as_str())
+                    {
                         self.bad_word(c, "defaultmap category", table::DEFAULTMAP_CATEGORIES);
                     }
                 }
@@ -666,7 +828,10 @@ impl Parser<'_> {
             Shape::Order => {
                 let parts = split_top(ts, ":");
                 let last = parts[parts.len() - 1];
-                if parts.len() == 2 && (!is_single_ident(parts[0]) || !table::ORDER_MODIFIERS.contains(&text_of(parts[0]).as_str())) {
+                if parts.len() == 2
+                    && (!is_single_ident(parts[0])
+                        || !table::ORDER_MODIFIERS.contains(&text_of(parts[0]).as_str()))
+                {
                     self.bad_word(parts[0], "order modifier", table::ORDER_MODIFIERS);
                 }
                 if !last.iter().map(|t| t.text.as_str()).eq(["concurrent"]) {
@@ -683,7 +848,12 @@ impl Parser<'_> {
                 let mut args = Vec::new();
                 for e in split_top(ts, ",") {
                     if e.is_empty() {
-                        self.err(codes::BAD_CLAUSE_ARG, gspan, format!("empty argument in `{clause}`"), "empty argument");
+                        self.err(
+                            codes::BAD_CLAUSE_ARG,
+                            gspan,
+                            format!("empty argument in `{clause}`"),
+                            "empty argument",
+                        );
                         continue;
                     }
                     if e.len() >= 2 && e[0].is_ident() && e[1].is(":") {
@@ -692,12 +862,25 @@ impl Parser<'_> {
                         }
                         let v = &e[2..];
                         if v.is_empty() {
-                            self.err(codes::BAD_CLAUSE_ARG, e[1].span, format!("expected a value after `{}:`", e[0].text), "missing value");
+                            self.err(
+                                codes::BAD_CLAUSE_ARG,
+                                e[1].span,
+                                format!("expected a value after `{}:`", e[0].text),
+                                "missing value",
+                            );
                             continue;
                         }
-                        args.push(Arg { name: Some(word_of(&e[..1])), value: expr_of(v), span: span_of(e) });
+                        args.push(Arg {
+                            name: Some(word_of(&e[..1])),
+                            value: expr_of(v),
+                            span: span_of(e),
+                        });
                     } else {
-                        args.push(Arg { name: None, value: expr_of(e), span: span_of(e) });
+                        args.push(Arg {
+                            name: None,
+                            value: expr_of(e),
+                            span: span_of(e),
+                        });
                     }
                 }
                 Some(ClauseArgs::Args(args))
@@ -709,32 +892,64 @@ impl Parser<'_> {
                     let after = &rest[2..];
                     let parts = split_top(after, ":");
                     if parts.len() < 2 {
-                        self.err(codes::BAD_CLAUSE_ARG, span_of(&rest[..2]), "expected `:` after the `devnum` value", "devnum without `:`");
+                        self.err(
+                            codes::BAD_CLAUSE_ARG,
+                            span_of(&rest[..2]),
+                            "expected `:` after the `devnum` value",
+                            "devnum without `:`",
+                        );
                         return None;
                     }
                     let v = parts[0];
                     if v.is_empty() {
-                        self.err(codes::BAD_CLAUSE_ARG, rest[1].span, "expected a value after `devnum:`", "missing value");
+                        self.err(
+                            codes::BAD_CLAUSE_ARG,
+                            rest[1].span,
+                            "expected a value after `devnum:`",
+                            "missing value",
+                        );
                         return None;
                     }
-                    args.push(Arg { name: Some(word_of(&rest[..1])), value: expr_of(v), span: span_of(&rest[..2 + v.len()]) });
+                    args.push(Arg {
+                        name: Some(word_of(&rest[..1])),
+                        value: expr_of(v),
+                        span: span_of(&rest[..2 + v.len()]),
+                    });
                     rest = &after[v.len() + 1..];
                 }
                 let mut first = true;
                 for e in split_top(rest, ",") {
                     if e.is_empty() {
-                        self.err(codes::BAD_CLAUSE_ARG, gspan, format!("empty argument in `{clause}`"), "empty argument");
+                        self.err(
+                            codes::BAD_CLAUSE_ARG,
+                            gspan,
+                            format!("empty argument in `{clause}`"),
+                            "empty argument",
+                        );
                         continue;
                     }
                     if first && e.len() >= 2 && e[0].is("queues") && e[1].is(":") {
                         let v = &e[2..];
                         if v.is_empty() {
-                            self.err(codes::BAD_CLAUSE_ARG, e[1].span, "expected a value after `queues:`", "missing value");
+                            self.err(
+                                codes::BAD_CLAUSE_ARG,
+                                e[1].span,
+                                "expected a value after `queues:`",
+                                "missing value",
+                            );
                             continue;
                         }
-                        args.push(Arg { name: Some(word_of(&e[..1])), value: expr_of(v), span: span_of(e) });
+                        args.push(Arg {
+                            name: Some(word_of(&e[..1])),
+                            value: expr_of(v),
+                            span: span_of(e),
+                        });
                     } else {
-                        args.push(Arg { name: None, value: expr_of(e), span: span_of(e) });
+                        args.push(Arg {
+                            name: None,
+                            value: expr_of(e),
+                            span: span_of(e),
+                        });
                     }
                     first = false;
                 }
@@ -755,7 +970,12 @@ impl Parser<'_> {
                 let n1 = parts[1].len();
                 let comb = &ts[n0 + n1 + 2..];
                 if comb.is_empty() {
-                    self.err(codes::BAD_CLAUSE_ARG, gspan, "expected a combiner expression", "missing combiner");
+                    self.err(
+                        codes::BAD_CLAUSE_ARG,
+                        gspan,
+                        "expected a combiner expression",
+                        "missing combiner",
+                    );
                     return None;
                 }
                 let ps = [parts[0], parts[1], comb];
@@ -776,7 +996,11 @@ impl Parser<'_> {
             return None;
         };
         if !is_single_ident(p) || !["source", "sink"].contains(&text_of(p).as_str()) {
-            self.bad_word(p, &format!("dependence type of `{clause}`"), &["source", "sink"]);
+            self.bad_word(
+                p,
+                &format!("dependence type of `{clause}`"),
+                &["source", "sink"],
+            );
         }
         let mut args = Vec::new();
         let entries = split_top(rest, ",");
@@ -784,16 +1008,32 @@ impl Parser<'_> {
             if k == 0 {
                 let value = if e.is_empty() {
                     let at = span_of(p).end + 1;
-                    ExprText { text: String::new(), span: Span::new(at, at) }
+                    ExprText {
+                        text: String::new(),
+                        span: Span::new(at, at),
+                    }
                 } else {
                     expr_of(e)
                 };
                 let span = Span::new(span_of(p).start, value.span.end.max(span_of(p).end));
-                args.push(Arg { name: Some(word_of(p)), value, span });
+                args.push(Arg {
+                    name: Some(word_of(p)),
+                    value,
+                    span,
+                });
             } else if e.is_empty() {
-                self.err(codes::BAD_CLAUSE_ARG, gspan, format!("empty entry in `{clause}`"), "empty entry");
+                self.err(
+                    codes::BAD_CLAUSE_ARG,
+                    gspan,
+                    format!("empty entry in `{clause}`"),
+                    "empty entry",
+                );
             } else {
-                args.push(Arg { name: None, value: expr_of(e), span: span_of(e) });
+                args.push(Arg {
+                    name: None,
+                    value: expr_of(e),
+                    span: span_of(e),
+                });
             }
         }
         Some(ClauseArgs::Args(args))
@@ -801,7 +1041,12 @@ impl Parser<'_> {
 
     fn need_expr(&mut self, ts: &[Token], gspan: Span, clause: &str) -> Option<()> {
         if ts.is_empty() {
-            self.err(codes::BAD_CLAUSE_ARG, gspan, format!("`{clause}` needs an expression"), "missing expression");
+            self.err(
+                codes::BAD_CLAUSE_ARG,
+                gspan,
+                format!("`{clause}` needs an expression"),
+                "missing expression",
+            );
             return None;
         }
         Some(())
@@ -809,9 +1054,21 @@ impl Parser<'_> {
 
     fn too_many(&mut self, parts: &[&[Token]], max: usize, clause: &str) {
         if parts.len() > max {
-            let extra: Vec<Token> = parts[max..].iter().flat_map(|p| p.iter().cloned()).collect();
-            let span = if extra.is_empty() { self.group } else { span_of(&extra) };
-            self.err(codes::BAD_CLAUSE_ARG, span, format!("too many arguments in `{clause}`"), "unexpected argument");
+            let extra: Vec<Token> = parts[max..]
+                .iter()
+                .flat_map(|p| p.iter().cloned())
+                .collect();
+            let span = if extra.is_empty() {
+                self.group
+            } else {
+                span_of(&extra)
+            };
+            self.err(
+                codes::BAD_CLAUSE_ARG,
+                span,
+                format!("too many arguments in `{clause}`"),
+                "unexpected argument",
+            );
         }
     }
 
@@ -820,9 +1077,18 @@ impl Parser<'_> {
         let mut args = Vec::new();
         for p in parts {
             if p.is_empty() {
-                self.err(codes::BAD_CLAUSE_ARG, gspan, format!("empty argument in `{clause}`"), "empty argument");
+                self.err(
+                    codes::BAD_CLAUSE_ARG,
+                    gspan,
+                    format!("empty argument in `{clause}`"),
+                    "empty argument",
+                );
             } else {
-                args.push(Arg { name: None, value: expr_of(p), span: span_of(p) });
+                args.push(Arg {
+                    name: None,
+                    value: expr_of(p),
+                    span: span_of(p),
+                });
             }
         }
         if args.is_empty() {
@@ -834,31 +1100,59 @@ impl Parser<'_> {
     /// E0104 for a word not in `allowed`, with a suggestion.
     fn bad_word(&mut self, ts: &[Token], what: &str, allowed: &[&str]) {
         let text = text_of(ts);
-        let span = if ts.is_empty() { self.group } else { span_of(ts) };
+        let span = if ts.is_empty() {
+            self.group
+        } else {
+            span_of(ts)
+        };
         let key = ts.first().map(|t| t.text.as_str()).unwrap_or("");
         let guess = closest(key, allowed.iter().map(|a| a.trim_end_matches('(')));
         let help = match guess {
             Some(g) => Some(format!("did you mean `{g}`?")),
             None if allowed.len() <= 12 => Some(format!(
                 "expected one of: {}",
-                allowed.iter().map(|a| format!("`{}`", a.trim_end_matches('('))).collect::<Vec<_>>().join(", ")
+                allowed
+                    .iter()
+                    .map(|a| format!("`{}`", a.trim_end_matches('(')))
+                    .collect::<Vec<_>>()
+                    .join(", ")
             )),
             None => None,
         };
-        let msg = if text.is_empty() { format!("missing {what}") } else { format!("`{text}` is not a valid {what}") };
-        self.err_help(codes::BAD_CLAUSE_ARG, span, msg, format!("unknown {what}"), help);
+        let msg = if text.is_empty() {
+            format!("missing {what}")
+        } else {
+            format!("`{text}` is not a valid {what}")
+        };
+        self.err_help(
+            codes::BAD_CLAUSE_ARG,
+            span,
+            msg,
+            format!("unknown {what}"),
+            help,
+        );
     }
 
     /// A comma-separated variable list. Bad items are reported and dropped.
     fn list(&mut self, ts: &[Token], gspan: Span) -> Vec<ListItem> {
         let mut items = Vec::new();
         if ts.is_empty() {
-            self.err(codes::BAD_CLAUSE_ARG, gspan, "expected a list of variables", "empty list");
+            self.err(
+                codes::BAD_CLAUSE_ARG,
+                gspan,
+                "expected a list of variables",
+                "empty list",
+            );
             return items;
         }
         for e in split_top(ts, ",") {
             if e.is_empty() {
-                self.err(codes::BAD_CLAUSE_ARG, gspan, "empty list item", "empty list item");
+                self.err(
+                    codes::BAD_CLAUSE_ARG,
+                    gspan,
+                    "empty list item",
+                    "empty list item",
+                );
                 continue;
             }
             if let Some(item) = self.item(e) {
@@ -890,11 +1184,21 @@ impl Parser<'_> {
                 i += 2;
             } else if t.is("[") {
                 let Some(c) = matching(e, i) else {
-                    self.err(codes::PRAGMA_SYNTAX, t.span, "unclosed `[` in list item", "this `[` is never closed");
+                    self.err(
+                        codes::PRAGMA_SYNTAX,
+                        t.span,
+                        "unclosed `[` in list item",
+                        "this `[` is never closed",
+                    );
                     return None;
                 };
                 if !e[c].is("]") {
-                    self.err(codes::PRAGMA_SYNTAX, e[c].span, "mismatched bracket in list item", "expected `]`");
+                    self.err(
+                        codes::PRAGMA_SYNTAX,
+                        e[c].span,
+                        "mismatched bracket in list item",
+                        "expected `]`",
+                    );
                     return None;
                 }
                 parts.push((i, c + 1, true));
@@ -903,7 +1207,10 @@ impl Parser<'_> {
                 self.err(
                     codes::BAD_CLAUSE_ARG,
                     t.span,
-                    format!("unexpected `{}` in list item; expected `[`, `.`, `->`, `,` or `)`", t.text),
+                    format!(
+                        "unexpected `{}` in list item; expected `[`, `.`, `->`, `,` or `)`",
+                        t.text
+                    ),
                     "unexpected token",
                 );
                 return None;
@@ -912,20 +1219,41 @@ impl Parser<'_> {
         let trailing = parts.iter().rev().take_while(|p| p.2).count();
         let split = parts.len() - trailing;
         let path_end = if split == 0 { 1 } else { parts[split - 1].1 };
-        let path = if path_end > 1 { text_of(&e[1..path_end]) } else { String::new() };
+        let path = if path_end > 1 {
+            text_of(&e[1..path_end])
+        } else {
+            String::new()
+        };
         let mut sections = Vec::new();
         for &(s, end, _) in &parts[split..] {
             let inner = &e[s + 1..end - 1];
             let span = Span::new(e[s].span.start, e[end - 1].span.end);
             let pieces = split_top(inner, ":");
-            let opt = |ts: &[Token]| if ts.is_empty() { None } else { Some(expr_of(ts)) };
+            let opt = |ts: &[Token]| {
+                if ts.is_empty() {
+                    None
+                } else {
+                    Some(expr_of(ts))
+                }
+            };
             let section = match pieces.len() {
                 1 => {
                     if inner.is_empty() {
-                        self.err(codes::BAD_CLAUSE_ARG, span, "empty subscript in list item", "empty `[]`");
+                        self.err(
+                            codes::BAD_CLAUSE_ARG,
+                            span,
+                            "empty subscript in list item",
+                            "empty `[]`",
+                        );
                         return None;
                     }
-                    Section { lower: Some(expr_of(inner)), length: None, stride: None, is_index: true, span }
+                    Section {
+                        lower: Some(expr_of(inner)),
+                        length: None,
+                        stride: None,
+                        is_index: true,
+                        span,
+                    }
                 }
                 2 | 3 => Section {
                     lower: opt(pieces[0]),
@@ -945,11 +1273,22 @@ impl Parser<'_> {
                 }
             };
             if pieces.len() == 3 && pieces[2].is_empty() {
-                self.err(codes::BAD_CLAUSE_ARG, span, "expected a stride after the second `:`", "missing stride");
+                self.err(
+                    codes::BAD_CLAUSE_ARG,
+                    span,
+                    "expected a stride after the second `:`",
+                    "missing stride",
+                );
             }
             sections.push(section);
         }
-        Some(ListItem { name: e[0].text.clone(), name_span: e[0].span, path, sections, span: span_of(e) })
+        Some(ListItem {
+            name: e[0].text.clone(),
+            name_span: e[0].span,
+            path,
+            sections,
+            span: span_of(e),
+        })
     }
 }
 
@@ -1002,7 +1341,9 @@ mod tests {
     fn ternary_in_expression() {
         let d = ok("#pragma omp parallel if(parallel: n > 1 ? a : b) num_threads(x ? 2 : 4)");
         let (m, e) = match &d.clauses[0].args {
-            ClauseArgs::Expr { modifier, expr } => (modifier.clone().unwrap().text, expr.text.clone()),
+            ClauseArgs::Expr { modifier, expr } => {
+                (modifier.clone().unwrap().text, expr.text.clone())
+            }
             a => panic!("{a:?}"),
         };
         assert_eq!((m.as_str(), e.as_str()), ("parallel", "n > 1 ? a : b"));

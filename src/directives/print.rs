@@ -13,7 +13,9 @@ use super::table::{self, Shape};
 pub fn print(d: &Directive) -> String {
     let mut s = format!("{} {}", d.model.as_str(), d.name);
     if let Some(a) = &d.arg {
-        let shape = table::directive_arg(d.model, &d.name).map(|(s, _)| s).unwrap_or(Shape::Raw);
+        let shape = table::directive_arg(d.model, &d.name)
+            .map(|(s, _)| s)
+            .unwrap_or(Shape::Raw);
         s.push('(');
         s.push_str(&args_text(d.model, shape, &a.args));
         s.push(')');
@@ -38,11 +40,21 @@ pub(crate) fn clause_text(model: Model, directive: &str, c: &Clause) -> String {
 pub fn item_text(it: &ListItem) -> String {
     let mut s = format!("{}{}", it.name, it.path);
     for sec in &it.sections {
-        let t = |e: &Option<super::ExprText>| e.as_ref().map(|e| e.text.as_str()).unwrap_or("").to_string();
+        let t = |e: &Option<super::ExprText>| {
+            e.as_ref()
+                .map(|e| e.text.as_str())
+                .unwrap_or("")
+                .to_string()
+        };
         if sec.is_index {
             s.push_str(&format!("[{}]", t(&sec.lower)));
         } else if sec.stride.is_some() {
-            s.push_str(&format!("[{}:{}:{}]", t(&sec.lower), t(&sec.length), t(&sec.stride)));
+            s.push_str(&format!(
+                "[{}:{}:{}]",
+                t(&sec.lower),
+                t(&sec.length),
+                t(&sec.stride)
+            ));
         } else {
             s.push_str(&format!("[{}:{}]", t(&sec.lower), t(&sec.length)));
         }
@@ -66,12 +78,22 @@ fn join_args(args: &[Arg], sep: &str) -> String {
 fn args_text(model: Model, shape: Shape, args: &ClauseArgs) -> String {
     match args {
         ClauseArgs::None => String::new(),
-        ClauseArgs::Expr { modifier: Some(m), expr } => format!("{}: {}", m.text, expr.text),
-        ClauseArgs::Expr { modifier: None, expr } => expr.text.clone(),
+        ClauseArgs::Expr {
+            modifier: Some(m),
+            expr,
+        } => format!("{}: {}", m.text, expr.text),
+        ClauseArgs::Expr {
+            modifier: None,
+            expr,
+        } => expr.text.clone(),
         ClauseArgs::Keyword(w) => w.text.clone(),
         ClauseArgs::List { modifiers, items } => {
             let items = items.iter().map(item_text).collect::<Vec<_>>().join(", ");
-            let mods = modifiers.iter().map(|w| w.text.as_str()).collect::<Vec<_>>().join(", ");
+            let mods = modifiers
+                .iter()
+                .map(|w| w.text.as_str())
+                .collect::<Vec<_>>()
+                .join(", ");
             if modifiers.is_empty() {
                 items
             } else if shape == Shape::ListPost {
@@ -84,12 +106,19 @@ fn args_text(model: Model, shape: Shape, args: &ClauseArgs) -> String {
             Shape::Schedule => {
                 let n = args
                     .iter()
-                    .take_while(|a| a.name.is_none() && table::SCHEDULE_MODIFIERS.contains(&a.value.text.as_str()))
+                    .take_while(|a| {
+                        a.name.is_none()
+                            && table::SCHEDULE_MODIFIERS.contains(&a.value.text.as_str())
+                    })
                     .count();
                 if n == 0 {
                     join_args(args, ", ")
                 } else {
-                    format!("{}: {}", join_args(&args[..n], ", "), join_args(&args[n..], ", "))
+                    format!(
+                        "{}: {}",
+                        join_args(&args[..n], ", "),
+                        join_args(&args[n..], ", ")
+                    )
                 }
             }
             Shape::Defaultmap | Shape::Order => join_args(args, ": "),
@@ -120,14 +149,29 @@ mod tests {
 
     #[test]
     fn canonical_text() {
-        assert_eq!(roundtrip("#pragma omp target teams map( tofrom :a[0:n])"), "omp target teams map(tofrom: a[0:n])");
+        assert_eq!(
+            roundtrip("#pragma omp target teams map( tofrom :a[0:n])"),
+            "omp target teams map(tofrom: a[0:n])"
+        );
         assert_eq!(
             roundtrip("#pragma omp for schedule(monotonic:dynamic,4) linear(i:2) reduction(+:s)"),
             "omp for schedule(monotonic: dynamic, 4) linear(i: 2) reduction(+: s)"
         );
-        assert_eq!(roundtrip("#pragma acc wait(devnum:1:queues:2,3) async"), "acc wait(devnum: 1 : queues: 2, 3) async");
-        assert_eq!(roundtrip("#pragma acc loop gang(num:4,static:*) vector(32)"), "acc loop gang(num: 4, static: *) vector(32)");
-        assert_eq!(roundtrip("#pragma omp ordered depend(sink:i-1,j)"), "omp ordered depend(sink: i-1, j)");
-        assert_eq!(roundtrip("#pragma omp critical(lock) hint(1)"), "omp critical(lock) hint(1)");
+        assert_eq!(
+            roundtrip("#pragma acc wait(devnum:1:queues:2,3) async"),
+            "acc wait(devnum: 1 : queues: 2, 3) async"
+        );
+        assert_eq!(
+            roundtrip("#pragma acc loop gang(num:4,static:*) vector(32)"),
+            "acc loop gang(num: 4, static: *) vector(32)"
+        );
+        assert_eq!(
+            roundtrip("#pragma omp ordered depend(sink:i-1,j)"),
+            "omp ordered depend(sink: i-1, j)"
+        );
+        assert_eq!(
+            roundtrip("#pragma omp critical(lock) hint(1)"),
+            "omp critical(lock) hint(1)"
+        );
     }
 }

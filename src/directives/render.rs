@@ -24,7 +24,12 @@ fn word_line(out: &mut String, file: &SourceFile, indent: &str, what: &str, w: &
 }
 
 fn item_lines(out: &mut String, file: &SourceFile, indent: &str, it: &ListItem) {
-    let _ = writeln!(out, "{indent}item `{}` @{}", item_text(it), at(file, it.span));
+    let _ = writeln!(
+        out,
+        "{indent}item `{}` @{}",
+        item_text(it),
+        at(file, it.span)
+    );
     for s in &it.sections {
         let ind = format!("{indent}  ");
         if s.is_index {
@@ -32,9 +37,19 @@ fn item_lines(out: &mut String, file: &SourceFile, indent: &str, it: &ListItem) 
         } else {
             let _ = writeln!(out, "{ind}section @{}", at(file, s.span));
         }
-        for (what, e) in [("lower", &s.lower), ("length", &s.length), ("stride", &s.stride)] {
+        for (what, e) in [
+            ("lower", &s.lower),
+            ("length", &s.length),
+            ("stride", &s.stride),
+        ] {
             if let Some(e) = e {
-                expr_line(out, file, &format!("{ind}  "), if s.is_index { "index" } else { what }, e);
+                expr_line(
+                    out,
+                    file,
+                    &format!("{ind}  "),
+                    if s.is_index { "index" } else { what },
+                    e,
+                );
             }
         }
     }
@@ -168,19 +183,34 @@ mod tests {
     fn text_block() {
         let f = SourceFile::new("a.c", "int x;\n#pragma omp target map(to: a[0:n]) nowait\n");
         let t = render_text(&f, &dirs(&f));
-        assert!(t.starts_with("a.c:2:1: omp target map(to: a[0:n]) nowait\n"), "{t}");
-        assert!(t.contains("  clause map(to: a[0:n]) @2:20 bytes 26..41\n"), "{t}");
+        assert!(
+            t.starts_with("a.c:2:1: omp target map(to: a[0:n]) nowait\n"),
+            "{t}"
+        );
+        assert!(
+            t.contains("  clause map(to: a[0:n]) @2:20 bytes 26..41\n"),
+            "{t}"
+        );
         assert!(t.contains("        length `n` @2:32\n"), "{t}");
     }
 
     #[test]
     fn json_has_positions_and_args() {
-        let f = SourceFile::new("a.c", "#pragma acc parallel loop gang(num: 4) copyin(readonly: a[0:n])\n");
+        let f = SourceFile::new(
+            "a.c",
+            "#pragma acc parallel loop gang(num: 4) copyin(readonly: a[0:n])\n",
+        );
         let v: serde_json::Value = serde_json::from_str(&render_json(&f, &dirs(&f))).unwrap();
         assert_eq!(v[0]["name"], "parallel loop");
         assert_eq!(v[0]["clauses"][0]["args"]["form"], "args");
-        assert_eq!(v[0]["clauses"][0]["args"]["value"][0]["name"]["text"], "num");
-        assert_eq!(v[0]["clauses"][1]["args"]["value"]["modifiers"][0]["text"], "readonly");
+        assert_eq!(
+            v[0]["clauses"][0]["args"]["value"][0]["name"]["text"],
+            "num"
+        );
+        assert_eq!(
+            v[0]["clauses"][1]["args"]["value"]["modifiers"][0]["text"],
+            "readonly"
+        );
         assert_eq!(v[0]["clauses"][1]["span"]["column"], 40);
     }
 }

@@ -15,7 +15,9 @@ pub(crate) fn distance(a: &str, b: &str) -> usize {
     for i in 1..=a.len() {
         for j in 1..=b.len() {
             let cost = usize::from(a[i - 1] != b[j - 1]);
-            let mut v = (d[(i - 1) * w + j] + 1).min(d[i * w + j - 1] + 1).min(d[(i - 1) * w + j - 1] + cost);
+            let mut v = (d[(i - 1) * w + j] + 1)
+                .min(d[i * w + j - 1] + 1)
+                .min(d[(i - 1) * w + j - 1] + cost);
             if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
                 v = v.min(d[(i - 2) * w + j - 2] + 1);
             }
@@ -28,7 +30,10 @@ pub(crate) fn distance(a: &str, b: &str) -> usize {
 /// The candidate closest to `word`, if it is close enough to be a likely typo
 /// (at most a third of the word's length, at least one edit). Ties go to the
 /// earlier candidate, so the answer is deterministic.
-pub(crate) fn closest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+pub(crate) fn closest<'a>(
+    word: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+) -> Option<&'a str> {
     let limit = (word.len() / 3).max(1);
     // Case is not a typo worth counting: `NUM_THREADS` suggests `num_threads`.
     let lower = word.to_ascii_lowercase();
@@ -63,6 +68,9 @@ mod tests {
         assert_eq!(closest("tofro", ["to", "from", "tofrom"]), Some("tofrom"));
         assert_eq!(closest("paralel", ["parallel", "for"]), Some("parallel"));
         assert_eq!(closest("xyz", ["parallel", "for"]), None);
-        assert_eq!(closest("NUM_THREADS", ["num_teams", "num_threads"]), Some("num_threads"));
+        assert_eq!(
+            closest("NUM_THREADS", ["num_teams", "num_threads"]),
+            Some("num_threads")
+        );
     }
 }

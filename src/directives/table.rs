@@ -64,16 +64,40 @@ pub(crate) enum Shape {
 }
 
 pub(crate) const MAP_TYPES: &[&str] = &["to", "from", "tofrom", "alloc", "release", "delete"];
-pub(crate) const MAP_MODIFIERS: &[&str] = &["always", "close", "present", "ompx_hold", "mapper(", "iterator("];
+pub(crate) const MAP_MODIFIERS: &[&str] = &[
+    "always",
+    "close",
+    "present",
+    "ompx_hold",
+    "mapper(",
+    "iterator(",
+];
 pub(crate) const REDUCTION_MODIFIERS: &[&str] = &["inscan", "task", "default"];
 pub(crate) const REDUCTION_OPS: &[&str] = &["+", "*", "-", "&", "|", "^", "&&", "||", "min", "max"];
 pub(crate) const SCHEDULE_MODIFIERS: &[&str] = &["monotonic", "nonmonotonic", "simd"];
 pub(crate) const SCHEDULE_KINDS: &[&str] = &["static", "dynamic", "guided", "auto", "runtime"];
-pub(crate) const DEFAULTMAP_BEHAVIORS: &[&str] =
-    &["alloc", "to", "from", "tofrom", "firstprivate", "none", "default", "present"];
-pub(crate) const DEFAULTMAP_CATEGORIES: &[&str] = &["scalar", "aggregate", "pointer", "all", "allocatable"];
+pub(crate) const DEFAULTMAP_BEHAVIORS: &[&str] = &[
+    "alloc",
+    "to",
+    "from",
+    "tofrom",
+    "firstprivate",
+    "none",
+    "default",
+    "present",
+];
+pub(crate) const DEFAULTMAP_CATEGORIES: &[&str] =
+    &["scalar", "aggregate", "pointer", "all", "allocatable"];
 pub(crate) const ORDER_MODIFIERS: &[&str] = &["reproducible", "unconstrained"];
-pub(crate) const DEPEND_TYPES: &[&str] = &["in", "out", "inout", "mutexinoutset", "inoutset", "depobj", "iterator("];
+pub(crate) const DEPEND_TYPES: &[&str] = &[
+    "in",
+    "out",
+    "inout",
+    "mutexinoutset",
+    "inoutset",
+    "depobj",
+    "iterator(",
+];
 
 const OMP_DIRECTIVES: &[&str] = &[
     "allocate",
@@ -243,7 +267,10 @@ const OMP_CLAUSES: &[(&str, Shape)] = &[
     ("allocator", Shape::Expr),
     ("append_args", Shape::Raw),
     ("at", Shape::Keyword(&["compilation", "execution"])),
-    ("atomic_default_mem_order", Shape::Keyword(&["seq_cst", "acq_rel", "relaxed", "acquire", "release"])),
+    (
+        "atomic_default_mem_order",
+        Shape::Keyword(&["seq_cst", "acq_rel", "relaxed", "acquire", "release"]),
+    ),
     ("bind", Shape::Keyword(&["teams", "parallel", "thread"])),
     ("capture", Shape::Bare),
     ("collapse", Shape::Expr),
@@ -251,7 +278,10 @@ const OMP_CLAUSES: &[(&str, Shape)] = &[
     ("contains", Shape::Raw),
     ("copyin", Shape::List),
     ("copyprivate", Shape::List),
-    ("default", Shape::Keyword(&["shared", "none", "private", "firstprivate"])),
+    (
+        "default",
+        Shape::Keyword(&["shared", "none", "private", "firstprivate"]),
+    ),
     ("defaultmap", Shape::Defaultmap),
     ("depend", Shape::Depend),
     ("destroy", Shape::OptExpr),
@@ -268,7 +298,10 @@ const OMP_CLAUSES: &[(&str, Shape)] = &[
     ("final", Shape::Expr),
     ("firstprivate", Shape::List),
     ("for", Shape::Bare),
-    ("from", Shape::ListMod(&["present", "mapper(", "iterator("], false)),
+    (
+        "from",
+        Shape::ListMod(&["present", "mapper(", "iterator("], false),
+    ),
     ("full", Shape::Bare),
     ("grainsize", Shape::ExprMod(&["strict"])),
     ("has_device_addr", Shape::List),
@@ -308,7 +341,10 @@ const OMP_CLAUSES: &[(&str, Shape)] = &[
     ("partial", Shape::OptExpr),
     ("priority", Shape::Expr),
     ("private", Shape::List),
-    ("proc_bind", Shape::Keyword(&["primary", "master", "close", "spread"])),
+    (
+        "proc_bind",
+        Shape::Keyword(&["primary", "master", "close", "spread"]),
+    ),
     ("read", Shape::Bare),
     ("reduction", Shape::Reduction),
     ("relaxed", Shape::Bare),
@@ -327,12 +363,18 @@ const OMP_CLAUSES: &[(&str, Shape)] = &[
     ("taskgroup", Shape::Bare),
     ("thread_limit", Shape::Expr),
     ("threads", Shape::Bare),
-    ("to", Shape::ListMod(&["present", "mapper(", "iterator("], false)),
+    (
+        "to",
+        Shape::ListMod(&["present", "mapper(", "iterator("], false),
+    ),
     ("unified_address", Shape::Bare),
     ("unified_shared_memory", Shape::Bare),
     ("uniform", Shape::List),
     ("untied", Shape::Bare),
-    ("update", Shape::OptKeyword(&["in", "out", "inout", "mutexinoutset", "inoutset"])),
+    (
+        "update",
+        Shape::OptKeyword(&["in", "out", "inout", "mutexinoutset", "inoutset"]),
+    ),
     ("use", Shape::Expr),
     ("use_device_addr", Shape::List),
     ("use_device_ptr", Shape::List),
@@ -416,7 +458,10 @@ pub(crate) fn clause_shape(model: Model, directive: &str, name: &str) -> Option<
         (Model::Acc, "self") if directive == "update" => return Some(Shape::List),
         _ => {}
     }
-    clauses(model).iter().find(|(n, _)| *n == name).map(|(_, s)| *s)
+    clauses(model)
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|(_, s)| *s)
 }
 
 /// Whether `words` (space-joined) is a directive-name modifier `if` accepts:

@@ -20,9 +20,16 @@ use tree_sitter::Node;
 
 const ALLOCATORS: &[&str] = &["malloc", "calloc", "realloc", "aligned_alloc"];
 
-pub fn compat_edits(tree: &CTree, orig: &str, namer: &mut Namer, diags: &mut Vec<Diagnostic>) -> Vec<Edit> {
+pub fn compat_edits(
+    tree: &CTree,
+    orig: &str,
+    namer: &mut Namer,
+    diags: &mut Vec<Diagnostic>,
+) -> Vec<Edit> {
     let mut edits = Vec::new();
-    let Some(root) = tree.root() else { return edits };
+    let Some(root) = tree.root() else {
+        return edits;
+    };
     keyword_renames(root, tree, namer, &mut edits, diags);
     allocator_casts(root, tree, &mut edits, diags);
     c_linkage(root, tree, orig, &mut edits);
@@ -39,10 +46,19 @@ fn walk<'t>(n: Node<'t>, f: &mut dyn FnMut(Node<'t>)) {
     }
 }
 
-fn keyword_renames(root: Node<'_>, tree: &CTree, namer: &mut Namer, edits: &mut Vec<Edit>, diags: &mut Vec<Diagnostic>) {
+fn keyword_renames(
+    root: Node<'_>,
+    tree: &CTree,
+    namer: &mut Namer,
+    edits: &mut Vec<Edit>,
+    diags: &mut Vec<Diagnostic>,
+) {
     let mut found: Vec<(String, Span)> = Vec::new();
     walk(root, &mut |n| {
-        if matches!(n.kind(), "identifier" | "field_identifier" | "type_identifier") {
+        if matches!(
+            n.kind(),
+            "identifier" | "field_identifier" | "type_identifier"
+        ) {
             let t = tree.text_of(n);
             if CXX_ONLY_KEYWORDS.contains(&t) && !matches!(t, "true" | "false" | "bool") {
                 found.push((t.to_string(), Span::new(n.start_byte(), n.end_byte())));
@@ -58,10 +74,15 @@ fn keyword_renames(root: Node<'_>, tree: &CTree, namer: &mut Namer, edits: &mut 
     for item in root.children(&mut c) {
         let mut syms = Vec::new();
         match item.kind() {
-            "declaration" => symbols::declared_by(item, &tree.text, symbols::Storage::Global, &mut syms),
+            "declaration" => {
+                symbols::declared_by(item, &tree.text, symbols::Storage::Global, &mut syms)
+            }
             "function_definition" => {
                 let (_, is_static, ..) = specifiers(item, &tree.text);
-                if let Some((name, span, _)) = item.child_by_field_name("declarator").and_then(|d| declarator(d, &tree.text)) {
+                if let Some((name, span, _)) = item
+                    .child_by_field_name("declarator")
+                    .and_then(|d| declarator(d, &tree.text))
+                {
                     if !is_static {
                         external.insert(name, span);
                     }
@@ -80,19 +101,34 @@ fn keyword_renames(root: Node<'_>, tree: &CTree, namer: &mut Namer, edits: &mut 
         if let Some(decl) = external.get(&name) {
             if *decl == span {
                 diags.push(
-                    Diagnostic::new(codes::NOT_CXX, span, format!("`{name}` is a C++ keyword and names a symbol with external linkage"))
-                        .with_label("cannot be renamed without breaking the link with other C files")
-                        .with_help(format!("rename `{name}` in the C sources, or make it `static`")),
+                    Diagnostic::new(
+                        codes::NOT_CXX,
+                        span,
+                        format!(
+                            "`{name}` is a C++ keyword and names a symbol with external linkage"
+                        ),
+                    )
+                    .with_label("cannot be renamed without breaking the link with other C files")
+                    .with_help(format!(
+                        "rename `{name}` in the C sources, or make it `static`"
+                    )),
                 );
             }
             continue;
         }
-        let new = renames.entry(name.clone()).or_insert_with(|| namer.fresh(&format!("{name}_")));
+        let new = renames
+            .entry(name.clone())
+            .or_insert_with(|| namer.fresh(&format!("{name}_")));
         edits.push(Edit::replace(span, new.clone()));
     }
 }
 
-fn allocator_casts(root: Node<'_>, tree: &CTree, edits: &mut Vec<Edit>, diags: &mut Vec<Diagnostic>) {
+fn allocator_casts(
+    root: Node<'_>,
+    tree: &CTree,
+    edits: &mut Vec<Edit>,
+    diags: &mut Vec<Diagnostic>,
+) {
     let text = tree.text.as_str();
     let mut calls = Vec::new();
     walk(root, &mut |n| {
@@ -105,16 +141,22 @@ fn allocator_casts(root: Node<'_>, tree: &CTree, edits: &mut Vec<Edit>, diags: &
         }
     });
     for call in calls {
-        let Some(parent) = call.parent() else { continue };
+        let Some(parent) = call.parent() else {
+            continue;
+        };
         let target: Option<CType> = match parent.kind() {
-            "init_declarator" if parent.child_by_field_name("value").map(|v| v.id()) == Some(call.id()) => {
+            "init_declarator"
+                if parent.child_by_field_name("value").map(|v| v.id()) == Some(call.id()) =>
+            {
                 let decl = parent.parent();
                 decl.and_then(|d| {
                     let (base, ..) = specifiers(d, text);
                     declarator(parent, text).map(|(_, _, derivs)| CType { base, derivs })
                 })
             }
-            "assignment_expression" if parent.child_by_field_name("right").map(|v| v.id()) == Some(call.id()) => {
+            "assignment_expression"
+                if parent.child_by_field_name("right").map(|v| v.id()) == Some(call.id()) =>
+            {
                 let left = parent.child_by_field_name("left");
                 match left {
                     Some(l) if l.kind() == "identifier" => {
@@ -124,7 +166,9 @@ fn allocator_casts(root: Node<'_>, tree: &CTree, edits: &mut Vec<Edit>, diags: &
                     _ => None,
                 }
             }
-            "cast_expression" | "argument_list" | "return_statement" | "expression_statement" => continue,
+            "cast_expression" | "argument_list" | "return_statement" | "expression_statement" => {
+                continue
+            }
             _ => None,
         };
         match target {
@@ -137,10 +181,17 @@ fn allocator_casts(root: Node<'_>, tree: &CTree, edits: &mut Vec<Edit>, diags: &
                 if let Some(Deriv::Pointer { quals }) = ty.derivs.first_mut() {
                     quals.clear();
                 }
-                edits.push(Edit::insert(call.start_byte(), 50, format!("({})", ty.type_name())));
+                edits.push(Edit::insert(
+                    call.start_byte(),
+                    50,
+                    format!("({})", ty.type_name()),
+                ));
             }
             _ => {
-                let fname = call.child_by_field_name("function").map(|f| tree.text_of(f)).unwrap_or("malloc");
+                let fname = call
+                    .child_by_field_name("function")
+                    .map(|f| tree.text_of(f))
+                    .unwrap_or("malloc");
                 diags.push(
                     Diagnostic::new(codes::NOT_CXX, Span::new(call.start_byte(), call.end_byte()), format!("the `void *` from `{fname}` is converted implicitly, which C++ does not allow"))
                         .with_label("pragma2cuda cannot tell the target type here")
@@ -168,7 +219,10 @@ fn c_linkage(root: Node<'_>, tree: &CTree, orig: &str, edits: &mut Vec<Edit>) {
                 let (_, is_static, ..) = specifiers(n, text);
                 !is_static
             }
-            "preproc_include" => n.child_by_field_name("path").map(|p| p.kind() == "string_literal").unwrap_or(false),
+            "preproc_include" => n
+                .child_by_field_name("path")
+                .map(|p| p.kind() == "string_literal")
+                .unwrap_or(false),
             _ => false,
         }
     };
@@ -181,7 +235,11 @@ fn c_linkage(root: Node<'_>, tree: &CTree, orig: &str, edits: &mut Vec<Edit>) {
         let start = items[i].start_byte();
         let mut end = items[i].end_byte();
         let mut j = i + 1;
-        while j < items.len() && eligible(items[j]) && items[j].kind() != "preproc_include" && items[j - 1].kind() != "preproc_include" {
+        while j < items.len()
+            && eligible(items[j])
+            && items[j].kind() != "preproc_include"
+            && items[j - 1].kind() != "preproc_include"
+        {
             let gap = &orig[end..items[j].start_byte()];
             if gap.contains('#') {
                 break;
@@ -204,12 +262,23 @@ fn c_linkage(root: Node<'_>, tree: &CTree, orig: &str, edits: &mut Vec<Edit>) {
 fn complex_types(orig: &str, diags: &mut Vec<Diagnostic>) {
     for (i, _) in orig.match_indices("_Complex") {
         diags.push(
-            Diagnostic::new(codes::NOT_CXX, Span::new(i, i + 8), "C99 complex types are not supported yet")
-                .with_label("C++ spells this std::complex")
-                .with_help("keep complex arithmetic in a C file compiled by the C compiler"),
+            Diagnostic::new(
+                codes::NOT_CXX,
+                Span::new(i, i + 8),
+                "C99 complex types are not supported yet",
+            )
+            .with_label("C++ spells this std::complex")
+            .with_help("keep complex arithmetic in a C file compiled by the C compiler"),
         );
     }
     for (i, _) in orig.match_indices("<complex.h>") {
-        diags.push(Diagnostic::new(codes::NOT_CXX, Span::new(i, i + 11), "<complex.h> is not supported yet").with_label("C99 complex"));
+        diags.push(
+            Diagnostic::new(
+                codes::NOT_CXX,
+                Span::new(i, i + 11),
+                "<complex.h> is not supported yet",
+            )
+            .with_label("C99 complex"),
+        );
     }
 }

@@ -13,11 +13,19 @@ pub struct Edit {
 
 impl Edit {
     pub fn replace(span: Span, text: impl Into<String>) -> Self {
-        Edit { span, text: text.into(), order: 100 }
+        Edit {
+            span,
+            text: text.into(),
+            order: 100,
+        }
     }
 
     pub fn insert(at: usize, order: u32, text: impl Into<String>) -> Self {
-        Edit { span: Span::new(at, at), text: text.into(), order }
+        Edit {
+            span: Span::new(at, at),
+            text: text.into(),
+            order,
+        }
     }
 }
 
@@ -50,7 +58,14 @@ mod tests {
     #[test]
     fn applies_in_order_and_keeps_other_bytes() {
         let t = "int a; int b;";
-        let e = vec![Edit::insert(7, 2, "/*2*/"), Edit::insert(7, 1, "/*1*/"), Edit::replace(Span::new(4, 5), "x")];
-        assert_eq!(apply(t, Span::new(0, t.len()), &e), "int x; /*1*//*2*/int b;");
+        let e = vec![
+            Edit::insert(7, 2, "/*2*/"),
+            Edit::insert(7, 1, "/*1*/"),
+            Edit::replace(Span::new(4, 5), "x"),
+        ];
+        assert_eq!(
+            apply(t, Span::new(0, t.len()), &e),
+            "int x; /*1*//*2*/int b;"
+        );
     }
 }

@@ -18,10 +18,24 @@ use crate::source::{SourceFile, Span};
 use edits::{apply, Edit};
 
 /// Writes the whole output file.
-pub fn emit_file(file: &SourceFile, regions: &[Region], cxx_edits: Vec<Edit>, namer: &mut namer::Namer) -> String {
+pub fn emit_file(
+    file: &SourceFile,
+    regions: &[Region],
+    cxx_edits: Vec<Edit>,
+    namer: &mut namer::Namer,
+) -> String {
     let mut edits: Vec<Edit> = Vec::new();
-    let replaced: Vec<Span> = regions.iter().map(|r| Span::new(r.pragma.start, r.stmt.end)).collect();
-    let inside_region = |e: &Edit| replaced.iter().any(|s| e.span.start >= s.start && e.span.end <= s.end && !(e.span.is_empty() && (e.span.start == s.start || e.span.start == s.end)));
+    let replaced: Vec<Span> = regions
+        .iter()
+        .map(|r| Span::new(r.pragma.start, r.stmt.end))
+        .collect();
+    let inside_region = |e: &Edit| {
+        replaced.iter().any(|s| {
+            e.span.start >= s.start
+                && e.span.end <= s.end
+                && !(e.span.is_empty() && (e.span.start == s.start || e.span.start == s.end))
+        })
+    };
     for e in &cxx_edits {
         if !inside_region(e) {
             edits.push(e.clone());
@@ -33,8 +47,14 @@ pub fn emit_file(file: &SourceFile, regions: &[Region], cxx_edits: Vec<Edit>, na
         let t = region::emit_region(r, &body, &fallback, &file.name, namer);
         edits.push(Edit::insert(r.function_start, 10, t.kernel));
         // Indent the host block like the pragma it replaces.
-        let line_start = file.text[..r.pragma.start].rfind('\n').map(|i| i + 1).unwrap_or(0);
-        let indent: String = file.text[line_start..r.pragma.start].chars().take_while(|c| *c == ' ' || *c == '\t').collect();
+        let line_start = file.text[..r.pragma.start]
+            .rfind('\n')
+            .map(|i| i + 1)
+            .unwrap_or(0);
+        let indent: String = file.text[line_start..r.pragma.start]
+            .chars()
+            .take_while(|c| *c == ' ' || *c == '\t')
+            .collect();
         let host = t.host.replace('\n', &format!("\n{indent}"));
         edits.push(Edit::replace(Span::new(r.pragma.start, r.stmt.end), host));
     }

@@ -18,7 +18,7 @@ struct Names {
     per_loop: Vec<(String, String, String)>, // (trip, lb, step) per loop
     dev: Vec<String>,                        // per var: device pointer / param name
     red: Vec<(String, String, String, String)>, // per reduction: (result, partials, counter, scratch)
-    fp: Vec<String>,                         // per var: firstprivate saved copy (host fallback)
+    fp: Vec<String>,                            // per var: firstprivate saved copy (host fallback)
 }
 
 pub struct RegionText {
@@ -30,9 +30,19 @@ fn names(r: &Region, namer: &mut Namer) -> Names {
     let per_loop = r
         .nest
         .iter()
-        .map(|l| (namer.fresh(&format!("p2c_trip_{}", l.var)), namer.fresh(&format!("p2c_lb_{}", l.var)), namer.fresh(&format!("p2c_step_{}", l.var))))
+        .map(|l| {
+            (
+                namer.fresh(&format!("p2c_trip_{}", l.var)),
+                namer.fresh(&format!("p2c_lb_{}", l.var)),
+                namer.fresh(&format!("p2c_step_{}", l.var)),
+            )
+        })
         .collect();
-    let dev = r.vars.iter().map(|v| namer.fresh(&format!("p2c_dev_{}", v.sym.name))).collect();
+    let dev = r
+        .vars
+        .iter()
+        .map(|v| namer.fresh(&format!("p2c_dev_{}", v.sym.name)))
+        .collect();
     let red = r
         .reductions
         .iter()
@@ -45,7 +55,11 @@ fn names(r: &Region, namer: &mut Namer) -> Names {
             )
         })
         .collect();
-    let fp = r.vars.iter().map(|v| namer.fresh(&format!("p2c_first_{}", v.sym.name))).collect();
+    let fp = r
+        .vars
+        .iter()
+        .map(|v| namer.fresh(&format!("p2c_first_{}", v.sym.name)))
+        .collect();
     Names {
         trip: namer.fresh("p2c_trip"),
         iter: namer.fresh("p2c_iter"),
@@ -74,7 +88,9 @@ fn trip_expr(l: &CanonLoop, ty: &CType, lb: &str, step: &str) -> String {
 fn size_expr(s: &Size, limit: u32, where_: &str, what: &str, fallback: &str) -> String {
     match s {
         Size::Fixed(v) => v.to_string(),
-        Size::Clause { clause, expr, .. } => format!("p2c_positive((long long)({expr}), {limit}u, {where_}, \"{clause}\")"),
+        Size::Clause { clause, expr, .. } => {
+            format!("p2c_positive((long long)({expr}), {limit}u, {where_}, \"{clause}\")")
+        }
         Size::FromTrip => {
             let _ = what;
             fallback.to_string()
@@ -88,9 +104,16 @@ fn literal_step(l: &CanonLoop) -> bool {
 }
 
 /// The section bounds of a mapped variable as host expressions: (lo, len).
-fn section_bounds(name: &str, sections: &[crate::directives::Section], is_array: bool) -> (String, String) {
+fn section_bounds(
+    name: &str,
+    sections: &[crate::directives::Section],
+    is_array: bool,
+) -> (String, String) {
     let s = sections.first();
-    let lo = s.and_then(|s| s.lower.as_ref()).map(|e| e.text.clone()).unwrap_or_else(|| "0".into());
+    let lo = s
+        .and_then(|s| s.lower.as_ref())
+        .map(|e| e.text.clone())
+        .unwrap_or_else(|| "0".into());
     let extent = format!("(long long)(sizeof({name}) / sizeof({name}[0]))");
     let len = match s.and_then(|s| s.length.as_ref()) {
         Some(e) => e.text.clone(),
@@ -106,7 +129,13 @@ fn section_bounds(name: &str, sections: &[crate::directives::Section], is_array:
     (lo, len)
 }
 
-pub fn emit_region(r: &Region, body: &str, fallback: &str, file_name: &str, namer: &mut Namer) -> RegionText {
+pub fn emit_region(
+    r: &Region,
+    body: &str,
+    fallback: &str,
+    file_name: &str,
+    namer: &mut Namer,
+) -> RegionText {
     let n = names(r, namer);
     let kernel = kernel_text(r, body, &n);
     let host = host_text(r, fallback, file_name, &n);
@@ -128,14 +157,32 @@ fn kernel_text(r: &Region, body: &str, n: &Names) -> String {
             Attr::Firstprivate => params.push(v.sym.ty.declare(name)),
             Attr::Private => {
                 if !r.nest.iter().any(|l| &l.var == name) {
-                    let ty = CType { base: v.sym.ty.unqualified_base(), derivs: v.sym.ty.derivs.clone() };
+                    let ty = CType {
+                        base: v.sym.ty.unqualified_base(),
+                        derivs: v.sym.ty.derivs.clone(),
+                    };
                     let _ = writeln!(prologue, "    {};", ty.declare(name));
                 }
             }
             Attr::Mapped { .. } => {
                 if v.sym.ty.is_scalar() {
-                    params.push(CType { base: v.sym.ty.base.clone(), derivs: vec![crate::sema::Deriv::Pointer { quals: vec![] }] }.declare(&n.dev[i]));
-                    let _ = writeln!(prologue, "    {} = *{};", CType { base: v.sym.ty.base.clone(), derivs: vec![] }.declare(&format!("&{name}")), n.dev[i]);
+                    params.push(
+                        CType {
+                            base: v.sym.ty.base.clone(),
+                            derivs: vec![crate::sema::Deriv::Pointer { quals: vec![] }],
+                        }
+                        .declare(&n.dev[i]),
+                    );
+                    let _ = writeln!(
+                        prologue,
+                        "    {} = *{};",
+                        CType {
+                            base: v.sym.ty.base.clone(),
+                            derivs: vec![]
+                        }
+                        .declare(&format!("&{name}")),
+                        n.dev[i]
+                    );
                 } else {
                     params.push(v.sym.ty.decayed().declare(name));
                 }
@@ -148,46 +195,95 @@ fn kernel_text(r: &Region, body: &str, n: &Names) -> String {
         params.push(format!("{t} *{res}"));
         params.push(format!("{t} *{part}"));
         params.push(format!("unsigned *{cnt}"));
-        let _ = writeln!(prologue, "    {t} {} = {}::identity<{t}>(); /* private copy of the reduction variable */", x.var, x.op.functor());
+        let _ = writeln!(
+            prologue,
+            "    {t} {} = {}::identity<{t}>(); /* private copy of the reduction variable */",
+            x.var,
+            x.op.functor()
+        );
     }
     let (start, stride) = match r.schedule {
-        Schedule::GridStride => ("(unsigned long long)blockIdx.x * p2c_block_threads() + p2c_thread_id()", "(unsigned long long)gridDim.x * p2c_block_threads()"),
+        Schedule::GridStride => (
+            "(unsigned long long)blockIdx.x * p2c_block_threads() + p2c_thread_id()",
+            "(unsigned long long)gridDim.x * p2c_block_threads()",
+        ),
         Schedule::BlockStride => ("p2c_thread_id()", "p2c_block_threads()"),
         Schedule::BlockOnly => ("blockIdx.x", "gridDim.x"),
         Schedule::Sequential => ("0", "1"),
     };
     let mut k = String::new();
-    let _ = writeln!(k, "/* {}:{} in {}(): `{}`", "", r.line, r.function, r.pragma_text);
+    let _ = writeln!(
+        k,
+        "/* {}:{} in {}(): `{}`",
+        "", r.line, r.function, r.pragma_text
+    );
     let _ = writeln!(k, " * schedule: {} */", r.schedule.as_str());
     k = k.replacen("/* :", "/* line ", 1);
-    let _ = writeln!(k, "static __global__ void {}({})", r.kernel, params.join(", "));
+    let _ = writeln!(
+        k,
+        "static __global__ void {}({})",
+        r.kernel,
+        params.join(", ")
+    );
     k.push_str("{\n");
     k.push_str(&prologue);
     if r.schedule == Schedule::BlockOnly || r.schedule == Schedule::Sequential {
         // One thread per block runs the loop; the others (none are launched) would wait.
     }
-    let _ = writeln!(k, "    for (unsigned long long {it} = {start}; {it} < {trip}; {it} += {stride}) {{", it = n.iter, trip = n.trip);
+    let _ = writeln!(
+        k,
+        "    for (unsigned long long {it} = {start}; {it} < {trip}; {it} += {stride}) {{",
+        it = n.iter,
+        trip = n.trip
+    );
     // Decompose the linear iteration number into the loop variables, innermost fastest.
     let depth = r.nest.len();
     if depth == 1 {
         let l = &r.nest[0];
         let ty = &r.nest_types[0];
         let (_, lb, step) = &n.per_loop[0];
-        let step = if literal_step(l) { l.step.clone() } else { step.clone() };
+        let step = if literal_step(l) {
+            l.step.clone()
+        } else {
+            step.clone()
+        };
         let sign = if l.test.increasing() { "+" } else { "-" };
-        let _ = writeln!(k, "        {} = {lb} {sign} ({})({}) * ({});", ty.declare(&l.var), ty.type_name(), n.iter, step);
+        let _ = writeln!(
+            k,
+            "        {} = {lb} {sign} ({})({}) * ({});",
+            ty.declare(&l.var),
+            ty.type_name(),
+            n.iter,
+            step
+        );
     } else {
         let _ = writeln!(k, "        unsigned long long p2c_rest = {};", n.iter);
         for idx in (0..depth).rev() {
             let l = &r.nest[idx];
             let ty = &r.nest_types[idx];
             let (trip, lb, step) = &n.per_loop[idx];
-            let step = if literal_step(l) { l.step.clone() } else { step.clone() };
+            let step = if literal_step(l) {
+                l.step.clone()
+            } else {
+                step.clone()
+            };
             let sign = if l.test.increasing() { "+" } else { "-" };
             if idx == 0 {
-                let _ = writeln!(k, "        {} = {lb} {sign} ({})(p2c_rest) * ({});", ty.declare(&l.var), ty.type_name(), step);
+                let _ = writeln!(
+                    k,
+                    "        {} = {lb} {sign} ({})(p2c_rest) * ({});",
+                    ty.declare(&l.var),
+                    ty.type_name(),
+                    step
+                );
             } else {
-                let _ = writeln!(k, "        {} = {lb} {sign} ({})(p2c_rest % {trip}) * ({});", ty.declare(&l.var), ty.type_name(), step);
+                let _ = writeln!(
+                    k,
+                    "        {} = {lb} {sign} ({})(p2c_rest % {trip}) * ({});",
+                    ty.declare(&l.var),
+                    ty.type_name(),
+                    step
+                );
                 let _ = writeln!(k, "        p2c_rest /= {trip};");
             }
         }
@@ -197,16 +293,41 @@ fn kernel_text(r: &Region, body: &str, n: &Names) -> String {
     for (x, (res, part, cnt, scratch)) in r.reductions.iter().zip(&n.red) {
         let t = x.ty.unqualified_base();
         let f = x.op.functor();
-        let _ = writeln!(k, "    /* RED_FINI({}, {}, {}) for reduction({}: {}) */", x.var, r.schedule.levels().iter().map(|l| l.as_str()).collect::<Vec<_>>().join("+"), x.op.as_str(), x.op.as_str(), x.var);
+        let _ = writeln!(
+            k,
+            "    /* RED_FINI({}, {}, {}) for reduction({}: {}) */",
+            x.var,
+            r.schedule
+                .levels()
+                .iter()
+                .map(|l| l.as_str())
+                .collect::<Vec<_>>()
+                .join("+"),
+            x.op.as_str(),
+            x.op.as_str(),
+            x.var
+        );
         k.push_str("    {\n");
         let _ = writeln!(k, "        __shared__ {t} {scratch}[32];");
-        let _ = writeln!(k, "        {t} p2c_block_value = p2c_block_reduce<{f}, {t}>({}, {scratch});", x.var);
-        let _ = writeln!(k, "        p2c_grid_reduce<{f}, {t}>(p2c_block_value, {part}, {cnt}, {res}, {scratch});");
+        let _ = writeln!(
+            k,
+            "        {t} p2c_block_value = p2c_block_reduce<{f}, {t}>({}, {scratch});",
+            x.var
+        );
+        let _ = writeln!(
+            k,
+            "        p2c_grid_reduce<{f}, {t}>(p2c_block_value, {part}, {cnt}, {res}, {scratch});"
+        );
         k.push_str("    }\n");
     }
     // For collapse(>1) the per-loop trip counts are parameters too.
     if depth > 1 {
-        let extra: Vec<String> = n.per_loop.iter().skip(1).map(|(trip, _, _)| format!("unsigned long long {trip}")).collect();
+        let extra: Vec<String> = n
+            .per_loop
+            .iter()
+            .skip(1)
+            .map(|(trip, _, _)| format!("unsigned long long {trip}"))
+            .collect();
         let head = format!("static __global__ void {}(", r.kernel);
         if let Some(pos) = k.find(&head) {
             let insert_at = pos + head.len() + format!("unsigned long long {}", n.trip).len();
@@ -230,14 +351,20 @@ fn reindent(body: &str, indent: &str) -> String {
         .map(|l| l.len() - l.trim_start().len())
         .min()
         .unwrap_or(0);
-    let last_indent = lines.last().map(|l| l.len() - l.trim_start().len()).unwrap_or(0);
+    let last_indent = lines
+        .last()
+        .map(|l| l.len() - l.trim_start().len())
+        .unwrap_or(0);
     let base = common.min(last_indent);
     let mut out = lines[0].trim().to_string();
     for l in &lines[1..] {
         out.push('\n');
         if !l.trim().is_empty() {
             out.push_str(indent);
-            out.push_str(l.get(base.min(l.len() - l.trim_start().len())..).unwrap_or(l));
+            out.push_str(
+                l.get(base.min(l.len() - l.trim_start().len())..)
+                    .unwrap_or(l),
+            );
         }
     }
     out
@@ -246,9 +373,18 @@ fn reindent(body: &str, indent: &str) -> String {
 fn host_text(r: &Region, fallback: &str, file_name: &str, n: &Names) -> String {
     let mut h = String::new();
     let w = &n.where_;
-    let _ = writeln!(h, "{{ /* pragma2cuda: `{}` runs as kernel {}() */", r.pragma_text, r.kernel);
+    let _ = writeln!(
+        h,
+        "{{ /* pragma2cuda: `{}` runs as kernel {}() */",
+        r.pragma_text, r.kernel
+    );
     let ind = "    ";
-    let _ = writeln!(h, "{ind}const char *{w} = \"{}:{}\";", escape(file_name), r.line);
+    let _ = writeln!(
+        h,
+        "{ind}const char *{w} = \"{}:{}\";",
+        escape(file_name),
+        r.line
+    );
     let mut args: Vec<String> = vec![n.trip.clone()];
     let mut trips = Vec::new();
     for (l, (ty, (trip, lb, step))) in r.nest.iter().zip(r.nest_types.iter().zip(&n.per_loop)) {
@@ -260,7 +396,11 @@ fn host_text(r: &Region, fallback: &str, file_name: &str, n: &Names) -> String {
             let _ = writeln!(h, "{ind}const {} = ({t})({});", ty.declare(step), l.step);
             step.clone()
         };
-        let _ = writeln!(h, "{ind}const unsigned long long {trip} = {};", trip_expr(l, ty, lb, &step_text));
+        let _ = writeln!(
+            h,
+            "{ind}const unsigned long long {trip} = {};",
+            trip_expr(l, ty, lb, &step_text)
+        );
         trips.push(trip.clone());
     }
     if r.nest.len() > 1 {
@@ -272,7 +412,12 @@ fn host_text(r: &Region, fallback: &str, file_name: &str, n: &Names) -> String {
             args.push(step.clone());
         }
     }
-    let _ = writeln!(h, "{ind}const unsigned long long {} = {};", n.trip, trips.join(" * "));
+    let _ = writeln!(
+        h,
+        "{ind}const unsigned long long {} = {};",
+        n.trip,
+        trips.join(" * ")
+    );
     // The device data environment.
     let mut exits = Vec::new();
     for (i, v) in r.vars.iter().enumerate() {
@@ -284,15 +429,29 @@ fn host_text(r: &Region, fallback: &str, file_name: &str, n: &Names) -> String {
             Attr::Mapped { kind, sections } => {
                 let k = kind.runtime_name();
                 if v.sym.ty.is_scalar() {
-                    let _ = writeln!(h, "{ind}{} = p2c_map_scalar(&{name}, {k}, {w});", CType { base: v.sym.ty.base.clone(), derivs: vec![crate::sema::Deriv::Pointer { quals: vec![] }] }.declare(dev));
+                    let _ = writeln!(
+                        h,
+                        "{ind}{} = p2c_map_scalar(&{name}, {k}, {w});",
+                        CType {
+                            base: v.sym.ty.base.clone(),
+                            derivs: vec![crate::sema::Deriv::Pointer { quals: vec![] }]
+                        }
+                        .declare(dev)
+                    );
                     exits.push(format!("p2c_unmap_scalar(&{name}, {k}, {w});"));
                 } else {
                     let (lo, len) = section_bounds(name, sections, v.sym.ty.is_array());
                     let lo_n = format!("{dev}_lo");
                     let len_n = format!("{dev}_len");
                     let _ = writeln!(h, "{ind}const long long {lo_n} = {lo}, {len_n} = {len};");
-                    let _ = writeln!(h, "{ind}{} = p2c_map_section({name}, {lo_n}, {len_n}, {k}, {w});", v.sym.ty.decayed().declare(dev));
-                    exits.push(format!("p2c_unmap_section({name}, {lo_n}, {len_n}, {k}, {w});"));
+                    let _ = writeln!(
+                        h,
+                        "{ind}{} = p2c_map_section({name}, {lo_n}, {len_n}, {k}, {w});",
+                        v.sym.ty.decayed().declare(dev)
+                    );
+                    exits.push(format!(
+                        "p2c_unmap_section({name}, {lo_n}, {len_n}, {k}, {w});"
+                    ));
                 }
                 args.push(dev.clone());
             }
@@ -312,16 +471,34 @@ fn host_text(r: &Region, fallback: &str, file_name: &str, n: &Names) -> String {
     for (x, (res, part, cnt, _)) in r.reductions.iter().zip(&n.red) {
         let t = x.ty.unqualified_base();
         let _ = writeln!(h, "{ind}/* RED_SETUP({v}, GANG, {op}, lid {lid}, rid {rid}): device copy, per-block partials, arrival counter */", v = x.var, op = x.op.as_str(), lid = x.lid, rid = x.rid);
-        let _ = writeln!(h, "{ind}{t} *{res} = p2c_map_scalar(&{}, P2C_MAP_TOFROM, {w});", x.var);
-        let _ = writeln!(h, "{ind}{t} *{part} = p2c_partials<{t}>({}, {}, {w});", x.rid, n.blocks);
+        let _ = writeln!(
+            h,
+            "{ind}{t} *{res} = p2c_map_scalar(&{}, P2C_MAP_TOFROM, {w});",
+            x.var
+        );
+        let _ = writeln!(
+            h,
+            "{ind}{t} *{part} = p2c_partials<{t}>({}, {}, {w});",
+            x.rid, n.blocks
+        );
         let _ = writeln!(h, "{ind}unsigned *{cnt} = p2c_counter({}, {w});", x.rid);
         args.push(res.clone());
         args.push(part.clone());
         args.push(cnt.clone());
-        exits.push(format!("p2c_unmap_scalar(&{}, P2C_MAP_TOFROM, {w}); /* RED_TEARDOWN */", x.var));
+        exits.push(format!(
+            "p2c_unmap_scalar(&{}, P2C_MAP_TOFROM, {w}); /* RED_TEARDOWN */",
+            x.var
+        ));
     }
     let _ = writeln!(h, "{ind}if ({} > 0) {{", n.trip);
-    let _ = writeln!(h, "{ind}    P2C_LAUNCH({}, {}, {}, 0)({});", r.kernel, n.blocks, n.block, args.join(", "));
+    let _ = writeln!(
+        h,
+        "{ind}    P2C_LAUNCH({}, {}, {}, 0)({});",
+        r.kernel,
+        n.blocks,
+        n.block,
+        args.join(", ")
+    );
     let _ = writeln!(h, "{ind}    p2c_check_launch({w});");
     let _ = writeln!(h, "{ind}}}");
     for e in exits.iter().rev() {
@@ -335,7 +512,10 @@ fn host_text(r: &Region, fallback: &str, file_name: &str, n: &Names) -> String {
             out.push_str(&h);
             out.push_str(" else { /* if clause false: the loop runs on the host */\n");
             for (i, v) in r.vars.iter().enumerate() {
-                let ty = CType { base: v.sym.ty.unqualified_base(), derivs: v.sym.ty.derivs.clone() };
+                let ty = CType {
+                    base: v.sym.ty.unqualified_base(),
+                    derivs: v.sym.ty.derivs.clone(),
+                };
                 match v.attr {
                     Attr::Private if !r.nest.iter().any(|l| l.var == v.sym.name) => {
                         let _ = writeln!(out, "{ind}{};", ty.declare(&v.sym.name));
@@ -344,21 +524,39 @@ fn host_text(r: &Region, fallback: &str, file_name: &str, n: &Names) -> String {
                 }
                 let _ = i;
             }
-            let firsts: Vec<(usize, &crate::sema::sharing::VarAttr)> =
-                r.vars.iter().enumerate().filter(|(_, v)| v.attr == Attr::Firstprivate && v.rule == "explicit clause" && v.sym.ty.is_scalar()).collect();
+            let firsts: Vec<(usize, &crate::sema::sharing::VarAttr)> = r
+                .vars
+                .iter()
+                .enumerate()
+                .filter(|(_, v)| {
+                    v.attr == Attr::Firstprivate
+                        && v.rule == "explicit clause"
+                        && v.sym.ty.is_scalar()
+                })
+                .collect();
             for (i, v) in &firsts {
-                let ty = CType { base: v.sym.ty.unqualified_base(), derivs: vec![] };
+                let ty = CType {
+                    base: v.sym.ty.unqualified_base(),
+                    derivs: vec![],
+                };
                 let _ = writeln!(out, "{ind}{} = {};", ty.declare(&n.fp[*i]), v.sym.name);
             }
             let mut inner = String::new();
             for (i, v) in &firsts {
-                let ty = CType { base: v.sym.ty.unqualified_base(), derivs: vec![] };
+                let ty = CType {
+                    base: v.sym.ty.unqualified_base(),
+                    derivs: vec![],
+                };
                 let _ = write!(inner, "{} = {}; ", ty.declare(&v.sym.name), n.fp[*i]);
             }
             if firsts.is_empty() {
                 let _ = writeln!(out, "{ind}{}", reindent(fallback, ind));
             } else {
-                let _ = writeln!(out, "{ind}{{ {inner}\n{ind}{}\n{ind}}}", reindent(fallback, ind));
+                let _ = writeln!(
+                    out,
+                    "{ind}{{ {inner}\n{ind}{}\n{ind}}}",
+                    reindent(fallback, ind)
+                );
             }
             out.push('}');
             out

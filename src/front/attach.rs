@@ -42,7 +42,10 @@ fn skip_space(text: &str, mut pos: usize) -> usize {
             pos += 1;
         }
         if b.get(pos) == Some(&b'/') && b.get(pos + 1) == Some(&b'*') {
-            pos = text[pos + 2..].find("*/").map(|p| pos + 2 + p + 2).unwrap_or(b.len());
+            pos = text[pos + 2..]
+                .find("*/")
+                .map(|p| pos + 2 + p + 2)
+                .unwrap_or(b.len());
             continue;
         }
         if b.get(pos) == Some(&b'/') && b.get(pos + 1) == Some(&b'/') {
@@ -109,7 +112,11 @@ pub fn attach(tree: &CTree, directives: Vec<Directive>) -> Vec<Attached> {
             }
             None => (None, None),
         };
-        out.push(Attached { directive: d, stmt, function });
+        out.push(Attached {
+            directive: d,
+            stmt,
+            function,
+        });
     }
     out
 }

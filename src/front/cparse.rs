@@ -13,7 +13,10 @@ pub fn parse_c(masked: String) -> CTree {
     let mut parser = Parser::new();
     let lang: tree_sitter::Language = tree_sitter_c::LANGUAGE.into();
     if parser.set_language(&lang).is_err() {
-        return CTree { tree: None, text: masked };
+        return CTree {
+            tree: None,
+            text: masked,
+        };
     }
     let tree = parser.parse(masked.as_bytes(), None);
     CTree { tree, text: masked }

@@ -22,7 +22,9 @@ pub enum Kind {
 /// OpenMP constructs lowered to kernels, with their schedule.
 fn omp_schedule(name: &str) -> Option<Schedule> {
     match name {
-        "target teams distribute parallel for" | "target teams distribute parallel for simd" => Some(Schedule::GridStride),
+        "target teams distribute parallel for" | "target teams distribute parallel for simd" => {
+            Some(Schedule::GridStride)
+        }
         "target parallel for" | "target parallel for simd" => Some(Schedule::BlockStride),
         "target teams distribute" => Some(Schedule::BlockOnly),
         _ => None,
@@ -35,7 +37,9 @@ pub fn classify(d: &Directive) -> Kind {
         Model::Omp => {
             if omp_schedule(&d.name).is_some() {
                 Kind::Offload
-            } else if d.words().any(|w| matches!(w, "target" | "teams" | "distribute"))
+            } else if d
+                .words()
+                .any(|w| matches!(w, "target" | "teams" | "distribute"))
                 || d.name.starts_with("declare")
                 || d.name.starts_with("begin declare")
                 || d.name.starts_with("end declare")
@@ -60,12 +64,33 @@ fn lowered_clause(model: Model, name: &str) -> bool {
         return true;
     }
     match model {
-        Model::Omp => matches!(name, "map" | "num_teams" | "thread_limit" | "num_threads" | "nowait"),
+        Model::Omp => matches!(
+            name,
+            "map" | "num_teams" | "thread_limit" | "num_threads" | "nowait"
+        ),
         Model::Acc => matches!(
             name,
-            "copy" | "copyin" | "copyout" | "create" | "present" | "pcopy" | "pcopyin" | "pcopyout" | "pcreate"
-                | "present_or_copy" | "present_or_copyin" | "present_or_copyout" | "present_or_create"
-                | "num_gangs" | "num_workers" | "vector_length" | "gang" | "worker" | "vector" | "seq" | "auto"
+            "copy"
+                | "copyin"
+                | "copyout"
+                | "create"
+                | "present"
+                | "pcopy"
+                | "pcopyin"
+                | "pcopyout"
+                | "pcreate"
+                | "present_or_copy"
+                | "present_or_copyin"
+                | "present_or_copyout"
+                | "present_or_create"
+                | "num_gangs"
+                | "num_workers"
+                | "vector_length"
+                | "gang"
+                | "worker"
+                | "vector"
+                | "seq"
+                | "auto"
                 | "independent"
         ),
     }
@@ -76,7 +101,11 @@ fn clause_size(d: &Directive, name: &str) -> Option<Size> {
     let e = c.expr()?;
     Some(match int_literal(&e.text) {
         Some(v) if v >= 1 && v <= u32::MAX as i128 => Size::Fixed(v as u32),
-        _ => Size::Clause { clause: name.to_string(), expr: e.text.clone(), span: e.span },
+        _ => Size::Clause {
+            clause: name.to_string(),
+            expr: e.text.clone(),
+            span: e.span,
+        },
     })
 }
 
@@ -103,36 +132,76 @@ fn mentions(expr: &str, name: &str) -> bool {
 }
 
 /// Lowers one offloaded loop construct. `kernel` is the name the namer chose.
-pub fn build_region(file: &SourceFile, tree: &CTree, at: &Attached, kernel: String, diags: &mut Vec<Diagnostic>) -> Option<Region> {
+pub fn build_region(
+    file: &SourceFile,
+    tree: &CTree,
+    at: &Attached,
+    kernel: String,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<Region> {
     let d = &at.directive;
     let errors_before = diags.iter().filter(|x| x.is_error()).count();
     for c in &d.clauses {
         if !lowered_clause(d.model, &c.name) {
             diags.push(
-                Diagnostic::new(codes::NOT_SUPPORTED, c.name_span, format!("clause `{}` on `{} {}` is not supported yet", c.name, d.model.as_str(), d.name))
-                    .with_label("not lowered yet"),
+                Diagnostic::new(
+                    codes::NOT_SUPPORTED,
+                    c.name_span,
+                    format!(
+                        "clause `{}` on `{} {}` is not supported yet",
+                        c.name,
+                        d.model.as_str(),
+                        d.name
+                    ),
+                )
+                .with_label("not lowered yet"),
             );
         }
     }
-    for c in d.clauses_named("gang").chain(d.clauses_named("worker")).chain(d.clauses_named("vector")) {
+    for c in d
+        .clauses_named("gang")
+        .chain(d.clauses_named("worker"))
+        .chain(d.clauses_named("vector"))
+    {
         if !matches!(c.args, crate::directives::ClauseArgs::None) {
             diags.push(
-                Diagnostic::new(codes::NOT_SUPPORTED, c.span, format!("arguments of `{}` are not supported yet", c.name))
-                    .with_label("not lowered yet")
-                    .with_help("use num_gangs / num_workers / vector_length on the construct"),
+                Diagnostic::new(
+                    codes::NOT_SUPPORTED,
+                    c.span,
+                    format!("arguments of `{}` are not supported yet", c.name),
+                )
+                .with_label("not lowered yet")
+                .with_help("use num_gangs / num_workers / vector_length on the construct"),
             );
         }
     }
     let Some(stmt_span) = at.stmt else {
-        diags.push(Diagnostic::new(codes::NO_ASSOCIATED_LOOP, d.span, format!("`{} {}` must be followed by a for loop", d.model.as_str(), d.name)).with_label("no statement follows"));
+        diags.push(
+            Diagnostic::new(
+                codes::NO_ASSOCIATED_LOOP,
+                d.span,
+                format!(
+                    "`{} {}` must be followed by a for loop",
+                    d.model.as_str(),
+                    d.name
+                ),
+            )
+            .with_label("no statement follows"),
+        );
         return None;
     };
-    let Some(stmt) = node_at(tree, stmt_span) else { return None };
+    let Some(stmt) = node_at(tree, stmt_span) else {
+        return None;
+    };
     if stmt.has_error() {
         diags.push(
-            Diagnostic::new(codes::C_PARSE, stmt_span, "the C code of this region could not be parsed; no code is generated for it")
-                .with_label("syntax error in here")
-                .with_secondary(d.span, "region begins here"),
+            Diagnostic::new(
+                codes::C_PARSE,
+                stmt_span,
+                "the C code of this region could not be parsed; no code is generated for it",
+            )
+            .with_label("syntax error in here")
+            .with_secondary(d.span, "region begins here"),
         );
         return None;
     }
@@ -142,7 +211,14 @@ pub fn build_region(file: &SourceFile, tree: &CTree, at: &Attached, kernel: Stri
         Some(e) => match int_literal(&e.text) {
             Some(v) if (1..=8).contains(&v) => v as usize,
             _ => {
-                diags.push(Diagnostic::new(codes::BAD_CLAUSE_ARG, e.span, "collapse takes a constant positive integer").with_label("not a constant from 1 to 8"));
+                diags.push(
+                    Diagnostic::new(
+                        codes::BAD_CLAUSE_ARG,
+                        e.span,
+                        "collapse takes a constant positive integer",
+                    )
+                    .with_label("not a constant from 1 to 8"),
+                );
                 return None;
             }
         },
@@ -154,9 +230,18 @@ pub fn build_region(file: &SourceFile, tree: &CTree, at: &Attached, kernel: Stri
             Ok(l) => nest.push(l),
             Err(e) => {
                 let e = if level > 0 && e.code == codes::NO_ASSOCIATED_LOOP {
-                    Diagnostic::new(codes::NO_ASSOCIATED_LOOP, Span::new(node.start_byte(), node.end_byte()), format!("collapse({depth}) needs {depth} perfectly nested loops; found {level}"))
-                        .with_label("not a perfectly nested for loop")
-                        .with_secondary(d.clause("collapse").map(|c| c.span).unwrap_or(d.span), "collapse asked for here")
+                    Diagnostic::new(
+                        codes::NO_ASSOCIATED_LOOP,
+                        Span::new(node.start_byte(), node.end_byte()),
+                        format!(
+                            "collapse({depth}) needs {depth} perfectly nested loops; found {level}"
+                        ),
+                    )
+                    .with_label("not a perfectly nested for loop")
+                    .with_secondary(
+                        d.clause("collapse").map(|c| c.span).unwrap_or(d.span),
+                        "collapse asked for here",
+                    )
                 } else {
                     e
                 };
@@ -170,9 +255,19 @@ pub fn build_region(file: &SourceFile, tree: &CTree, at: &Attached, kernel: Stri
                 None => {
                     let body = nest.last().map(|l| l.body).unwrap_or(stmt_span);
                     diags.push(
-                        Diagnostic::new(codes::NO_ASSOCIATED_LOOP, body, format!("collapse({depth}) needs {depth} perfectly nested loops; found {}", level + 1))
-                            .with_label("this body is not a single for loop")
-                            .with_secondary(d.clause("collapse").map(|c| c.span).unwrap_or(d.span), "collapse asked for here"),
+                        Diagnostic::new(
+                            codes::NO_ASSOCIATED_LOOP,
+                            body,
+                            format!(
+                                "collapse({depth}) needs {depth} perfectly nested loops; found {}",
+                                level + 1
+                            ),
+                        )
+                        .with_label("this body is not a single for loop")
+                        .with_secondary(
+                            d.clause("collapse").map(|c| c.span).unwrap_or(d.span),
+                            "collapse asked for here",
+                        ),
                     );
                     return None;
                 }
@@ -182,10 +277,17 @@ pub fn build_region(file: &SourceFile, tree: &CTree, at: &Attached, kernel: Stri
     // Rectangular nests only.
     for (i, inner) in nest.iter().enumerate().skip(1) {
         for outer in &nest[..i] {
-            if mentions(&inner.lb, &outer.var) || mentions(&inner.ub, &outer.var) || mentions(&inner.step, &outer.var) {
+            if mentions(&inner.lb, &outer.var)
+                || mentions(&inner.ub, &outer.var)
+                || mentions(&inner.step, &outer.var)
+            {
                 diags.push(
-                    Diagnostic::new(codes::NOT_SUPPORTED, inner.span, "non-rectangular collapsed loop nests are not supported yet")
-                        .with_label(format!("bounds depend on `{}`", outer.var)),
+                    Diagnostic::new(
+                        codes::NOT_SUPPORTED,
+                        inner.span,
+                        "non-rectangular collapsed loop nests are not supported yet",
+                    )
+                    .with_label(format!("bounds depend on `{}`", outer.var)),
                 );
                 return None;
             }
@@ -199,19 +301,33 @@ pub fn build_region(file: &SourceFile, tree: &CTree, at: &Attached, kernel: Stri
             None => match symbols.get(&l.var) {
                 Some(s) if s.ty.is_scalar() => s.ty.clone(),
                 _ => {
-                    diags.push(Diagnostic::new(codes::UNDECLARED, l.var_span, format!("loop variable `{}` is not declared", l.var)).with_label("no declaration visible"));
+                    diags.push(
+                        Diagnostic::new(
+                            codes::UNDECLARED,
+                            l.var_span,
+                            format!("loop variable `{}` is not declared", l.var),
+                        )
+                        .with_label("no declaration visible"),
+                    );
                     return None;
                 }
             },
         };
-        nest_types.push(CType { base: ty.unqualified_base(), derivs: vec![] });
+        nest_types.push(CType {
+            base: ty.unqualified_base(),
+            derivs: vec![],
+        });
     }
     let loop_vars: Vec<String> = nest.iter().map(|l| l.var.clone()).collect();
     let (used, _calls) = uses::free_identifiers(stmt, &file.text);
     let is_kernels = d.model == Model::Acc && d.name == "kernels loop";
     let vars = sharing::decide(d, is_kernels, &used, &symbols, &loop_vars, diags);
     // Kernels live at file scope: types defined inside the function are out of reach.
-    let func_text = at.function.as_ref().map(|(_, s)| file.slice(*s)).unwrap_or("");
+    let func_text = at
+        .function
+        .as_ref()
+        .map(|(_, s)| file.slice(*s))
+        .unwrap_or("");
     for v in &vars {
         let base = &v.sym.ty.base;
         let tag_defined_locally = base
@@ -221,11 +337,16 @@ pub fn build_region(file: &SourceFile, tree: &CTree, at: &Attached, kernel: Stri
             .map(|tag| {
                 let tag = tag.trim();
                 ["struct", "union", "enum"].iter().any(|kw| {
-                    func_text.contains(&format!("{kw} {tag} {{")) || func_text.contains(&format!("{kw} {tag}{{"))
+                    func_text.contains(&format!("{kw} {tag} {{"))
+                        || func_text.contains(&format!("{kw} {tag}{{"))
                 })
             })
             .unwrap_or(false);
-        let local_typedef = symbols.values().any(|s| s.is_typedef && s.storage != symbols::Storage::Global && base.split_whitespace().any(|w| w == s.name));
+        let local_typedef = symbols.values().any(|s| {
+            s.is_typedef
+                && s.storage != symbols::Storage::Global
+                && base.split_whitespace().any(|w| w == s.name)
+        });
         if base.contains('{') || tag_defined_locally || local_typedef {
             diags.push(
                 Diagnostic::new(codes::UNSUPPORTED_TYPE, v.span, format!("the type of `{}` is defined inside the function, so a kernel cannot name it", v.sym.name))
@@ -238,7 +359,14 @@ pub fn build_region(file: &SourceFile, tree: &CTree, at: &Attached, kernel: Stri
     let mut reductions = Vec::new();
     for v in &vars {
         if let Attr::Reduction { op } = v.attr {
-            reductions.push(Reduction { var: v.sym.name.clone(), ty: v.sym.ty.clone(), op, lid: 0, rid: reductions.len() as u32, span: v.span });
+            reductions.push(Reduction {
+                var: v.sym.name.clone(),
+                ty: v.sym.ty.clone(),
+                op,
+                lid: 0,
+                rid: reductions.len() as u32,
+                span: v.span,
+            });
         }
     }
     // Schedule and launch shape.
@@ -247,20 +375,44 @@ pub fn build_region(file: &SourceFile, tree: &CTree, at: &Attached, kernel: Stri
     let (schedule, blocks, tx, ty) = match d.model {
         Model::Omp => {
             let schedule = omp_schedule(&d.name)?;
-            let threads = match (clause_size(d, "num_threads"), clause_size(d, "thread_limit")) {
+            let threads = match (
+                clause_size(d, "num_threads"),
+                clause_size(d, "thread_limit"),
+            ) {
                 (None, None) => Size::Fixed(256),
                 (Some(s), None) | (None, Some(s)) => s,
                 (Some(Size::Fixed(a)), Some(Size::Fixed(b))) => Size::Fixed(a.min(b)),
                 (Some(_), Some(_)) => {
-                    let e = |n: &str| d.clause(n).and_then(|c| c.expr()).map(|e| (e.text.clone(), e.span));
-                    let ((a, span), (b, _)) = (e("num_threads").unwrap_or_default(), e("thread_limit").unwrap_or_default());
-                    Size::Clause { clause: "num_threads".into(), expr: format!("({a}) < ({b}) ? ({a}) : ({b})"), span }
+                    let e = |n: &str| {
+                        d.clause(n)
+                            .and_then(|c| c.expr())
+                            .map(|e| (e.text.clone(), e.span))
+                    };
+                    let ((a, span), (b, _)) = (
+                        e("num_threads").unwrap_or_default(),
+                        e("thread_limit").unwrap_or_default(),
+                    );
+                    Size::Clause {
+                        clause: "num_threads".into(),
+                        expr: format!("({a}) < ({b}) ? ({a}) : ({b})"),
+                        span,
+                    }
                 }
             };
             match schedule {
-                Schedule::GridStride => (schedule, clause_size(d, "num_teams").unwrap_or(Size::FromTrip), threads, Size::Fixed(1)),
+                Schedule::GridStride => (
+                    schedule,
+                    clause_size(d, "num_teams").unwrap_or(Size::FromTrip),
+                    threads,
+                    Size::Fixed(1),
+                ),
                 Schedule::BlockStride => (schedule, Size::Fixed(1), threads, Size::Fixed(1)),
-                _ => (schedule, clause_size(d, "num_teams").unwrap_or(Size::FromTrip), Size::Fixed(1), Size::Fixed(1)),
+                _ => (
+                    schedule,
+                    clause_size(d, "num_teams").unwrap_or(Size::FromTrip),
+                    Size::Fixed(1),
+                    Size::Fixed(1),
+                ),
             }
         }
         Model::Acc => {
@@ -271,10 +423,15 @@ pub fn build_region(file: &SourceFile, tree: &CTree, at: &Attached, kernel: Stri
             } else if has("seq") {
                 Schedule::Sequential
             } else if has("auto") && !gang && !worker && !vector {
-                notes.push("`auto`: pragma2cuda runs the loop sequentially in each gang (always correct)".to_string());
+                notes.push(
+                    "`auto`: pragma2cuda runs the loop sequentially in each gang (always correct)"
+                        .to_string(),
+                );
                 Schedule::Sequential
             } else if !gang && !worker && !vector {
-                notes.push("no gang/worker/vector clause: pragma2cuda chose gang vector".to_string());
+                notes.push(
+                    "no gang/worker/vector clause: pragma2cuda chose gang vector".to_string(),
+                );
                 Schedule::GridStride
             } else if gang && (worker || vector) {
                 Schedule::GridStride
@@ -285,7 +442,11 @@ pub fn build_region(file: &SourceFile, tree: &CTree, at: &Attached, kernel: Stri
             };
             let implicit = !gang && !worker && !vector;
             let tx = if vector || (implicit && schedule == Schedule::GridStride) {
-                clause_size(d, "vector_length").unwrap_or(Size::Fixed(if worker { 32 } else { 256 }))
+                clause_size(d, "vector_length").unwrap_or(Size::Fixed(if worker {
+                    32
+                } else {
+                    256
+                }))
             } else {
                 Size::Fixed(1)
             };
@@ -299,27 +460,52 @@ pub fn build_region(file: &SourceFile, tree: &CTree, at: &Attached, kernel: Stri
                 Schedule::GridStride | Schedule::BlockOnly => gangs.unwrap_or(Size::FromTrip),
                 _ => gangs.unwrap_or(Size::Fixed(1)),
             };
-            let (tx, ty) = if matches!(schedule, Schedule::Sequential | Schedule::BlockOnly) { (Size::Fixed(1), Size::Fixed(1)) } else { (tx, ty) };
+            let (tx, ty) = if matches!(schedule, Schedule::Sequential | Schedule::BlockOnly) {
+                (Size::Fixed(1), Size::Fixed(1))
+            } else {
+                (tx, ty)
+            };
             (schedule, blocks, tx, ty)
         }
     };
     for (s, what) in [(&tx, "threads"), (&ty, "workers")] {
         if let Size::Fixed(v) = s {
             if *v > 1024 {
-                diags.push(Diagnostic::new(codes::BAD_CLAUSE_ARG, d.span, format!("{v} {what} per block is more than CUDA's 1024")).with_label("in this directive"));
+                diags.push(
+                    Diagnostic::new(
+                        codes::BAD_CLAUSE_ARG,
+                        d.span,
+                        format!("{v} {what} per block is more than CUDA's 1024"),
+                    )
+                    .with_label("in this directive"),
+                );
             }
         }
     }
     if let (Size::Fixed(x), Size::Fixed(y)) = (&tx, &ty) {
         if x * y > 1024 {
-            diags.push(Diagnostic::new(codes::BAD_CLAUSE_ARG, d.span, format!("{x} x {y} threads per block is more than CUDA's 1024")).with_label("in this directive"));
+            diags.push(
+                Diagnostic::new(
+                    codes::BAD_CLAUSE_ARG,
+                    d.span,
+                    format!("{x} x {y} threads per block is more than CUDA's 1024"),
+                )
+                .with_label("in this directive"),
+            );
         }
     }
     if diags.iter().filter(|x| x.is_error()).count() > errors_before {
         return None;
     }
-    let if_cond = d.clause("if").and_then(|c| c.expr()).map(|e| e.text.clone());
-    let (function, function_start) = at.function.clone().map(|(n, s)| (n, s.start)).unwrap_or_default();
+    let if_cond = d
+        .clause("if")
+        .and_then(|c| c.expr())
+        .map(|e| e.text.clone());
+    let (function, function_start) = at
+        .function
+        .clone()
+        .map(|(n, s)| (n, s.start))
+        .unwrap_or_default();
     let body = nest.last().map(|l| l.body).unwrap_or(stmt_span);
     Some(Region {
         model: d.model,

@@ -25,8 +25,12 @@ pub enum Schedule {
 impl Schedule {
     pub fn as_str(self) -> &'static str {
         match self {
-            Schedule::GridStride => "grid-stride (gang + worker/vector: every thread of every block)",
-            Schedule::BlockStride => "block-stride (worker/vector: every block runs all iterations over its threads)",
+            Schedule::GridStride => {
+                "grid-stride (gang + worker/vector: every thread of every block)"
+            }
+            Schedule::BlockStride => {
+                "block-stride (worker/vector: every block runs all iterations over its threads)"
+            }
             Schedule::BlockOnly => "block-only (gang: one thread per block)",
             Schedule::Sequential => "sequential (one thread per block runs every iteration)",
         }
@@ -64,7 +68,11 @@ impl Level {
 pub enum Size {
     Fixed(u32),
     /// `clause(expr)`: evaluated on the host before the launch.
-    Clause { clause: String, expr: String, span: Span },
+    Clause {
+        clause: String,
+        expr: String,
+        span: Span,
+    },
     /// Enough blocks for the trip count at the block's thread count.
     FromTrip,
 }

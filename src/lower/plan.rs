@@ -17,13 +17,34 @@ pub fn render(file: &SourceFile, regions: &[Region]) -> String {
     let mut o = String::new();
     for r in regions {
         let (l, c) = file.line_col(r.pragma.start);
-        let _ = writeln!(o, "region {} at {}:{}:{} in {}()", r.kernel, file.name, l, c, r.function);
+        let _ = writeln!(
+            o,
+            "region {} at {}:{}:{} in {}()",
+            r.kernel, file.name, l, c, r.function
+        );
         let _ = writeln!(o, "  directive: {} {}", r.model.as_str(), r.construct);
         let _ = writeln!(o, "  schedule:  {}", r.schedule.as_str());
-        let _ = writeln!(o, "  launch:    blocks {}, threads {} x {}", size(&r.blocks), size(&r.threads_x), size(&r.threads_y));
+        let _ = writeln!(
+            o,
+            "  launch:    blocks {}, threads {} x {}",
+            size(&r.blocks),
+            size(&r.threads_x),
+            size(&r.threads_y)
+        );
         for (lp, ty) in r.nest.iter().zip(&r.nest_types) {
             let dir = if lp.test.increasing() { "+" } else { "-" };
-            let _ = writeln!(o, "  loop:      {} {} from {} while {} {} {} step {}{}", ty.type_name(), lp.var, lp.lb, lp.var, lp.written_test, lp.ub, dir, lp.step);
+            let _ = writeln!(
+                o,
+                "  loop:      {} {} from {} while {} {} {} step {}{}",
+                ty.type_name(),
+                lp.var,
+                lp.lb,
+                lp.var,
+                lp.written_test,
+                lp.ub,
+                dir,
+                lp.step
+            );
         }
         if let Some(c) = &r.if_cond {
             let _ = writeln!(o, "  if:        {c} (else the loop runs on the host)");
@@ -35,17 +56,42 @@ pub fn render(file: &SourceFile, regions: &[Region]) -> String {
                 Attr::Mapped { kind, sections } => {
                     let secs: Vec<String> = sections
                         .iter()
-                        .map(|s| format!("[{}:{}]", s.lower.as_ref().map(|e| e.text.as_str()).unwrap_or(""), s.length.as_ref().map(|e| e.text.as_str()).unwrap_or("")))
+                        .map(|s| {
+                            format!(
+                                "[{}:{}]",
+                                s.lower.as_ref().map(|e| e.text.as_str()).unwrap_or(""),
+                                s.length.as_ref().map(|e| e.text.as_str()).unwrap_or("")
+                            )
+                        })
                         .collect();
                     format!("map {}{} (device memory)", kind.as_str(), secs.join(""))
                 }
                 Attr::Reduction { op } => format!("reduction {}", op.as_str()),
             };
-            let _ = writeln!(o, "  var:       {} : {} -- {} [{}]", v.sym.name, v.sym.ty.type_name(), what, v.rule);
+            let _ = writeln!(
+                o,
+                "  var:       {} : {} -- {} [{}]",
+                v.sym.name,
+                v.sym.ty.type_name(),
+                what,
+                v.rule
+            );
         }
         for x in &r.reductions {
             let levels: Vec<&str> = r.schedule.levels().iter().map(|l| l.as_str()).collect();
-            let _ = writeln!(o, "  reduction: {} {} lid {} rid {}: RED_SETUP/INIT/FINI/TEARDOWN at {}", x.op.as_str(), x.var, x.lid, x.rid, if levels.is_empty() { "GANG (dummy)".to_string() } else { levels.join(", ") });
+            let _ = writeln!(
+                o,
+                "  reduction: {} {} lid {} rid {}: RED_SETUP/INIT/FINI/TEARDOWN at {}",
+                x.op.as_str(),
+                x.var,
+                x.lid,
+                x.rid,
+                if levels.is_empty() {
+                    "GANG (dummy)".to_string()
+                } else {
+                    levels.join(", ")
+                }
+            );
         }
         for n in &r.notes {
             let _ = writeln!(o, "  note:      {n}");

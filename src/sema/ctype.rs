@@ -42,7 +42,10 @@ impl CType {
 
     /// Number of leading array-or-pointer levels (subscriptable dimensions).
     pub fn dims(&self) -> usize {
-        self.derivs.iter().take_while(|d| !matches!(d, Deriv::Function)).count()
+        self.derivs
+            .iter()
+            .take_while(|d| !matches!(d, Deriv::Function))
+            .count()
     }
 
     /// Any array dimension without a compile-time-looking size (VLA)?
@@ -64,7 +67,12 @@ impl CType {
     pub fn unqualified_base(&self) -> String {
         self.base
             .split_whitespace()
-            .filter(|w| !matches!(*w, "const" | "volatile" | "restrict" | "__restrict" | "__restrict__"))
+            .filter(|w| {
+                !matches!(
+                    *w,
+                    "const" | "volatile" | "restrict" | "__restrict" | "__restrict__"
+                )
+            })
             .collect::<Vec<_>>()
             .join(" ")
     }
@@ -72,7 +80,10 @@ impl CType {
     /// The type with the first derivation removed: the element type of an
     /// array or the pointee of a pointer.
     pub fn element(&self) -> CType {
-        CType { base: self.base.clone(), derivs: self.derivs.iter().skip(1).cloned().collect() }
+        CType {
+            base: self.base.clone(),
+            derivs: self.derivs.iter().skip(1).cloned().collect(),
+        }
     }
 
     /// The same type with the outermost array turned into a pointer (how it is
@@ -92,7 +103,11 @@ impl CType {
         for d in &self.derivs {
             match d {
                 Deriv::Pointer { quals } => {
-                    let q = if quals.is_empty() { String::new() } else { format!("{} ", quals.join(" ")) };
+                    let q = if quals.is_empty() {
+                        String::new()
+                    } else {
+                        format!("{} ", quals.join(" "))
+                    };
                     s = format!("*{q}{s}");
                     prev_ptr = true;
                 }
@@ -129,7 +144,8 @@ impl CType {
 /// (`declaration`, `parameter_declaration`, `field_declaration`).
 pub fn specifiers(decl: Node<'_>, text: &str) -> (String, bool, bool, bool) {
     let mut parts = Vec::new();
-    let (mut is_static, mut is_extern, mut is_typedef) = (false, false, decl.kind() == "type_definition");
+    let (mut is_static, mut is_extern, mut is_typedef) =
+        (false, false, decl.kind() == "type_definition");
     let mut cursor = decl.walk();
     for (i, child) in decl.children(&mut cursor).enumerate() {
         let field = decl.field_name_for_child(i as u32);
@@ -143,8 +159,14 @@ pub fn specifiers(decl: Node<'_>, text: &str) -> (String, bool, bool, bool) {
                 "extern" => is_extern = true,
                 _ => {}
             },
-            "type_qualifier" | "primitive_type" | "sized_type_specifier" | "type_identifier" | "struct_specifier"
-            | "union_specifier" | "enum_specifier" | "macro_type_specifier" => parts.push(t.to_string()),
+            "type_qualifier"
+            | "primitive_type"
+            | "sized_type_specifier"
+            | "type_identifier"
+            | "struct_specifier"
+            | "union_specifier"
+            | "enum_specifier"
+            | "macro_type_specifier" => parts.push(t.to_string()),
             "typedef" => is_typedef = true,
             _ => {}
         }
@@ -154,13 +176,21 @@ pub fn specifiers(decl: Node<'_>, text: &str) -> (String, bool, bool, bool) {
 
 /// Reads a declarator: the declared name, its span and derivations.
 pub fn declarator(node: Node<'_>, text: &str) -> Option<(String, Span, Vec<Deriv>)> {
-    let t = |n: Node<'_>| text.get(n.start_byte()..n.end_byte()).unwrap_or("").to_string();
+    let t = |n: Node<'_>| {
+        text.get(n.start_byte()..n.end_byte())
+            .unwrap_or("")
+            .to_string()
+    };
     match node.kind() {
-        "identifier" | "field_identifier" | "type_identifier" => {
-            Some((t(node), Span::new(node.start_byte(), node.end_byte()), Vec::new()))
-        }
+        "identifier" | "field_identifier" | "type_identifier" => Some((
+            t(node),
+            Span::new(node.start_byte(), node.end_byte()),
+            Vec::new(),
+        )),
         "init_declarator" | "parenthesized_declarator" | "attributed_declarator" => {
-            let inner = node.child_by_field_name("declarator").or_else(|| node.named_child(0))?;
+            let inner = node
+                .child_by_field_name("declarator")
+                .or_else(|| node.named_child(0))?;
             declarator(inner, text)
         }
         "pointer_declarator" | "abstract_pointer_declarator" => {
@@ -198,24 +228,45 @@ mod tests {
     use super::*;
 
     fn ty(base: &str, derivs: Vec<Deriv>) -> CType {
-        CType { base: base.into(), derivs }
+        CType {
+            base: base.into(),
+            derivs,
+        }
     }
 
     #[test]
     fn declares_pointer_to_array() {
-        let t = ty("double", vec![Deriv::Pointer { quals: vec![] }, Deriv::Array(Some("M".into()))]);
+        let t = ty(
+            "double",
+            vec![
+                Deriv::Pointer { quals: vec![] },
+                Deriv::Array(Some("M".into())),
+            ],
+        );
         assert_eq!(t.declare("a"), "double (*a)[M]");
     }
 
     #[test]
     fn declares_array_of_pointers() {
-        let t = ty("int", vec![Deriv::Array(Some("4".into())), Deriv::Pointer { quals: vec![] }]);
+        let t = ty(
+            "int",
+            vec![
+                Deriv::Array(Some("4".into())),
+                Deriv::Pointer { quals: vec![] },
+            ],
+        );
         assert_eq!(t.declare("p"), "int *p[4]");
     }
 
     #[test]
     fn decays_outer_array() {
-        let t = ty("double", vec![Deriv::Array(Some("N".into())), Deriv::Array(Some("M".into()))]);
+        let t = ty(
+            "double",
+            vec![
+                Deriv::Array(Some("N".into())),
+                Deriv::Array(Some("M".into())),
+            ],
+        );
         assert_eq!(t.decayed().declare("a"), "double (*a)[M]");
     }
 }

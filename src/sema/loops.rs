@@ -74,9 +74,13 @@ fn strip_parens<'t>(mut n: Node<'t>) -> Node<'t> {
 }
 
 fn not_canonical(at: Span, what: &str, help: &str) -> Diagnostic {
-    Diagnostic::new(codes::LOOP_NOT_CANONICAL, at, format!("loop is not in canonical form: {what}"))
-        .with_label(what.to_string())
-        .with_help(help.to_string())
+    Diagnostic::new(
+        codes::LOOP_NOT_CANONICAL,
+        at,
+        format!("loop is not in canonical form: {what}"),
+    )
+    .with_label(what.to_string())
+    .with_help(help.to_string())
 }
 
 /// An integer literal's value, if `s` is one (with an optional sign).
@@ -101,59 +105,116 @@ pub fn int_literal(s: &str) -> Option<i128> {
 pub fn analyse(for_node: Node<'_>, text: &str) -> Result<CanonLoop, Diagnostic> {
     let whole = span(for_node);
     if for_node.kind() != "for_statement" {
-        return Err(Diagnostic::new(codes::NO_ASSOCIATED_LOOP, whole, "a loop directive must be followed by a `for` loop")
-            .with_label("this is not a for loop"));
+        return Err(Diagnostic::new(
+            codes::NO_ASSOCIATED_LOOP,
+            whole,
+            "a loop directive must be followed by a `for` loop",
+        )
+        .with_label("this is not a for loop"));
     }
-    let head_end = for_node.child_by_field_name("body").map(|b| b.start_byte()).unwrap_or(whole.end);
+    let head_end = for_node
+        .child_by_field_name("body")
+        .map(|b| b.start_byte())
+        .unwrap_or(whole.end);
     let head = Span::new(whole.start, head_end);
     // init
-    let init = for_node
-        .child_by_field_name("initializer")
-        .ok_or_else(|| not_canonical(head, "the loop has no initializer", "write `for (int i = lb; i < ub; i++)`"))?;
+    let init = for_node.child_by_field_name("initializer").ok_or_else(|| {
+        not_canonical(
+            head,
+            "the loop has no initializer",
+            "write `for (int i = lb; i < ub; i++)`",
+        )
+    })?;
     let (var, var_span, declared_type, lb) = match init.kind() {
         "declaration" => {
             let mut c = init.walk();
             let decls: Vec<Node<'_>> = init.children_by_field_name("declarator", &mut c).collect();
             if decls.len() != 1 || decls[0].kind() != "init_declarator" {
-                return Err(not_canonical(span(init), "the initializer must declare one variable with a value", "write `int i = lb`"));
+                return Err(not_canonical(
+                    span(init),
+                    "the initializer must declare one variable with a value",
+                    "write `int i = lb`",
+                ));
             }
             let d = decls[0];
-            let (name, nspan, derivs) = declarator(d, text)
-                .ok_or_else(|| not_canonical(span(init), "cannot read the loop variable", "write `int i = lb`"))?;
+            let (name, nspan, derivs) = declarator(d, text).ok_or_else(|| {
+                not_canonical(
+                    span(init),
+                    "cannot read the loop variable",
+                    "write `int i = lb`",
+                )
+            })?;
             if !derivs.is_empty() {
-                return Err(not_canonical(span(init), "the loop variable must be an integer", "pointer loop variables are not supported yet"));
+                return Err(not_canonical(
+                    span(init),
+                    "the loop variable must be an integer",
+                    "pointer loop variables are not supported yet",
+                ));
             }
             let (base, ..) = specifiers(init, text);
-            let value = d.child_by_field_name("value").map(|v| t(text, v).to_string()).unwrap_or_default();
+            let value = d
+                .child_by_field_name("value")
+                .map(|v| t(text, v).to_string())
+                .unwrap_or_default();
             (name, nspan, Some(CType { base, derivs }), value)
         }
         "assignment_expression" => {
             let left = init.child_by_field_name("left").map(strip_parens);
-            let op = init.child_by_field_name("operator").map(|o| t(text, o)).unwrap_or("");
+            let op = init
+                .child_by_field_name("operator")
+                .map(|o| t(text, o))
+                .unwrap_or("");
             match left {
                 Some(l) if l.kind() == "identifier" && op == "=" => {
-                    let value = init.child_by_field_name("right").map(|v| t(text, v).to_string()).unwrap_or_default();
+                    let value = init
+                        .child_by_field_name("right")
+                        .map(|v| t(text, v).to_string())
+                        .unwrap_or_default();
                     (t(text, l).to_string(), span(l), None, value)
                 }
-                _ => return Err(not_canonical(span(init), "the initializer must be `var = lb`", "write `i = lb`")),
+                _ => {
+                    return Err(not_canonical(
+                        span(init),
+                        "the initializer must be `var = lb`",
+                        "write `i = lb`",
+                    ))
+                }
             }
         }
-        _ => return Err(not_canonical(span(init), "the initializer must be `var = lb` or a declaration", "write `int i = lb`")),
+        _ => {
+            return Err(not_canonical(
+                span(init),
+                "the initializer must be `var = lb` or a declaration",
+                "write `int i = lb`",
+            ))
+        }
     };
     // test
-    let cond = for_node
-        .child_by_field_name("condition")
-        .ok_or_else(|| not_canonical(head, "the loop has no test", "write a test such as `i < n`"))?;
+    let cond = for_node.child_by_field_name("condition").ok_or_else(|| {
+        not_canonical(head, "the loop has no test", "write a test such as `i < n`")
+    })?;
     let cond = strip_parens(cond);
-    let bad_test = || not_canonical(span(cond), "the test must compare the loop variable with `<`, `<=`, `>`, `>=` or `!=`", "write `i < n`");
+    let bad_test = || {
+        not_canonical(
+            span(cond),
+            "the test must compare the loop variable with `<`, `<=`, `>`, `>=` or `!=`",
+            "write `i < n`",
+        )
+    };
     if cond.kind() != "binary_expression" {
         return Err(bad_test());
     }
-    let (l, r) = match (cond.child_by_field_name("left"), cond.child_by_field_name("right")) {
+    let (l, r) = match (
+        cond.child_by_field_name("left"),
+        cond.child_by_field_name("right"),
+    ) {
         (Some(l), Some(r)) => (strip_parens(l), strip_parens(r)),
         _ => return Err(bad_test()),
     };
-    let op = cond.child_by_field_name("operator").map(|o| t(text, o)).unwrap_or("");
+    let op = cond
+        .child_by_field_name("operator")
+        .map(|o| t(text, o))
+        .unwrap_or("");
     let (ub, op, swapped) = if l.kind() == "identifier" && t(text, l) == var {
         (t(text, r).to_string(), op, false)
     } else if r.kind() == "identifier" && t(text, r) == var {
@@ -170,16 +231,29 @@ pub fn analyse(for_node: Node<'_>, text: &str) -> Result<CanonLoop, Diagnostic> 
         _ => return Err(bad_test()),
     };
     // increment
-    let upd = for_node
-        .child_by_field_name("update")
-        .ok_or_else(|| not_canonical(head, "the loop has no increment", "write `i++` or `i += step`"))?;
-    let bad_incr = || not_canonical(span(upd), "the increment must be `var++`, `var--`, `var += s`, `var -= s` or `var = var + s`", "write `i++` or `i += step`");
+    let upd = for_node.child_by_field_name("update").ok_or_else(|| {
+        not_canonical(
+            head,
+            "the loop has no increment",
+            "write `i++` or `i += step`",
+        )
+    })?;
+    let bad_incr = || {
+        not_canonical(
+            span(upd),
+            "the increment must be `var++`, `var--`, `var += s`, `var -= s` or `var = var + s`",
+            "write `i++` or `i += step`",
+        )
+    };
     let is_var = |n: Node<'_>| n.kind() == "identifier" && t(text, n) == var;
     // (step text, sign: +1 / -1)
     let (step, sign): (String, i32) = match upd.kind() {
         "update_expression" => {
             let arg = upd.child_by_field_name("argument").map(strip_parens);
-            let o = upd.child_by_field_name("operator").map(|o| t(text, o)).unwrap_or("");
+            let o = upd
+                .child_by_field_name("operator")
+                .map(|o| t(text, o))
+                .unwrap_or("");
             match arg {
                 Some(a) if is_var(a) => ("1".into(), if o == "++" { 1 } else { -1 }),
                 _ => return Err(bad_incr()),
@@ -188,16 +262,25 @@ pub fn analyse(for_node: Node<'_>, text: &str) -> Result<CanonLoop, Diagnostic> 
         "assignment_expression" => {
             let left = upd.child_by_field_name("left").map(strip_parens);
             let right = upd.child_by_field_name("right").map(strip_parens);
-            let o = upd.child_by_field_name("operator").map(|o| t(text, o)).unwrap_or("");
+            let o = upd
+                .child_by_field_name("operator")
+                .map(|o| t(text, o))
+                .unwrap_or("");
             match (left, right, o) {
                 (Some(l), Some(r), "+=") if is_var(l) => (t(text, r).to_string(), 1),
                 (Some(l), Some(r), "-=") if is_var(l) => (t(text, r).to_string(), -1),
                 (Some(l), Some(r), "=") if is_var(l) && r.kind() == "binary_expression" => {
-                    let (a, b) = match (r.child_by_field_name("left"), r.child_by_field_name("right")) {
+                    let (a, b) = match (
+                        r.child_by_field_name("left"),
+                        r.child_by_field_name("right"),
+                    ) {
                         (Some(a), Some(b)) => (strip_parens(a), strip_parens(b)),
                         _ => return Err(bad_incr()),
                     };
-                    let bo = r.child_by_field_name("operator").map(|o| t(text, o)).unwrap_or("");
+                    let bo = r
+                        .child_by_field_name("operator")
+                        .map(|o| t(text, o))
+                        .unwrap_or("");
                     match bo {
                         "+" if is_var(a) => (t(text, b).to_string(), 1),
                         "+" if is_var(b) => (t(text, a).to_string(), 1),
@@ -212,7 +295,13 @@ pub fn analyse(for_node: Node<'_>, text: &str) -> Result<CanonLoop, Diagnostic> 
     };
     // Fold a literal step's sign into the direction; the step text becomes its magnitude.
     let (step, sign) = match int_literal(&step) {
-        Some(0) => return Err(not_canonical(span(upd), "the step is zero", "the loop would not terminate")),
+        Some(0) => {
+            return Err(not_canonical(
+                span(upd),
+                "the step is zero",
+                "the loop would not terminate",
+            ))
+        }
         Some(v) => ((v.abs()).to_string(), if v < 0 { -sign } else { sign }),
         None => (step, sign),
     };
@@ -229,8 +318,22 @@ pub fn analyse(for_node: Node<'_>, text: &str) -> Result<CanonLoop, Diagnostic> 
         ));
     }
     let written_test = op.map(|o| o.as_str()).unwrap_or("!=").to_string();
-    let body = for_node.child_by_field_name("body").map(span).unwrap_or(whole);
-    Ok(CanonLoop { var, var_span, declared_type, lb, ub, test, written_test, step, span: whole, body })
+    let body = for_node
+        .child_by_field_name("body")
+        .map(span)
+        .unwrap_or(whole);
+    Ok(CanonLoop {
+        var,
+        var_span,
+        declared_type,
+        lb,
+        ub,
+        test,
+        written_test,
+        step,
+        span: whole,
+        body,
+    })
 }
 
 /// The loop perfectly nested in `for_node`'s body, if any: the body is a
@@ -241,7 +344,10 @@ pub fn nested_loop<'t>(for_node: Node<'t>) -> Option<Node<'t>> {
         "for_statement" => Some(body),
         "compound_statement" => {
             let mut c = body.walk();
-            let stmts: Vec<Node<'t>> = body.named_children(&mut c).filter(|n| n.kind() != "comment").collect();
+            let stmts: Vec<Node<'t>> = body
+                .named_children(&mut c)
+                .filter(|n| n.kind() != "comment")
+                .collect();
             if stmts.len() == 1 && stmts[0].kind() == "for_statement" {
                 Some(stmts[0])
             } else {

@@ -80,7 +80,10 @@ pub enum Attr {
     /// Each thread has its own copy initialised from the host value (passed by value).
     Firstprivate,
     /// Lives in device memory: a mapped array section or a mapped scalar.
-    Mapped { kind: MapKind, sections: Vec<Section> },
+    Mapped {
+        kind: MapKind,
+        sections: Vec<Section>,
+    },
     /// Reduced into the variable's device copy.
     Reduction { op: RedOp },
 }
@@ -95,10 +98,17 @@ pub struct VarAttr {
     pub span: Span,
 }
 
-fn map_kind_of(model: Model, clause: &str, modifiers: &[crate::directives::Word]) -> Option<MapKind> {
+fn map_kind_of(
+    model: Model,
+    clause: &str,
+    modifiers: &[crate::directives::Word],
+) -> Option<MapKind> {
     match (model, clause) {
         (Model::Omp, "map") => {
-            let ty = modifiers.iter().rev().find(|m| matches!(m.text.as_str(), "to" | "from" | "tofrom" | "alloc"));
+            let ty = modifiers
+                .iter()
+                .rev()
+                .find(|m| matches!(m.text.as_str(), "to" | "from" | "tofrom" | "alloc"));
             Some(match ty.map(|m| m.text.as_str()) {
                 Some("to") => MapKind::To,
                 Some("from") => MapKind::From,
@@ -106,10 +116,18 @@ fn map_kind_of(model: Model, clause: &str, modifiers: &[crate::directives::Word]
                 _ => MapKind::ToFrom,
             })
         }
-        (Model::Acc, "copy") | (Model::Acc, "pcopy") | (Model::Acc, "present_or_copy") => Some(MapKind::ToFrom),
-        (Model::Acc, "copyin") | (Model::Acc, "pcopyin") | (Model::Acc, "present_or_copyin") => Some(MapKind::To),
-        (Model::Acc, "copyout") | (Model::Acc, "pcopyout") | (Model::Acc, "present_or_copyout") => Some(MapKind::From),
-        (Model::Acc, "create") | (Model::Acc, "pcreate") | (Model::Acc, "present_or_create") => Some(MapKind::Alloc),
+        (Model::Acc, "copy") | (Model::Acc, "pcopy") | (Model::Acc, "present_or_copy") => {
+            Some(MapKind::ToFrom)
+        }
+        (Model::Acc, "copyin") | (Model::Acc, "pcopyin") | (Model::Acc, "present_or_copyin") => {
+            Some(MapKind::To)
+        }
+        (Model::Acc, "copyout") | (Model::Acc, "pcopyout") | (Model::Acc, "present_or_copyout") => {
+            Some(MapKind::From)
+        }
+        (Model::Acc, "create") | (Model::Acc, "pcreate") | (Model::Acc, "present_or_create") => {
+            Some(MapKind::Alloc)
+        }
         (Model::Acc, "present") => Some(MapKind::Present),
         _ => None,
     }
@@ -126,9 +144,29 @@ fn red_op(text: &str) -> Option<RedOp> {
 }
 
 const REDUCIBLE_BASES: &[&str] = &[
-    "char", "signed char", "unsigned char", "short", "short int", "unsigned short", "unsigned short int", "int",
-    "signed", "signed int", "unsigned", "unsigned int", "long", "long int", "unsigned long", "unsigned long int",
-    "long long", "long long int", "unsigned long long", "unsigned long long int", "float", "double", "size_t",
+    "char",
+    "signed char",
+    "unsigned char",
+    "short",
+    "short int",
+    "unsigned short",
+    "unsigned short int",
+    "int",
+    "signed",
+    "signed int",
+    "unsigned",
+    "unsigned int",
+    "long",
+    "long int",
+    "unsigned long",
+    "unsigned long int",
+    "long long",
+    "long long int",
+    "unsigned long long",
+    "unsigned long long int",
+    "float",
+    "double",
+    "size_t",
 ];
 
 /// Decides the attribute of every variable in `uses` (and every clause item).
@@ -148,8 +186,12 @@ pub fn decide(
             Some(s) if !s.is_typedef && !s.ty.is_function() => Some(s.clone()),
             _ => {
                 diags.push(
-                    Diagnostic::new(codes::UNDECLARED, item.name_span, format!("`{}` is not a declared variable", item.name))
-                        .with_label("not declared before this directive"),
+                    Diagnostic::new(
+                        codes::UNDECLARED,
+                        item.name_span,
+                        format!("`{}` is not a declared variable", item.name),
+                    )
+                    .with_label("not declared before this directive"),
                 );
                 None
             }
@@ -167,11 +209,17 @@ pub fn decide(
             match m.and_then(|m| red_op(&m.text)) {
                 Some(op) => Some(op),
                 None => {
-                    let (span, text) = m.map(|m| (m.span, m.text.as_str())).unwrap_or((clause.span, "?"));
+                    let (span, text) = m
+                        .map(|m| (m.span, m.text.as_str()))
+                        .unwrap_or((clause.span, "?"));
                     diags.push(
-                        Diagnostic::new(codes::NOT_SUPPORTED, span, format!("reduction operator `{text}` is not supported yet"))
-                            .with_label("not lowered yet")
-                            .with_note("supported so far: `+`, `-`, `*`, `max`, `min`"),
+                        Diagnostic::new(
+                            codes::NOT_SUPPORTED,
+                            span,
+                            format!("reduction operator `{text}` is not supported yet"),
+                        )
+                        .with_label("not lowered yet")
+                        .with_note("supported so far: `+`, `-`, `*`, `max`, `min`"),
                     );
                     continue;
                 }
@@ -182,17 +230,27 @@ pub fn decide(
         for item in clause.items() {
             if !item.path.is_empty() {
                 diags.push(
-                    Diagnostic::new(codes::NOT_SUPPORTED, item.span, "struct members in data clauses are not supported yet")
-                        .with_label("member access"),
+                    Diagnostic::new(
+                        codes::NOT_SUPPORTED,
+                        item.span,
+                        "struct members in data clauses are not supported yet",
+                    )
+                    .with_label("member access"),
                 );
                 continue;
             }
-            let Some(sym) = lookup(item, diags) else { continue };
+            let Some(sym) = lookup(item, diags) else {
+                continue;
+            };
             if let Some(prev) = claimed.get(&item.name) {
                 diags.push(
-                    Diagnostic::new(codes::CONFLICTING_CLAUSES, item.name_span, format!("`{}` appears in more than one data clause", item.name))
-                        .with_label("second clause")
-                        .with_secondary(*prev, "first clause"),
+                    Diagnostic::new(
+                        codes::CONFLICTING_CLAUSES,
+                        item.name_span,
+                        format!("`{}` appears in more than one data clause", item.name),
+                    )
+                    .with_label("second clause")
+                    .with_secondary(*prev, "first clause"),
                 );
                 continue;
             }
@@ -204,9 +262,18 @@ pub fn decide(
                     let base = sym.ty.unqualified_base();
                     if !sym.ty.is_scalar() || !REDUCIBLE_BASES.contains(&base.as_str()) {
                         diags.push(
-                            Diagnostic::new(codes::BAD_REDUCTION_TYPE, item.name_span, format!("cannot reduce `{}` of type `{}` with `{}`", item.name, sym.ty.type_name(), op.as_str()))
-                                .with_label("not an arithmetic scalar")
-                                .with_secondary(sym.span, "declared here"),
+                            Diagnostic::new(
+                                codes::BAD_REDUCTION_TYPE,
+                                item.name_span,
+                                format!(
+                                    "cannot reduce `{}` of type `{}` with `{}`",
+                                    item.name,
+                                    sym.ty.type_name(),
+                                    op.as_str()
+                                ),
+                            )
+                            .with_label("not an arithmetic scalar")
+                            .with_secondary(sym.span, "declared here"),
                         );
                         continue;
                     }
@@ -216,47 +283,102 @@ pub fn decide(
                     if !check_sections(item, &sym, diags) {
                         continue;
                     }
-                    Attr::Mapped { kind, sections: item.sections.clone() }
+                    Attr::Mapped {
+                        kind,
+                        sections: item.sections.clone(),
+                    }
                 }
                 _ => continue,
             };
             if !item.sections.is_empty() && !matches!(attr, Attr::Mapped { .. }) {
-                diags.push(Diagnostic::new(codes::BAD_SECTION, item.span, "array sections are only allowed in data clauses here").with_label("section"));
+                diags.push(
+                    Diagnostic::new(
+                        codes::BAD_SECTION,
+                        item.span,
+                        "array sections are only allowed in data clauses here",
+                    )
+                    .with_label("section"),
+                );
                 continue;
             }
-            out.push(VarAttr { sym, attr, rule: "explicit clause", span: clause.span });
+            out.push(VarAttr {
+                sym,
+                attr,
+                rule: "explicit clause",
+                span: clause.span,
+            });
         }
     }
     for u in uses {
         if out.iter().any(|v| v.sym.name == u.name) {
             continue;
         }
-        let Some(sym) = symbols.get(&u.name) else { continue };
+        let Some(sym) = symbols.get(&u.name) else {
+            continue;
+        };
         if sym.is_typedef || sym.ty.is_function() {
             continue;
         }
         if loop_vars.contains(&u.name) {
-            out.push(VarAttr { sym: sym.clone(), attr: Attr::Private, rule: "loop iteration variable (predetermined private)", span: u.span });
+            out.push(VarAttr {
+                sym: sym.clone(),
+                attr: Attr::Private,
+                rule: "loop iteration variable (predetermined private)",
+                span: u.span,
+            });
             continue;
         }
         let (attr, rule) = if sym.ty.is_scalar() {
             if is_kernels {
-                (Attr::Mapped { kind: MapKind::ToFrom, sections: vec![] }, "scalar in a kernels construct (implicit copy)")
+                (
+                    Attr::Mapped {
+                        kind: MapKind::ToFrom,
+                        sections: vec![],
+                    },
+                    "scalar in a kernels construct (implicit copy)",
+                )
             } else {
                 (Attr::Firstprivate, "scalar (implicit firstprivate)")
             }
         } else if sym.ty.is_array() {
-            if sym.ty.array_sizes().first().map(|s| s.is_none()).unwrap_or(true) {
+            if sym
+                .ty
+                .array_sizes()
+                .first()
+                .map(|s| s.is_none())
+                .unwrap_or(true)
+            {
                 diags.push(
-                    Diagnostic::new(codes::POINTER_NO_EXTENT, u.span, format!("the extent of array `{}` is not known here", u.name))
-                        .with_label("used in an offloaded region")
-                        .with_secondary(sym.span, "declared without a size")
-                        .with_help(format!("map an array section, e.g. `map(tofrom: {}[0:n])`", u.name)),
+                    Diagnostic::new(
+                        codes::POINTER_NO_EXTENT,
+                        u.span,
+                        format!("the extent of array `{}` is not known here", u.name),
+                    )
+                    .with_label("used in an offloaded region")
+                    .with_secondary(sym.span, "declared without a size")
+                    .with_help(format!(
+                        "map an array section, e.g. `map(tofrom: {}[0:n])`",
+                        u.name
+                    )),
                 );
                 continue;
             }
-            let kind = if sym.ty.is_const_base() { MapKind::To } else { MapKind::ToFrom };
-            (Attr::Mapped { kind, sections: vec![] }, if kind == MapKind::To { "array of known extent with const elements (implicit map to)" } else { "array of known extent (implicit map tofrom)" })
+            let kind = if sym.ty.is_const_base() {
+                MapKind::To
+            } else {
+                MapKind::ToFrom
+            };
+            (
+                Attr::Mapped {
+                    kind,
+                    sections: vec![],
+                },
+                if kind == MapKind::To {
+                    "array of known extent with const elements (implicit map to)"
+                } else {
+                    "array of known extent (implicit map tofrom)"
+                },
+            )
         } else {
             diags.push(
                 Diagnostic::new(codes::POINTER_NO_EXTENT, u.span, format!("pointer `{}` is used in an offloaded region but what it points to is not mapped", u.name))
@@ -269,7 +391,12 @@ pub fn decide(
             );
             continue;
         };
-        out.push(VarAttr { sym: sym.clone(), attr, rule, span: u.span });
+        out.push(VarAttr {
+            sym: sym.clone(),
+            attr,
+            rule,
+            span: u.span,
+        });
     }
     out
 }
@@ -280,21 +407,45 @@ fn check_sections(item: &ListItem, sym: &Symbol, diags: &mut Vec<Diagnostic>) ->
     let dims = sym.ty.dims();
     if item.sections.len() > dims {
         diags.push(
-            Diagnostic::new(codes::BAD_SECTION, item.span, format!("`{}` has {} subscriptable dimension(s) but the section has {}", item.name, dims, item.sections.len()))
-                .with_label("too many dimensions")
-                .with_secondary(sym.span, "declared here"),
+            Diagnostic::new(
+                codes::BAD_SECTION,
+                item.span,
+                format!(
+                    "`{}` has {} subscriptable dimension(s) but the section has {}",
+                    item.name,
+                    dims,
+                    item.sections.len()
+                ),
+            )
+            .with_label("too many dimensions")
+            .with_secondary(sym.span, "declared here"),
         );
         return false;
     }
     if sym.ty.is_pointer() && item.sections.is_empty() {
         diags.push(
-            Diagnostic::new(codes::POINTER_NO_EXTENT, item.span, format!("mapping pointer `{}` maps the pointer itself, not the data it points to", item.name))
-                .with_label("no array section")
-                .with_help(format!("map the data with an array section, e.g. `{}[0:n]`", item.name)),
+            Diagnostic::new(
+                codes::POINTER_NO_EXTENT,
+                item.span,
+                format!(
+                    "mapping pointer `{}` maps the pointer itself, not the data it points to",
+                    item.name
+                ),
+            )
+            .with_label("no array section")
+            .with_help(format!(
+                "map the data with an array section, e.g. `{}[0:n]`",
+                item.name
+            )),
         );
         return false;
     }
-    let ptr_levels = sym.ty.derivs.iter().filter(|d| matches!(d, super::Deriv::Pointer { .. })).count();
+    let ptr_levels = sym
+        .ty
+        .derivs
+        .iter()
+        .filter(|d| matches!(d, super::Deriv::Pointer { .. }))
+        .count();
     if ptr_levels > 1 || (ptr_levels == 1 && !sym.ty.is_pointer()) {
         diags.push(
             Diagnostic::new(codes::UNSUPPORTED_TYPE, item.span, format!("`{}` has type `{}`: mapping data behind more than one level of pointers is not supported yet", item.name, sym.ty.type_name()))
@@ -304,7 +455,14 @@ fn check_sections(item: &ListItem, sym: &Symbol, diags: &mut Vec<Diagnostic>) ->
     }
     for s in &item.sections {
         if s.stride.is_some() {
-            diags.push(Diagnostic::new(codes::NOT_SUPPORTED, s.span, "strided array sections are not supported yet").with_label("stride"));
+            diags.push(
+                Diagnostic::new(
+                    codes::NOT_SUPPORTED,
+                    s.span,
+                    "strided array sections are not supported yet",
+                )
+                .with_label("stride"),
+            );
             return false;
         }
     }

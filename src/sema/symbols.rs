@@ -39,9 +39,16 @@ pub fn declared_by(decl: Node<'_>, text: &str, storage: Storage, out: &mut Vec<S
     let decls: Vec<Node<'_>> = decl.children_by_field_name("declarator", &mut c).collect();
     for d in decls {
         if let Some((name, span, derivs)) = declarator(d, text) {
-            let ty = CType { base: base.clone(), derivs };
+            let ty = CType {
+                base: base.clone(),
+                derivs,
+            };
             // An array parameter is a pointer.
-            let ty = if storage == Storage::Param { ty.decayed() } else { ty };
+            let ty = if storage == Storage::Param {
+                ty.decayed()
+            } else {
+                ty
+            };
             out.push(Symbol {
                 name,
                 ty,
@@ -125,7 +132,11 @@ pub fn visible_at(root: Node<'_>, text: &str, at: Node<'_>) -> HashMap<String, S
 fn collect_file_scope(item: Node<'_>, text: &str, out: &mut Vec<Symbol>) {
     match item.kind() {
         "declaration" | "type_definition" => declared_by(item, text, Storage::Global, out),
-        "preproc_ifdef" | "preproc_if" | "preproc_else" | "preproc_elif" | "linkage_specification"
+        "preproc_ifdef"
+        | "preproc_if"
+        | "preproc_else"
+        | "preproc_elif"
+        | "linkage_specification"
         | "declaration_list" => {
             let mut c = item.walk();
             for ch in item.named_children(&mut c) {
@@ -138,7 +149,10 @@ fn collect_file_scope(item: Node<'_>, text: &str, out: &mut Vec<Symbol>) {
                 if let Some((name, span, derivs)) = declarator(d, text) {
                     out.push(Symbol {
                         name,
-                        ty: CType { base: String::new(), derivs },
+                        ty: CType {
+                            base: String::new(),
+                            derivs,
+                        },
                         storage: Storage::Global,
                         is_static: false,
                         is_extern: false,

@@ -20,7 +20,12 @@ pub struct Use {
 /// Free identifiers of `node` in order of first use; also the names that
 /// are called as functions (`calls`).
 pub fn free_identifiers(node: Node<'_>, text: &str) -> (Vec<Use>, Vec<(String, Span)>) {
-    let mut w = Walker { text, scopes: vec![Vec::new()], uses: Vec::new(), calls: Vec::new() };
+    let mut w = Walker {
+        text,
+        scopes: vec![Vec::new()],
+        uses: Vec::new(),
+        calls: Vec::new(),
+    };
     w.visit(node);
     (w.uses, w.calls)
 }
@@ -55,7 +60,11 @@ impl Walker<'_> {
         if let Some(u) = self.uses.iter_mut().find(|u| u.name == name) {
             u.written |= written;
         } else {
-            self.uses.push(Use { name, span: Span::new(n.start_byte(), n.end_byte()), written });
+            self.uses.push(Use {
+                name,
+                span: Span::new(n.start_byte(), n.end_byte()),
+                written,
+            });
         }
     }
 
@@ -88,7 +97,9 @@ impl Walker<'_> {
                 }
             }
             "assignment_expression" | "update_expression" => {
-                let target = n.child_by_field_name("left").or_else(|| n.child_by_field_name("argument"));
+                let target = n
+                    .child_by_field_name("left")
+                    .or_else(|| n.child_by_field_name("argument"));
                 if let Some(t) = target.and_then(Self::lvalue_base) {
                     self.use_ident(t, true);
                 }
@@ -99,7 +110,8 @@ impl Walker<'_> {
                     if f.kind() == "identifier" {
                         let name = self.t(f).to_string();
                         if !self.is_local(&name) {
-                            self.calls.push((name, Span::new(f.start_byte(), f.end_byte())));
+                            self.calls
+                                .push((name, Span::new(f.start_byte(), f.end_byte())));
                         }
                     } else {
                         self.visit(f);

@@ -15,7 +15,11 @@ impl SourceFile {
         let text = text.into();
         let mut line_starts = vec![0];
         line_starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
-        SourceFile { name: name.into(), text, line_starts }
+        SourceFile {
+            name: name.into(),
+            text,
+            line_starts,
+        }
     }
 
     /// 1-based line of a byte offset.
@@ -37,6 +41,9 @@ impl SourceFile {
     }
 
     pub fn line_start(&self, line: usize) -> usize {
-        self.line_starts.get(line.saturating_sub(1)).copied().unwrap_or(self.text.len())
+        self.line_starts
+            .get(line.saturating_sub(1))
+            .copied()
+            .unwrap_or(self.text.len())
     }
 }

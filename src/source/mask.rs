@@ -154,7 +154,11 @@ fn directive_word(line: &[u8]) -> (&[u8], &[u8]) {
 /// `Some(model)` when the logical line is `# pragma omp|acc ...`.
 fn pragma_model(line: &[u8]) -> Option<Model> {
     let (w, rest) = directive_word(line);
-    if w != b"pragma" || !rest.first().is_some_and(|c| *c == b' ' || *c == b'\t' || *c == b'\\') {
+    if w != b"pragma"
+        || !rest
+            .first()
+            .is_some_and(|c| *c == b' ' || *c == b'\t' || *c == b'\\')
+    {
         return None;
     }
     model_of(first_word(rest))
@@ -165,15 +169,13 @@ fn operator_at(b: &[u8], i: usize) -> Option<(usize, Model)> {
     if !b[i..].starts_with(b"_Pragma") || (i > 0 && is_ident_byte(b[i - 1])) {
         return None;
     }
-    let skip_ws = |mut j: usize| {
-        loop {
-            if let Some(k) = skip_splice(b, j) {
-                j = k;
-            } else if j < b.len() && b[j].is_ascii_whitespace() {
-                j += 1;
-            } else {
-                return j;
-            }
+    let skip_ws = |mut j: usize| loop {
+        if let Some(k) = skip_splice(b, j) {
+            j = k;
+        } else if j < b.len() && b[j].is_ascii_whitespace() {
+            j += 1;
+        } else {
+            return j;
         }
     };
     let mut j = skip_ws(i + 7);
@@ -194,7 +196,11 @@ fn operator_at(b: &[u8], i: usize) -> Option<(usize, Model)> {
     let content = &b[j + 1..lit_end.saturating_sub(1).max(j + 1)];
     let model = model_of(first_word(content))?;
     let k = skip_ws(lit_end);
-    let end = if b.get(k) == Some(&b')') { k + 1 } else { lit_end };
+    let end = if b.get(k) == Some(&b')') {
+        k + 1
+    } else {
+        lit_end
+    };
     Some((end, model))
 }
 
@@ -287,10 +293,20 @@ pub fn find_pragmas(text: &str) -> Vec<RawPragma> {
         text,
         |span| {
             if let Some(model) = pragma_model(&b[span.start..span.end]) {
-                out.push(RawPragma { span, form: PragmaForm::Hash, model });
+                out.push(RawPragma {
+                    span,
+                    form: PragmaForm::Hash,
+                    model,
+                });
             }
         },
-        |span, model| ops.push(RawPragma { span, form: PragmaForm::Operator, model }),
+        |span, model| {
+            ops.push(RawPragma {
+                span,
+                form: PragmaForm::Operator,
+                model,
+            })
+        },
     );
     out.extend(ops);
     out.sort_by_key(|p| p.span.start);
@@ -320,7 +336,12 @@ pub fn find_pragma_macros(text: &str) -> Vec<PragmaMacro> {
             }
             let name = String::from_utf8_lossy(name).into_owned();
             for (s, model) in operators_in(b, name_end, span.end) {
-                out.push(PragmaMacro { name: name.clone(), directive_span: s, define_span: span, model });
+                out.push(PragmaMacro {
+                    name: name.clone(),
+                    directive_span: s,
+                    define_span: span,
+                    model,
+                });
             }
         },
         |_, _| {},
@@ -355,7 +376,10 @@ mod tests {
     use super::*;
 
     fn spans(text: &str) -> Vec<(&str, PragmaForm)> {
-        find_pragmas(text).iter().map(|p| (&text[p.span.start..p.span.end], p.form)).collect()
+        find_pragmas(text)
+            .iter()
+            .map(|p| (&text[p.span.start..p.span.end], p.form))
+            .collect()
     }
 
     #[test]
@@ -379,7 +403,10 @@ mod tests {
     #[test]
     fn operator_form() {
         let t = "void f(){ _Pragma(\"omp parallel for\") for(;;); my_Pragma(\"omp x\"); _Pragma(\"GCC ivdep\") }";
-        assert_eq!(spans(t), [("_Pragma(\"omp parallel for\")", PragmaForm::Operator)]);
+        assert_eq!(
+            spans(t),
+            [("_Pragma(\"omp parallel for\")", PragmaForm::Operator)]
+        );
         assert_eq!(find_pragmas(t)[0].model, Model::Omp);
     }
 
@@ -389,11 +416,20 @@ mod tests {
         let m = find_pragma_macros(t);
         assert_eq!(m.len(), 3);
         assert_eq!(m[0].name, "PF");
-        assert_eq!(&t[m[0].directive_span.start..m[0].directive_span.end], "_Pragma(\"omp parallel for\")");
-        assert_eq!(&t[m[0].define_span.start..m[0].define_span.end], "#define PF _Pragma(\"omp parallel for\")");
+        assert_eq!(
+            &t[m[0].directive_span.start..m[0].directive_span.end],
+            "_Pragma(\"omp parallel for\")"
+        );
+        assert_eq!(
+            &t[m[0].define_span.start..m[0].define_span.end],
+            "#define PF _Pragma(\"omp parallel for\")"
+        );
         assert_eq!(m[1].name, "AL");
         assert_eq!(m[1].model, Model::Acc);
-        assert_eq!(&t[m[2].directive_span.start..m[2].directive_span.end], "_Pragma(\"acc wait\")");
+        assert_eq!(
+            &t[m[2].directive_span.start..m[2].directive_span.end],
+            "_Pragma(\"acc wait\")"
+        );
         // The definitions are not pragma uses.
         assert!(find_pragmas(t).is_empty());
     }
@@ -403,14 +439,32 @@ mod tests {
         let t = "a;\n#pragma omp parallel \\\nfor\nb; _Pragma(\"omp barrier\") c;";
         let m = mask(t, &find_pragmas(t));
         assert_eq!(m.len(), t.len());
-        assert_eq!(m, format!("a;\n{}\n{}\nb; {} c;", " ".repeat(22), "   ", " ".repeat(22)));
+        assert_eq!(
+            m,
+            format!(
+                "a;\n{}\n{}\nb; {} c;",
+                " ".repeat(22),
+                "   ",
+                " ".repeat(22)
+            )
+        );
     }
 
     #[test]
     fn crlf_and_odd_input() {
         let t = "#pragma omp barrier\r\nx;\r\n";
         assert_eq!(spans(t), [("#pragma omp barrier", PragmaForm::Hash)]);
-        for t in ["#", "_Pragma", "_Pragma(", "_Pragma(\"", "\"", "/*", "#pragma omp \\", "\\", "_Pragma(\"omp"] {
+        for t in [
+            "#",
+            "_Pragma",
+            "_Pragma(",
+            "_Pragma(\"",
+            "\"",
+            "/*",
+            "#pragma omp \\",
+            "\\",
+            "_Pragma(\"omp",
+        ] {
             let _ = find_pragmas(t);
             let _ = find_pragma_macros(t);
         }

@@ -4,8 +4,8 @@
 //! into the original text, never into a rewritten copy.
 
 mod file;
-mod span;
 pub mod mask;
+mod span;
 
 pub use file::SourceFile;
 pub use span::Span;

@@ -2,7 +2,7 @@
 //! VV, OpenACC V&V) through translation and the emulator (and GPU), judged by
 //! the suites' own rule: the translated program exits with 0.
 
-use super::verify::{verify_file, BuildInputs, Judge, Outcome, Toolchain, Tool, VerifyOptions};
+use super::verify::{verify_file, BuildInputs, Judge, Outcome, Tool, Toolchain, VerifyOptions};
 use crate::cli::{io_message, SuiteArgs};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -51,15 +51,32 @@ pub struct SuiteResult {
 }
 
 /// Runs one listed file.
-pub fn run_one(dir: &Path, rel: &str, base: &VerifyOptions, tc: &Toolchain, scratch: &Path, index: usize) -> SuiteResult {
+pub fn run_one(
+    dir: &Path,
+    rel: &str,
+    base: &VerifyOptions,
+    tc: &Toolchain,
+    scratch: &Path,
+    index: usize,
+) -> SuiteResult {
     let file = dir.join(rel);
     let mut opts = base.clone();
-    opts.inputs.include_dirs.extend(suite_include_dirs(dir, &file));
+    opts.inputs
+        .include_dirs
+        .extend(suite_include_dirs(dir, &file));
     let work = scratch.join(format!("{index:04}"));
     let r = match std::fs::create_dir_all(&work) {
         Ok(()) => verify_file(&file, &opts, tc, &work),
         Err(e) => {
-            return SuiteResult { path: rel.into(), passed: false, line: format!("FAIL {rel}: cannot create {}: {}", work.display(), io_message(&e)) }
+            return SuiteResult {
+                path: rel.into(),
+                passed: false,
+                line: format!(
+                    "FAIL {rel}: cannot create {}: {}",
+                    work.display(),
+                    io_message(&e)
+                ),
+            }
         }
     };
     let _ = std::fs::remove_dir_all(&work);
@@ -68,7 +85,11 @@ pub fn run_one(dir: &Path, rel: &str, base: &VerifyOptions, tc: &Toolchain, scra
         Outcome::TranslateError => format!("TRANSLATE-ERROR {rel}: {}", r.summary),
         Outcome::Fail | Outcome::Setup => format!("FAIL {rel}: {}", r.summary),
     };
-    SuiteResult { path: rel.into(), passed: r.outcome == Outcome::Pass, line }
+    SuiteResult {
+        path: rel.into(),
+        passed: r.outcome == Outcome::Pass,
+        line,
+    }
 }
 
 /// Runs every path on `jobs` threads; calls `report` for each result in list
@@ -113,12 +134,19 @@ pub fn main(a: &SuiteArgs) -> i32 {
     let text = match std::fs::read_to_string(&a.list) {
         Ok(t) => t,
         Err(e) => {
-            eprintln!("error[E0001]: cannot read input `{}`: {}", a.list.display(), io_message(&e));
+            eprintln!(
+                "error[E0001]: cannot read input `{}`: {}",
+                a.list.display(),
+                io_message(&e)
+            );
             return crate::cli::EXIT_USAGE;
         }
     };
     if !a.dir.is_dir() {
-        eprintln!("error[E0001]: cannot read input `{}`: not a directory", a.dir.display());
+        eprintln!(
+            "error[E0001]: cannot read input `{}`: not a directory",
+            a.dir.display()
+        );
         return crate::cli::EXIT_USAGE;
     }
     let dir = a.dir.canonicalize().unwrap_or_else(|_| a.dir.clone());
@@ -138,7 +166,10 @@ pub fn main(a: &SuiteArgs) -> i32 {
     let scratch = match tempfile::Builder::new().prefix("p2c-suite.").tempdir() {
         Ok(t) => t,
         Err(e) => {
-            eprintln!("error: cannot create a temporary directory: {}", io_message(&e));
+            eprintln!(
+                "error: cannot create a temporary directory: {}",
+                io_message(&e)
+            );
             return crate::cli::EXIT_USAGE;
         }
     };
@@ -160,7 +191,10 @@ mod tests {
     #[test]
     fn list_formats() {
         let tsv = "file\tkind\tsource\nopenmp_vv/tests/4.5/a.c\tomp\tx\n\n# comment\nopenaccvv/Tests/b.c\tacc\ty\n";
-        assert_eq!(parse_list(tsv), vec!["openmp_vv/tests/4.5/a.c", "openaccvv/Tests/b.c"]);
+        assert_eq!(
+            parse_list(tsv),
+            vec!["openmp_vv/tests/4.5/a.c", "openaccvv/Tests/b.c"]
+        );
         assert_eq!(parse_list("a.c\n  b.c  \n"), vec!["a.c", "b.c"]);
     }
 
@@ -174,6 +208,9 @@ mod tests {
         std::fs::create_dir_all(root.join("openaccvv/Tests")).unwrap();
         std::fs::write(root.join("openaccvv/Tests/acc_testsuite.h"), "").unwrap();
         let dirs = suite_include_dirs(root, &root.join("openmp_vv/tests/4.5/x/t.c"));
-        assert_eq!(dirs, vec![root.join("openmp_vv/ompvv"), root.join("openaccvv/Tests")]);
+        assert_eq!(
+            dirs,
+            vec![root.join("openmp_vv/ompvv"), root.join("openaccvv/Tests")]
+        );
     }
 }

@@ -60,8 +60,12 @@ pub fn parse_env_file(text: &str) -> Vec<(String, String)> {
     let mut out = Vec::new();
     for line in text.lines() {
         let line = line.trim();
-        let Some(rest) = line.strip_prefix("export ") else { continue };
-        let Some((name, value)) = rest.split_once('=') else { continue };
+        let Some(rest) = line.strip_prefix("export ") else {
+            continue;
+        };
+        let Some((name, value)) = rest.split_once('=') else {
+            continue;
+        };
         let value = value.trim();
         let value = value
             .strip_prefix('"')
@@ -82,14 +86,18 @@ pub fn which(name: &str) -> Option<PathBuf> {
     if p.components().count() > 1 {
         return is_executable(p).then(|| p.to_path_buf());
     }
-    std::env::split_paths(&std::env::var_os("PATH")?).map(|d| d.join(name)).find(|c| is_executable(c))
+    std::env::split_paths(&std::env::var_os("PATH")?)
+        .map(|d| d.join(name))
+        .find(|c| is_executable(c))
 }
 
 fn is_executable(p: &Path) -> bool {
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;
-        p.metadata().map(|m| m.is_file() && m.permissions().mode() & 0o111 != 0).unwrap_or(false)
+        p.metadata()
+            .map(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+            .unwrap_or(false)
     }
     #[cfg(not(unix))]
     {
@@ -102,20 +110,33 @@ impl Toolchain {
     /// the environment, falling back to the exports of env.sh for the unset
     /// ones, then to PATH (`gcc`, `g++`, `clang-19`, `nvcc`).
     pub fn from_env() -> Toolchain {
-        let file_vars = env_file().and_then(|f| std::fs::read_to_string(f).ok()).map(|t| parse_env_file(&t)).unwrap_or_default();
+        let file_vars = env_file()
+            .and_then(|f| std::fs::read_to_string(f).ok())
+            .map(|t| parse_env_file(&t))
+            .unwrap_or_default();
         let var = |name: &str| -> Option<String> {
             match std::env::var(name) {
                 Ok(v) if !v.is_empty() => Some(v),
-                _ => file_vars.iter().find(|(n, _)| n == name).map(|(_, v)| v.clone()).filter(|v| !v.is_empty()),
+                _ => file_vars
+                    .iter()
+                    .find(|(n, _)| n == name)
+                    .map(|(_, v)| v.clone())
+                    .filter(|v| !v.is_empty()),
             }
         };
-        let tool = |var_name: &str, fallback: &str| var(var_name).and_then(|v| which(&v)).or_else(|| which(fallback));
+        let tool = |var_name: &str, fallback: &str| {
+            var(var_name)
+                .and_then(|v| which(&v))
+                .or_else(|| which(fallback))
+        };
         Toolchain {
             gcc: tool("P2C_GCC", "gcc"),
             gxx: tool("P2C_GXX", "g++"),
             nvcc: tool("P2C_NVCC", "nvcc"),
             clang: tool("P2C_CLANG", "clang-19"),
-            clang_cuda_root: var("P2C_CLANG_CUDA_ROOT").map(PathBuf::from).filter(|p| p.join("include").is_dir()),
+            clang_cuda_root: var("P2C_CLANG_CUDA_ROOT")
+                .map(PathBuf::from)
+                .filter(|p| p.join("include").is_dir()),
             emu_include: find_emu_include(var("P2C_EMU_INCLUDE").map(PathBuf::from)),
         }
     }
@@ -171,7 +192,10 @@ fn find_emu_include(explicit: Option<PathBuf>) -> Option<PathBuf> {
         }
     }
     candidates.push(Path::new(env!("CARGO_MANIFEST_DIR")).join("emu/include"));
-    candidates.into_iter().find(|c| has_header(c)).map(|c| c.canonicalize().unwrap_or(c))
+    candidates
+        .into_iter()
+        .find(|c| has_header(c))
+        .map(|c| c.canonicalize().unwrap_or(c))
 }
 
 // ---------------------------------------------------------------------------
@@ -244,7 +268,11 @@ fn drain(mut r: impl Read + Send + 'static) -> std::thread::JoinHandle<Vec<u8>> 
 /// runs past `limit`.
 pub fn run_limited(cmd: &mut Command, limit: Duration) -> std::io::Result<RunOutput> {
     let start = Instant::now();
-    let mut child = cmd.stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn()?;
+    let mut child = cmd
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()?;
     let out = child.stdout.take().map(drain);
     let err = child.stderr.take().map(drain);
     let mut timed_out = false;
@@ -257,7 +285,13 @@ pub fn run_limited(cmd: &mut Command, limit: Duration) -> std::io::Result<RunOut
             let _ = child.kill();
             break child.wait()?;
         }
-        std::thread::sleep(Duration::from_millis(if start.elapsed() < Duration::from_secs(1) { 2 } else { 20 }));
+        std::thread::sleep(Duration::from_millis(
+            if start.elapsed() < Duration::from_secs(1) {
+                2
+            } else {
+                20
+            },
+        ));
     };
     let stdout = out.and_then(|h| h.join().ok()).unwrap_or_default();
     let stderr = err.and_then(|h| h.join().ok()).unwrap_or_default();
@@ -265,7 +299,14 @@ pub fn run_limited(cmd: &mut Command, limit: Duration) -> std::io::Result<RunOut
     let signal = std::os::unix::process::ExitStatusExt::signal(&status);
     #[cfg(not(unix))]
     let signal = None;
-    Ok(RunOutput { code: if timed_out { None } else { status.code() }, signal, timed_out, stdout, stderr, duration: start.elapsed() })
+    Ok(RunOutput {
+        code: if timed_out { None } else { status.code() },
+        signal,
+        timed_out,
+        stdout,
+        stderr,
+        duration: start.elapsed(),
+    })
 }
 
 /// The command line as one shell-like string, for logs.
@@ -290,7 +331,11 @@ fn compile(cmd: &mut Command) -> Result<RunOutput, String> {
     let line = command_text(cmd);
     match run_limited(cmd, COMPILE_LIMIT) {
         Ok(r) if r.success() => Ok(r),
-        Ok(r) => Err(format!("$ {line}\n{}{}", tail_lines(&r.text(), 60), r.status_text(COMPILE_LIMIT))),
+        Ok(r) => Err(format!(
+            "$ {line}\n{}{}",
+            tail_lines(&r.text(), 60),
+            r.status_text(COMPILE_LIMIT)
+        )),
         Err(e) => Err(format!("$ {line}\ncannot run: {}", io_message(&e))),
     }
 }
@@ -335,7 +380,10 @@ impl Models {
     }
 
     fn union(self, o: Models) -> Models {
-        Models { omp: self.omp || o.omp, acc: self.acc || o.acc }
+        Models {
+            omp: self.omp || o.omp,
+            acc: self.acc || o.acc,
+        }
     }
 
     /// gcc / g++ flags that enable these models on the host.
@@ -377,7 +425,10 @@ impl BuildInputs {
     }
 
     fn include_args(&self) -> Vec<String> {
-        self.include_dirs.iter().map(|d| format!("-I{}", d.display())).collect()
+        self.include_dirs
+            .iter()
+            .map(|d| format!("-I{}", d.display()))
+            .collect()
     }
 }
 
@@ -389,30 +440,52 @@ pub struct ExtraObjects {
 }
 
 /// Compiles the extra C files with gcc into `work`.
-pub fn build_extra_objects(tc: &Toolchain, inputs: &BuildInputs, work: &Path) -> Result<ExtraObjects, String> {
+pub fn build_extra_objects(
+    tc: &Toolchain,
+    inputs: &BuildInputs,
+    work: &Path,
+) -> Result<ExtraObjects, String> {
     let mut out = ExtraObjects::default();
     if inputs.extra_sources.is_empty() {
         return Ok(out);
     }
     let gcc = tc.gcc.as_ref().ok_or("gcc not found on PATH")?;
     for (i, src) in inputs.extra_sources.iter().enumerate() {
-        let text = std::fs::read_to_string(src).map_err(|e| format!("cannot read `{}`: {}", src.display(), io_message(&e)))?;
+        let text = std::fs::read_to_string(src)
+            .map_err(|e| format!("cannot read `{}`: {}", src.display(), io_message(&e)))?;
         let m = Models::of(&text);
         out.models = out.models.union(m);
-        let stem = src.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+        let stem = src
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
         let obj = work.join(format!("extra{i}_{stem}.o"));
         let mut cmd = Command::new(gcc);
-        cmd.args(m.host_flags()).args(inputs.include_args()).args(&inputs.flags).arg("-c").arg(src).arg("-o").arg(&obj);
-        compile(&mut cmd).map_err(|e| format!("building extra file `{}` failed:\n{e}", src.display()))?;
+        cmd.args(m.host_flags())
+            .args(inputs.include_args())
+            .args(&inputs.flags)
+            .arg("-c")
+            .arg(src)
+            .arg("-o")
+            .arg(&obj);
+        compile(&mut cmd)
+            .map_err(|e| format!("building extra file `{}` failed:\n{e}", src.display()))?;
         out.objects.push(obj);
     }
     Ok(out)
 }
 
 /// Builds the untranslated program with gcc (OpenMP/OpenACC on the host).
-pub fn build_reference(tc: &Toolchain, c_file: &Path, inputs: &BuildInputs, extra: &ExtraObjects, out: &Path) -> Result<(), String> {
+pub fn build_reference(
+    tc: &Toolchain,
+    c_file: &Path,
+    inputs: &BuildInputs,
+    extra: &ExtraObjects,
+    out: &Path,
+) -> Result<(), String> {
     let gcc = tc.gcc.as_ref().ok_or("gcc not found on PATH")?;
-    let text = std::fs::read_to_string(c_file).map_err(|e| format!("cannot read `{}`: {}", c_file.display(), io_message(&e)))?;
+    let text = std::fs::read_to_string(c_file)
+        .map_err(|e| format!("cannot read `{}`: {}", c_file.display(), io_message(&e)))?;
     let m = Models::of(&text).union(extra.models);
     let mut cmd = Command::new(gcc);
     cmd.args(m.host_flags())
@@ -443,8 +516,12 @@ pub fn build_emulator(
     out: &Path,
 ) -> Result<(), String> {
     let gxx = tc.gxx.as_ref().ok_or("g++ not found on PATH")?;
-    let emu = tc.emu_include.as_ref().ok_or("emulator headers (emu/include/cuda_runtime.h) not found: set P2C_EMU_INCLUDE")?;
-    let text = std::fs::read_to_string(cu_file).map_err(|e| format!("cannot read `{}`: {}", cu_file.display(), io_message(&e)))?;
+    let emu = tc
+        .emu_include
+        .as_ref()
+        .ok_or("emulator headers (emu/include/cuda_runtime.h) not found: set P2C_EMU_INCLUDE")?;
+    let text = std::fs::read_to_string(cu_file)
+        .map_err(|e| format!("cannot read `{}`: {}", cu_file.display(), io_message(&e)))?;
     let m = Models::of(&text).union(extra.models);
     let mut cmd = Command::new(gxx);
     cmd.args(["-std=c++20", "-O1", "-pthread", "-DP2C_SIMT_EMULATOR"]);
@@ -478,22 +555,48 @@ pub fn gpu_arch() -> Option<String> {
         Duration::from_secs(30),
     )
     .ok()?;
-    let first = String::from_utf8_lossy(&cap.stdout).lines().next().unwrap_or("").trim().to_string();
+    let first = String::from_utf8_lossy(&cap.stdout)
+        .lines()
+        .next()
+        .unwrap_or("")
+        .trim()
+        .to_string();
     let digits: String = first.chars().filter(|c| c.is_ascii_digit()).collect();
-    Some(if cap.success() && !digits.is_empty() { format!("sm_{digits}") } else { "native".to_string() })
+    Some(if cap.success() && !digits.is_empty() {
+        format!("sm_{digits}")
+    } else {
+        "native".to_string()
+    })
 }
 
 /// Builds a translated .cu with nvcc for `arch` (`sm_90` or `native`).
-pub fn build_gpu(tc: &Toolchain, cu_file: &Path, inputs: &BuildInputs, extra: &ExtraObjects, arch: &str, out: &Path) -> Result<(), String> {
-    let nvcc = tc.nvcc.as_ref().ok_or("nvcc not found: set P2C_NVCC or run scripts/toolchain.sh")?;
-    let text = std::fs::read_to_string(cu_file).map_err(|e| format!("cannot read `{}`: {}", cu_file.display(), io_message(&e)))?;
+pub fn build_gpu(
+    tc: &Toolchain,
+    cu_file: &Path,
+    inputs: &BuildInputs,
+    extra: &ExtraObjects,
+    arch: &str,
+    out: &Path,
+) -> Result<(), String> {
+    let nvcc = tc
+        .nvcc
+        .as_ref()
+        .ok_or("nvcc not found: set P2C_NVCC or run scripts/toolchain.sh")?;
+    let text = std::fs::read_to_string(cu_file)
+        .map_err(|e| format!("cannot read `{}`: {}", cu_file.display(), io_message(&e)))?;
     let m = Models::of(&text).union(extra.models);
     let mut cmd = Command::new(nvcc);
     cmd.arg(format!("-arch={arch}"));
     for f in m.host_flags() {
         cmd.arg(format!("-Xcompiler={f}"));
     }
-    cmd.args(inputs.include_args()).args(&inputs.flags).arg(cu_file).args(&extra.objects).arg("-o").arg(out).arg("-lm");
+    cmd.args(inputs.include_args())
+        .args(&inputs.flags)
+        .arg(cu_file)
+        .args(&extra.objects)
+        .arg("-o")
+        .arg(out)
+        .arg("-lm");
     if m.omp {
         cmd.arg("-lgomp");
     }
@@ -513,16 +616,30 @@ fn show_line(l: Option<&str>) -> String {
 
 /// Compares a run with the reference: `None` when exit status and stdout are
 /// equal, otherwise what differed, in words.
-pub fn compare(reference: &RunOutput, other: &RunOutput, other_name: &str, limit: Duration) -> Option<String> {
+pub fn compare(
+    reference: &RunOutput,
+    other: &RunOutput,
+    other_name: &str,
+    limit: Duration,
+) -> Option<String> {
     let mut diffs = Vec::new();
-    if reference.code != other.code || reference.timed_out != other.timed_out || reference.signal != other.signal {
-        diffs.push(format!("status: reference {}, {other_name} {}", reference.status_text(limit), other.status_text(limit)));
+    if reference.code != other.code
+        || reference.timed_out != other.timed_out
+        || reference.signal != other.signal
+    {
+        diffs.push(format!(
+            "status: reference {}, {other_name} {}",
+            reference.status_text(limit),
+            other.status_text(limit)
+        ));
     }
     if reference.stdout != other.stdout {
         let a = String::from_utf8_lossy(&reference.stdout);
         let b = String::from_utf8_lossy(&other.stdout);
         let (la, lb): (Vec<&str>, Vec<&str>) = (a.split('\n').collect(), b.split('\n').collect());
-        let i = (0..la.len().max(lb.len())).find(|&i| la.get(i) != lb.get(i)).unwrap_or(0);
+        let i = (0..la.len().max(lb.len()))
+            .find(|&i| la.get(i) != lb.get(i))
+            .unwrap_or(0);
         diffs.push(format!(
             "stdout line {}: reference {}, {other_name} {} ({} vs {} bytes)",
             i + 1,
@@ -581,18 +698,33 @@ pub struct VerifyReport {
 
 impl VerifyReport {
     fn new(outcome: Outcome, summary: impl Into<String>) -> Self {
-        VerifyReport { outcome, summary: summary.into(), log: Vec::new(), diagnostics: String::new() }
+        VerifyReport {
+            outcome,
+            summary: summary.into(),
+            log: Vec::new(),
+            diagnostics: String::new(),
+        }
     }
 }
 
 /// Translates `c_file` and verifies the translation (see [`verify_translated`]).
 /// Artifacts go to `work`.
-pub fn verify_file(c_file: &Path, opts: &VerifyOptions, tc: &Toolchain, work: &Path) -> VerifyReport {
+pub fn verify_file(
+    c_file: &Path,
+    opts: &VerifyOptions,
+    tc: &Toolchain,
+    work: &Path,
+) -> VerifyReport {
     let file = match read_input(&Input::Path(c_file.to_path_buf())) {
         Ok(f) => f,
         Err((_, msg)) => return VerifyReport::new(Outcome::Setup, format!("error[E0001]: {msg}")),
     };
-    let t = crate::translate(&file, &crate::Options { emit: crate::Emit::Cuda });
+    let t = crate::translate(
+        &file,
+        &crate::Options {
+            emit: crate::Emit::Cuda,
+        },
+    );
     let rendered = crate::diag::render(&file, &t.diagnostics, crate::diag::Format::Human, false);
     let out = match (&t.output, t.has_errors()) {
         (Some(o), false) => o.clone(),
@@ -603,18 +735,34 @@ pub fn verify_file(c_file: &Path, opts: &VerifyOptions, tc: &Toolchain, work: &P
                 .find(|d| d.is_error())
                 .map(|d| {
                     let (l, c) = file.line_col(d.primary_span().start.min(file.text.len()));
-                    format!("{}:{l}:{c}: error[{}]: {}", file.name, d.code.as_str(), d.message)
+                    format!(
+                        "{}:{l}:{c}: error[{}]: {}",
+                        file.name,
+                        d.code.as_str(),
+                        d.message
+                    )
                 })
-                .unwrap_or_else(|| format!("{}: the translator produced no output and reported no error", file.name));
+                .unwrap_or_else(|| {
+                    format!(
+                        "{}: the translator produced no output and reported no error",
+                        file.name
+                    )
+                });
             let mut r = VerifyReport::new(Outcome::TranslateError, first);
             r.diagnostics = rendered;
             return r;
         }
     };
-    let stem = c_file.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| "out".into());
+    let stem = c_file
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "out".into());
     let cu = work.join(format!("{stem}.cu"));
     if let Err(e) = std::fs::write(&cu, out) {
-        return VerifyReport::new(Outcome::Setup, format!("cannot write `{}`: {}", cu.display(), io_message(&e)));
+        return VerifyReport::new(
+            Outcome::Setup,
+            format!("cannot write `{}`: {}", cu.display(), io_message(&e)),
+        );
     }
     let mut r = verify_translated(c_file, &cu, opts, tc, work);
     r.diagnostics = rendered;
@@ -624,12 +772,24 @@ pub fn verify_file(c_file: &Path, opts: &VerifyOptions, tc: &Toolchain, work: &P
 /// Builds and runs the reference (for [`Judge::Reference`]), the emulator
 /// build of `cu_file`, and the GPU build when the device asks for it; judges
 /// the runs. Artifacts go to `work`.
-pub fn verify_translated(c_file: &Path, cu_file: &Path, opts: &VerifyOptions, tc: &Toolchain, work: &Path) -> VerifyReport {
+pub fn verify_translated(
+    c_file: &Path,
+    cu_file: &Path,
+    opts: &VerifyOptions,
+    tc: &Toolchain,
+    work: &Path,
+) -> VerifyReport {
     let mut log = Vec::new();
     let mut inputs = opts.inputs.clone();
     if let Some(dir) = c_file.parent() {
-        let dir = if dir.as_os_str().is_empty() { Path::new(".") } else { dir };
-        inputs.include_dirs.insert(0, dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf()));
+        let dir = if dir.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            dir
+        };
+        inputs
+            .include_dirs
+            .insert(0, dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf()));
     }
     let mut needs = vec![Tool::Gcc, Tool::Gxx, Tool::Emulator];
     let gpu_arch = match opts.device {
@@ -639,7 +799,12 @@ pub fn verify_translated(c_file: &Path, cu_file: &Path, opts: &VerifyOptions, tc
             needs.push(Tool::Nvcc);
             match gpu_arch() {
                 Some(a) => Some(a),
-                None => return VerifyReport::new(Outcome::Setup, "--device gpu: nvidia-smi lists no GPU"),
+                None => {
+                    return VerifyReport::new(
+                        Outcome::Setup,
+                        "--device gpu: nvidia-smi lists no GPU",
+                    )
+                }
             }
         }
     };
@@ -647,7 +812,12 @@ pub fn verify_translated(c_file: &Path, cu_file: &Path, opts: &VerifyOptions, tc
     if !missing.is_empty() {
         return VerifyReport::new(Outcome::Setup, missing.join("; "));
     }
-    let fail = |log: Vec<String>, summary: String| VerifyReport { outcome: Outcome::Fail, summary, log, diagnostics: String::new() };
+    let fail = |log: Vec<String>, summary: String| VerifyReport {
+        outcome: Outcome::Fail,
+        summary,
+        log,
+        diagnostics: String::new(),
+    };
 
     let extra = match build_extra_objects(tc, &inputs, work) {
         Ok(e) => e,
@@ -656,7 +826,8 @@ pub fn verify_translated(c_file: &Path, cu_file: &Path, opts: &VerifyOptions, tc
     let run = |bin: &Path| -> Result<RunOutput, String> {
         let mut cmd = Command::new(bin);
         cmd.current_dir(work);
-        run_limited(&mut cmd, opts.timeout).map_err(|e| format!("cannot run `{}`: {}", bin.display(), io_message(&e)))
+        run_limited(&mut cmd, opts.timeout)
+            .map_err(|e| format!("cannot run `{}`: {}", bin.display(), io_message(&e)))
     };
 
     let reference = if opts.judge == Judge::Reference {
@@ -667,7 +838,11 @@ pub fn verify_translated(c_file: &Path, cu_file: &Path, opts: &VerifyOptions, tc
         }
         match run(&bin) {
             Ok(r) => {
-                log.push(format!("reference: {} in {:.2} s", r.status_text(opts.timeout), r.duration.as_secs_f64()));
+                log.push(format!(
+                    "reference: {} in {:.2} s",
+                    r.status_text(opts.timeout),
+                    r.duration.as_secs_f64()
+                ));
                 Some(r)
             }
             Err(e) => return fail(vec![e.clone()], e),
@@ -678,10 +853,18 @@ pub fn verify_translated(c_file: &Path, cu_file: &Path, opts: &VerifyOptions, tc
 
     let mut targets: Vec<(&str, PathBuf, Result<(), String>)> = Vec::new();
     let emu_bin = work.join("emulator");
-    targets.push(("emulator", emu_bin.clone(), build_emulator(tc, cu_file, &inputs, &extra, Sanitizer::None, &emu_bin)));
+    targets.push((
+        "emulator",
+        emu_bin.clone(),
+        build_emulator(tc, cu_file, &inputs, &extra, Sanitizer::None, &emu_bin),
+    ));
     if let Some(arch) = &gpu_arch {
         let gpu_bin = work.join("gpu");
-        targets.push(("gpu", gpu_bin.clone(), build_gpu(tc, cu_file, &inputs, &extra, arch, &gpu_bin)));
+        targets.push((
+            "gpu",
+            gpu_bin.clone(),
+            build_gpu(tc, cu_file, &inputs, &extra, arch, &gpu_bin),
+        ));
     }
     let mut problems = Vec::new();
     for (name, bin, built) in targets {
@@ -697,7 +880,11 @@ pub fn verify_translated(c_file: &Path, cu_file: &Path, opts: &VerifyOptions, tc
                 continue;
             }
         };
-        log.push(format!("{name}: {} in {:.2} s", r.status_text(opts.timeout), r.duration.as_secs_f64()));
+        log.push(format!(
+            "{name}: {} in {:.2} s",
+            r.status_text(opts.timeout),
+            r.duration.as_secs_f64()
+        ));
         let verdict = match &reference {
             Some(reference) => compare(reference, &r, name, opts.timeout),
             None if r.success() => None,
@@ -712,14 +899,23 @@ pub fn verify_translated(c_file: &Path, cu_file: &Path, opts: &VerifyOptions, tc
         }
     }
     if problems.is_empty() {
-        let (what, plural) = if gpu_arch.is_some() { ("emulator and GPU", true) } else { ("emulator", false) };
+        let (what, plural) = if gpu_arch.is_some() {
+            ("emulator and GPU", true)
+        } else {
+            ("emulator", false)
+        };
         let rule = match (reference.is_some(), plural) {
             (true, true) => "agree with the reference",
             (true, false) => "agrees with the reference",
             (false, true) => "exit with 0",
             (false, false) => "exits with 0",
         };
-        VerifyReport { outcome: Outcome::Pass, summary: format!("{what} {rule}"), log, diagnostics: String::new() }
+        VerifyReport {
+            outcome: Outcome::Pass,
+            summary: format!("{what} {rule}"),
+            log,
+            diagnostics: String::new(),
+        }
     } else {
         fail(log, problems.join("; "))
     }
@@ -738,7 +934,11 @@ pub fn main(a: &VerifyArgs) -> i32 {
     let work: PathBuf = match &a.keep {
         Some(k) => {
             if let Err(e) = std::fs::create_dir_all(k) {
-                eprintln!("error[E0002]: cannot create `{}`: {}", k.display(), io_message(&e));
+                eprintln!(
+                    "error[E0002]: cannot create `{}`: {}",
+                    k.display(),
+                    io_message(&e)
+                );
                 return crate::cli::EXIT_USAGE;
             }
             k.clone()
@@ -749,7 +949,10 @@ pub fn main(a: &VerifyArgs) -> i32 {
                 tmp.path().to_path_buf()
             }
             Err(e) => {
-                eprintln!("error: cannot create a temporary directory: {}", io_message(&e));
+                eprintln!(
+                    "error: cannot create a temporary directory: {}",
+                    io_message(&e)
+                );
                 return crate::cli::EXIT_USAGE;
             }
         },
@@ -833,11 +1036,18 @@ pub fn parse_ptxas(text: &str) -> Vec<KernelStats> {
     let mut props_for: Option<String> = None;
     for line in text.lines() {
         let l = line.trim();
-        if let Some(rest) = l.strip_prefix("ptxas info").map(|r| r.trim_start_matches([' ', ':'])) {
+        if let Some(rest) = l
+            .strip_prefix("ptxas info")
+            .map(|r| r.trim_start_matches([' ', ':']))
+        {
             if let Some(r) = rest.strip_prefix("Compiling entry function '") {
                 let (name, after) = r.split_once('\'').unwrap_or((r, ""));
                 let arch = after.split('\'').nth(1).unwrap_or("").to_string();
-                out.push(KernelStats { arch, kernel: name.to_string(), ..Default::default() });
+                out.push(KernelStats {
+                    arch,
+                    kernel: name.to_string(),
+                    ..Default::default()
+                });
                 current = Some(out.len() - 1);
                 props_for = None;
             } else if let Some(name) = rest.strip_prefix("Function properties for ") {
@@ -868,7 +1078,10 @@ pub fn warning_lines(text: &str) -> Vec<String> {
     text.lines()
         .filter(|l| {
             let l = l.trim();
-            l.contains(": warning:") || l.contains("): warning #") || l.contains("warning :") || l.starts_with("warning:")
+            l.contains(": warning:")
+                || l.contains("): warning #")
+                || l.contains("warning :")
+                || l.starts_with("warning:")
         })
         .map(|l| l.trim().to_string())
         .collect()
@@ -898,11 +1111,19 @@ pub fn compile_checks_with(cu_path: &Path, tc: &Toolchain, flags: &[String]) -> 
     };
     if let Some(nvcc) = &tc.nvcc {
         let mut cmd = Command::new(nvcc);
-        cmd.args(["-c", "-gencode", "arch=compute_80,code=sm_80", "-gencode", "arch=compute_90,code=sm_90", "-Xptxas", "-v"])
-            .args(flags)
-            .arg(cu_path)
-            .arg("-o")
-            .arg(if cfg!(unix) { "/dev/null" } else { "NUL" });
+        cmd.args([
+            "-c",
+            "-gencode",
+            "arch=compute_80,code=sm_80",
+            "-gencode",
+            "arch=compute_90,code=sm_90",
+            "-Xptxas",
+            "-v",
+        ])
+        .args(flags)
+        .arg(cu_path)
+        .arg("-o")
+        .arg(if cfg!(unix) { "/dev/null" } else { "NUL" });
         match compile(&mut cmd) {
             Ok(r) => {
                 let text = r.text();
@@ -925,7 +1146,11 @@ pub fn compile_checks_with(cu_path: &Path, tc: &Toolchain, flags: &[String]) -> 
                 .arg(cu_path)
                 .arg("-o")
                 .arg(if cfg!(unix) { "/dev/null" } else { "NUL" });
-            let who = if side == "--cuda-device-only" { "clang device" } else { "clang host" };
+            let who = if side == "--cuda-device-only" {
+                "clang device"
+            } else {
+                "clang host"
+            };
             match compile(&mut cmd) {
                 Ok(r) => add_warnings(&mut rep, who, &r.text()),
                 Err(e) => {
@@ -989,7 +1214,8 @@ ptxas info    : Used 9 registers, used 1 barriers, 1024 bytes smem
 
     #[test]
     fn warnings_recognised() {
-        let text = "k.cu(5): warning #177-D: variable \"unused\" was declared but never referenced\n\
+        let text =
+            "k.cu(5): warning #177-D: variable \"unused\" was declared but never referenced\n\
                     Remark: The warnings can be suppressed\n\
                     k.cu:5:73: warning: unused variable 'unused' [-Wunused-variable]\n\
                     1 warning generated when compiling for sm_80.\n\
@@ -1001,7 +1227,10 @@ ptxas info    : Used 9 registers, used 1 barriers, 1024 bytes smem
     #[test]
     fn env_file_exports() {
         let v = parse_env_file("export A=\"/x/y\"\nexport B='z'\nexport C=\"$(command -v clang-19 || true)\"\n# export D=1\nE=2\n");
-        assert_eq!(v, vec![("A".into(), "/x/y".into()), ("B".into(), "z".into())]);
+        assert_eq!(
+            v,
+            vec![("A".into(), "/x/y".into()), ("B".into(), "z".into())]
+        );
     }
 
     #[test]
@@ -1013,36 +1242,89 @@ ptxas info    : Used 9 registers, used 1 barriers, 1024 bytes smem
 
     #[test]
     fn models_from_pragmas() {
-        assert_eq!(Models::of("#pragma omp target\nint x;\n"), Models { omp: true, acc: false });
-        assert_eq!(Models::of("  #  pragma acc parallel loop\n"), Models { omp: false, acc: true });
-        assert_eq!(Models::of("// #pragma omp target\nint main(){}\n"), Models::default());
+        assert_eq!(
+            Models::of("#pragma omp target\nint x;\n"),
+            Models {
+                omp: true,
+                acc: false
+            }
+        );
+        assert_eq!(
+            Models::of("  #  pragma acc parallel loop\n"),
+            Models {
+                omp: false,
+                acc: true
+            }
+        );
+        assert_eq!(
+            Models::of("// #pragma omp target\nint main(){}\n"),
+            Models::default()
+        );
     }
 
     fn out(code: Option<i32>, stdout: &str) -> RunOutput {
-        RunOutput { code, stdout: stdout.as_bytes().to_vec(), ..Default::default() }
+        RunOutput {
+            code,
+            stdout: stdout.as_bytes().to_vec(),
+            ..Default::default()
+        }
     }
 
     #[test]
     fn comparison_says_what_differs() {
         let t = Duration::from_secs(60);
-        assert_eq!(compare(&out(Some(0), "a\nb\n"), &out(Some(0), "a\nb\n"), "emulator", t), None);
-        let d = compare(&out(Some(0), "a\nb\nc\n"), &out(Some(1), "a\nB\nc\n"), "emulator", t).unwrap();
-        assert!(d.contains("status: reference exit code 0, emulator exit code 1"), "{d}");
-        assert!(d.contains("stdout line 2: reference `b`, emulator `B`"), "{d}");
+        assert_eq!(
+            compare(
+                &out(Some(0), "a\nb\n"),
+                &out(Some(0), "a\nb\n"),
+                "emulator",
+                t
+            ),
+            None
+        );
+        let d = compare(
+            &out(Some(0), "a\nb\nc\n"),
+            &out(Some(1), "a\nB\nc\n"),
+            "emulator",
+            t,
+        )
+        .unwrap();
+        assert!(
+            d.contains("status: reference exit code 0, emulator exit code 1"),
+            "{d}"
+        );
+        assert!(
+            d.contains("stdout line 2: reference `b`, emulator `B`"),
+            "{d}"
+        );
         let d = compare(&out(Some(0), "a\nb\n"), &out(Some(0), "a\n"), "gpu", t).unwrap();
         assert!(d.contains("stdout line 2: reference `b`, gpu ``"), "{d}");
-        let hung = RunOutput { timed_out: true, ..Default::default() };
+        let hung = RunOutput {
+            timed_out: true,
+            ..Default::default()
+        };
         let d = compare(&out(Some(0), ""), &hung, "emulator", t).unwrap();
         assert!(d.contains("emulator timed out after 60 s"), "{d}");
     }
 
     #[test]
     fn runs_are_limited_in_time() {
-        let r = run_limited(Command::new("sh").args(["-c", "echo hi; exec sleep 30"]), Duration::from_millis(300)).unwrap();
+        let r = run_limited(
+            Command::new("sh").args(["-c", "echo hi; exec sleep 30"]),
+            Duration::from_millis(300),
+        )
+        .unwrap();
         assert!(r.timed_out && r.code.is_none());
         assert!(r.duration < Duration::from_secs(10));
-        let r = run_limited(Command::new("sh").args(["-c", "echo out; echo err >&2; exit 3"]), Duration::from_secs(30)).unwrap();
-        assert_eq!((r.code, r.stdout.as_slice(), r.stderr.as_slice()), (Some(3), &b"out\n"[..], &b"err\n"[..]));
+        let r = run_limited(
+            Command::new("sh").args(["-c", "echo out; echo err >&2; exit 3"]),
+            Duration::from_secs(30),
+        )
+        .unwrap();
+        assert_eq!(
+            (r.code, r.stdout.as_slice(), r.stderr.as_slice()),
+            (Some(3), &b"out\n"[..], &b"err\n"[..])
+        );
     }
 }
 
@@ -1071,12 +1353,24 @@ int main(void) {
         let d = tempfile::tempdir().unwrap();
         let emu = d.path().join("emu");
         std::fs::create_dir(&emu).unwrap();
-        std::fs::write(emu.join("cuda_runtime.h"), "#pragma once\n#ifndef P2C_SIMT_EMULATOR\n#error not an emulator build\n#endif\n").unwrap();
+        std::fs::write(
+            emu.join("cuda_runtime.h"),
+            "#pragma once\n#ifndef P2C_SIMT_EMULATOR\n#error not an emulator build\n#endif\n",
+        )
+        .unwrap();
         std::fs::write(d.path().join("prog.c"), C_SRC).unwrap();
         std::fs::write(d.path().join("helper.c"), EXTRA_C).unwrap();
         std::fs::create_dir(d.path().join("work")).unwrap();
-        let tc = Toolchain { gcc: which("gcc"), gxx: which("g++"), emu_include: Some(emu), ..Default::default() };
-        assert!(tc.gcc.is_some() && tc.gxx.is_some(), "gcc and g++ are needed for these tests");
+        let tc = Toolchain {
+            gcc: which("gcc"),
+            gxx: which("g++"),
+            emu_include: Some(emu),
+            ..Default::default()
+        };
+        assert!(
+            tc.gcc.is_some() && tc.gxx.is_some(),
+            "gcc and g++ are needed for these tests"
+        );
         let opts = VerifyOptions {
             device: Device::Emulate,
             timeout: Duration::from_secs(5),
@@ -1098,9 +1392,27 @@ int main(void) {
         let (d, tc, opts) = setup();
         let cu_path = d.path().join("prog.cu");
         std::fs::write(&cu_path, cu("std::printf(\"sum %d\\n\", 4950);", "3")).unwrap();
-        let r = verify_translated(&d.path().join("prog.c"), &cu_path, &opts, &tc, &d.path().join("work"));
-        assert_eq!(r.outcome, Outcome::Pass, "{}\n{}", r.summary, r.log.join("\n"));
-        assert!(r.log.iter().any(|l| l.starts_with("reference: exit code 3")), "{:?}", r.log);
+        let r = verify_translated(
+            &d.path().join("prog.c"),
+            &cu_path,
+            &opts,
+            &tc,
+            &d.path().join("work"),
+        );
+        assert_eq!(
+            r.outcome,
+            Outcome::Pass,
+            "{}\n{}",
+            r.summary,
+            r.log.join("\n")
+        );
+        assert!(
+            r.log
+                .iter()
+                .any(|l| l.starts_with("reference: exit code 3")),
+            "{:?}",
+            r.log
+        );
     }
 
     #[test]
@@ -1108,10 +1420,26 @@ int main(void) {
         let (d, tc, opts) = setup();
         let cu_path = d.path().join("prog.cu");
         std::fs::write(&cu_path, cu("std::printf(\"sum %d\\n\", 4949);", "0")).unwrap();
-        let r = verify_translated(&d.path().join("prog.c"), &cu_path, &opts, &tc, &d.path().join("work"));
+        let r = verify_translated(
+            &d.path().join("prog.c"),
+            &cu_path,
+            &opts,
+            &tc,
+            &d.path().join("work"),
+        );
         assert_eq!(r.outcome, Outcome::Fail);
-        assert!(r.summary.contains("status: reference exit code 3, emulator exit code 0"), "{}", r.summary);
-        assert!(r.summary.contains("stdout line 1: reference `sum 4950`, emulator `sum 4949`"), "{}", r.summary);
+        assert!(
+            r.summary
+                .contains("status: reference exit code 3, emulator exit code 0"),
+            "{}",
+            r.summary
+        );
+        assert!(
+            r.summary
+                .contains("stdout line 1: reference `sum 4950`, emulator `sum 4949`"),
+            "{}",
+            r.summary
+        );
     }
 
     #[test]
@@ -1120,9 +1448,19 @@ int main(void) {
         opts.timeout = Duration::from_secs(2);
         let cu_path = d.path().join("prog.cu");
         std::fs::write(&cu_path, cu("for (volatile int k = 0;; k = k) {}", "3")).unwrap();
-        let r = verify_translated(&d.path().join("prog.c"), &cu_path, &opts, &tc, &d.path().join("work"));
+        let r = verify_translated(
+            &d.path().join("prog.c"),
+            &cu_path,
+            &opts,
+            &tc,
+            &d.path().join("work"),
+        );
         assert_eq!(r.outcome, Outcome::Fail);
-        assert!(r.summary.contains("emulator timed out after 2 s"), "{}", r.summary);
+        assert!(
+            r.summary.contains("emulator timed out after 2 s"),
+            "{}",
+            r.summary
+        );
     }
 
     #[test]
@@ -1130,10 +1468,20 @@ int main(void) {
         let (d, tc, opts) = setup();
         let cu_path = d.path().join("prog.cu");
         std::fs::write(&cu_path, "int main() { return undeclared_name; }\n").unwrap();
-        let r = verify_translated(&d.path().join("prog.c"), &cu_path, &opts, &tc, &d.path().join("work"));
+        let r = verify_translated(
+            &d.path().join("prog.c"),
+            &cu_path,
+            &opts,
+            &tc,
+            &d.path().join("work"),
+        );
         assert_eq!(r.outcome, Outcome::Fail);
         assert_eq!(r.summary, "the emulator build failed");
-        assert!(r.log.iter().any(|l| l.contains("undeclared_name")), "{:?}", r.log);
+        assert!(
+            r.log.iter().any(|l| l.contains("undeclared_name")),
+            "{:?}",
+            r.log
+        );
     }
 
     #[test]
@@ -1142,19 +1490,40 @@ int main(void) {
         opts.judge = Judge::ExitZero;
         let cu_path = d.path().join("prog.cu");
         std::fs::write(&cu_path, cu("", "0")).unwrap();
-        let r = verify_translated(&d.path().join("prog.c"), &cu_path, &opts, &tc, &d.path().join("work"));
+        let r = verify_translated(
+            &d.path().join("prog.c"),
+            &cu_path,
+            &opts,
+            &tc,
+            &d.path().join("work"),
+        );
         assert_eq!(r.outcome, Outcome::Pass, "{}", r.summary);
         assert!(!d.path().join("work/reference").exists());
         std::fs::write(&cu_path, cu("", "1")).unwrap();
-        let r = verify_translated(&d.path().join("prog.c"), &cu_path, &opts, &tc, &d.path().join("work"));
-        assert_eq!((r.outcome, r.summary.as_str()), (Outcome::Fail, "emulator: exit code 1"));
+        let r = verify_translated(
+            &d.path().join("prog.c"),
+            &cu_path,
+            &opts,
+            &tc,
+            &d.path().join("work"),
+        );
+        assert_eq!(
+            (r.outcome, r.summary.as_str()),
+            (Outcome::Fail, "emulator: exit code 1")
+        );
     }
 
     #[test]
     fn missing_emulator_is_a_setup_error() {
         let (d, mut tc, opts) = setup();
         tc.emu_include = None;
-        let r = verify_translated(&d.path().join("prog.c"), &d.path().join("prog.cu"), &opts, &tc, &d.path().join("work"));
+        let r = verify_translated(
+            &d.path().join("prog.c"),
+            &d.path().join("prog.cu"),
+            &opts,
+            &tc,
+            &d.path().join("work"),
+        );
         assert_eq!(r.outcome, Outcome::Setup);
         assert!(r.summary.contains("P2C_EMU_INCLUDE"), "{}", r.summary);
     }
