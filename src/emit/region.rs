@@ -214,11 +214,10 @@ fn kernel_text(r: &Region, body: &str, n: &Names) -> String {
     let mut k = String::new();
     let _ = writeln!(
         k,
-        "/* {}:{} in {}(): `{}`",
-        "", r.line, r.function, r.pragma_text
+        "/* line {} in {}(): `{}`",
+        r.line, r.function, r.pragma_text
     );
     let _ = writeln!(k, " * schedule: {} */", r.schedule.as_str());
-    k = k.replacen("/* :", "/* line ", 1);
     let _ = writeln!(
         k,
         "static __global__ void {}({})",

@@ -190,9 +190,7 @@ pub fn build_region(
         );
         return None;
     };
-    let Some(stmt) = node_at(tree, stmt_span) else {
-        return None;
-    };
+    let stmt = node_at(tree, stmt_span)?;
     if stmt.has_error() {
         diags.push(
             Diagnostic::new(
@@ -418,9 +416,7 @@ pub fn build_region(
         Model::Acc => {
             let (gang, worker, vector) = (has("gang"), has("worker"), has("vector"));
             let gangs = clause_size(d, "num_gangs");
-            let schedule = if d.name == "serial loop" {
-                Schedule::Sequential
-            } else if has("seq") {
+            let schedule = if d.name == "serial loop" || has("seq") {
                 Schedule::Sequential
             } else if has("auto") && !gang && !worker && !vector {
                 notes.push(

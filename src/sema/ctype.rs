@@ -127,11 +127,7 @@ impl CType {
                 }
             }
         }
-        if s.starts_with('*') || s.starts_with('(') {
-            format!("{} {}", self.base, s)
-        } else {
-            format!("{} {}", self.base, s)
-        }
+        format!("{} {}", self.base, s)
     }
 
     /// The type name alone (for casts and template arguments): `double (*)[M]`.
