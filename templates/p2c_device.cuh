@@ -14,8 +14,14 @@
 #define P2C_LAUNCH(kernel, grid, block, shmem) kernel<<<(grid), (block), (shmem)>>>
 #endif
 
+/* Every helper is an inline function or variable (no unused-static warnings,
+ * one copy per program when several translated files are linked together),
+ * inside a namespace named after the prelude's version so that files from
+ * different pragma2cuda versions never share a definition. */
+inline namespace p2c_prelude_1 {
+
 /* bar.sync id, count: wait until `count` threads (a multiple of 32) arrive at barrier `id`. */
-static __device__ __forceinline__ void p2c_bar_sync(unsigned id, unsigned count)
+__device__ __forceinline__ void p2c_bar_sync(unsigned id, unsigned count)
 {
 #if defined(P2C_SIMT_EMULATOR)
     p2c_sim_bar_sync(id, count);
@@ -27,7 +33,7 @@ static __device__ __forceinline__ void p2c_bar_sync(unsigned id, unsigned count)
 }
 
 /* bar.arrive id, count: signal barrier `id` without waiting. */
-static __device__ __forceinline__ void p2c_bar_arrive(unsigned id, unsigned count)
+__device__ __forceinline__ void p2c_bar_arrive(unsigned id, unsigned count)
 {
 #if defined(P2C_SIMT_EMULATOR)
     p2c_sim_bar_arrive(id, count);
@@ -39,7 +45,7 @@ static __device__ __forceinline__ void p2c_bar_arrive(unsigned id, unsigned coun
 }
 
 /* The launch's dynamic shared memory. */
-static __device__ __forceinline__ unsigned char *p2c_dynamic_shared(void)
+__device__ __forceinline__ unsigned char *p2c_dynamic_shared(void)
 {
 #if defined(P2C_SIMT_EMULATOR)
     return p2c_sim_dynamic_shared();
@@ -50,12 +56,12 @@ static __device__ __forceinline__ unsigned char *p2c_dynamic_shared(void)
 }
 
 /* Linear thread id and thread count of the block (x fastest). */
-static __device__ __forceinline__ unsigned p2c_thread_id(void)
+__device__ __forceinline__ unsigned p2c_thread_id(void)
 {
     return threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
 }
 
-static __device__ __forceinline__ unsigned p2c_block_threads(void)
+__device__ __forceinline__ unsigned p2c_block_threads(void)
 {
     return blockDim.x * blockDim.y * blockDim.z;
 }
@@ -105,7 +111,7 @@ struct p2c_op_min {
 /* Contiguous (partial) warp: lanes [0, nlanes) of `mask` hold values; the
  * result ends in lane 0. A lane whose partner is past nlanes keeps its value. */
 template <class Op, class T>
-static __device__ __forceinline__ T p2c_warp_reduce(T v, unsigned mask, unsigned nlanes)
+__device__ __forceinline__ T p2c_warp_reduce(T v, unsigned mask, unsigned nlanes)
 {
     unsigned lane = p2c_thread_id() & 31u;
     for (unsigned offset = 16; offset > 0; offset >>= 1) {
@@ -119,7 +125,7 @@ static __device__ __forceinline__ T p2c_warp_reduce(T v, unsigned mask, unsigned
 /* Every thread of the block calls this; the result is valid in thread 0.
  * `scratch` is a __shared__ array of at least 32 elements. */
 template <class Op, class T>
-static __device__ T p2c_block_reduce(T v, T *scratch)
+__device__ inline T p2c_block_reduce(T v, T *scratch)
 {
     unsigned tid = p2c_thread_id(), n = p2c_block_threads();
     unsigned warp = tid >> 5, lane = tid & 31u, nwarps = (n + 31u) >> 5;
@@ -145,7 +151,7 @@ static __device__ T p2c_block_reduce(T v, T *scratch)
  * next launch) combines the partials in block order, so the result does not
  * depend on scheduling, and folds it into *result. No atomics touch the data. */
 template <class Op, class T>
-static __device__ void p2c_grid_reduce(T block_value, T *partials, unsigned *counter, T *result, T *scratch)
+__device__ inline void p2c_grid_reduce(T block_value, T *partials, unsigned *counter, T *result, T *scratch)
 {
     __shared__ int p2c_is_last;
     unsigned tid = p2c_thread_id(), n = p2c_block_threads();
@@ -166,4 +172,5 @@ static __device__ void p2c_grid_reduce(T block_value, T *partials, unsigned *cou
     if (tid == 0)
         *result = Op::template combine<T>(*result, acc);
 }
+} /* namespace p2c_prelude_1 */
 /* ---- end of device prelude ---- */

@@ -5,6 +5,8 @@
  */
 #include <string.h>
 
+inline namespace p2c_prelude_1 {
+
 enum p2c_map_kind {
     P2C_MAP_ALLOC = 0,  /* map(alloc:)  / create  */
     P2C_MAP_TO = 1,     /* map(to:)     / copyin  */
@@ -20,23 +22,23 @@ struct p2c_mapping {
     long refcount;
 };
 
-static struct p2c_mapping *p2c_present_table;
-static size_t p2c_present_count, p2c_present_capacity;
+inline struct p2c_mapping *p2c_present_table;
+inline size_t p2c_present_count, p2c_present_capacity;
 
-static void p2c_fail(const char *where, const char *what, const char *detail)
+inline void p2c_fail(const char *where, const char *what, const char *detail)
 {
     fprintf(stderr, "%s: pragma2cuda runtime error: %s%s%s\n", where, what, detail ? ": " : "", detail ? detail : "");
     exit(EXIT_FAILURE);
 }
 
-static void p2c_check(cudaError_t err, const char *where, const char *what)
+inline void p2c_check(cudaError_t err, const char *where, const char *what)
 {
     if (err != cudaSuccess)
         p2c_fail(where, what, cudaGetErrorString(err));
 }
 
 /* The mapping that contains [host, host + bytes), or NULL. */
-static struct p2c_mapping *p2c_lookup(const void *host, size_t bytes)
+inline struct p2c_mapping *p2c_lookup(const void *host, size_t bytes)
 {
     const char *h = (const char *)host;
     for (size_t i = 0; i < p2c_present_count; i++) {
@@ -49,7 +51,7 @@ static struct p2c_mapping *p2c_lookup(const void *host, size_t bytes)
 
 /* Maps [host, host + bytes) and returns its device address. A range already
  * present is reused with its reference count raised and is not copied again. */
-static void *p2c_map_enter(const void *host, size_t bytes, int kind, const char *where)
+inline void *p2c_map_enter(const void *host, size_t bytes, int kind, const char *where)
 {
     struct p2c_mapping *m = p2c_lookup(host, bytes);
     if (m) {
@@ -80,7 +82,7 @@ static void *p2c_map_enter(const void *host, size_t bytes, int kind, const char 
 
 /* Ends one reference to [host, host + bytes); the last one copies back
  * (from / tofrom) and frees the device copy. */
-static void p2c_map_exit(const void *host, size_t bytes, int kind, const char *where)
+inline void p2c_map_exit(const void *host, size_t bytes, int kind, const char *where)
 {
     struct p2c_mapping *m = p2c_lookup(host, bytes);
     if (!m)
@@ -96,7 +98,7 @@ static void p2c_map_exit(const void *host, size_t bytes, int kind, const char *w
 /* Array section base[lo : len] of element type T: maps it and returns the
  * device address that corresponds to `base`, so kernels index as on the host. */
 template <class T>
-static T *p2c_map_section(T *base, long long lo, long long len, int kind, const char *where)
+inline T *p2c_map_section(T *base, long long lo, long long len, int kind, const char *where)
 {
     if (len < 0)
         p2c_fail(where, "array section has a negative length", NULL);
@@ -105,33 +107,33 @@ static T *p2c_map_section(T *base, long long lo, long long len, int kind, const 
 }
 
 template <class T>
-static void p2c_unmap_section(T *base, long long lo, long long len, int kind, const char *where)
+inline void p2c_unmap_section(T *base, long long lo, long long len, int kind, const char *where)
 {
     p2c_map_exit(base + lo, (size_t)len * sizeof(T), kind, where);
 }
 
 /* A mapped scalar: its device copy. */
 template <class T>
-static T *p2c_map_scalar(T *var, int kind, const char *where)
+inline T *p2c_map_scalar(T *var, int kind, const char *where)
 {
     return (T *)p2c_map_enter(var, sizeof(T), kind, where);
 }
 
 template <class T>
-static void p2c_unmap_scalar(T *var, int kind, const char *where)
+inline void p2c_unmap_scalar(T *var, int kind, const char *where)
 {
     p2c_map_exit(var, sizeof(T), kind, where);
 }
 
 /* Reports a failed launch or a fault in the kernel, with the region's place. */
-static void p2c_check_launch(const char *where)
+inline void p2c_check_launch(const char *where)
 {
     p2c_check(cudaGetLastError(), where, "kernel launch");
     p2c_check(cudaDeviceSynchronize(), where, "kernel execution");
 }
 
 /* Blocks for `trip` iterations at `threads` per block, at least 1, at most `cap`. */
-static unsigned p2c_blocks_for(unsigned long long trip, unsigned threads, unsigned cap)
+inline unsigned p2c_blocks_for(unsigned long long trip, unsigned threads, unsigned cap)
 {
     unsigned long long b = (trip + threads - 1) / threads;
     if (b < 1)
@@ -140,7 +142,7 @@ static unsigned p2c_blocks_for(unsigned long long trip, unsigned threads, unsign
 }
 
 /* A value from a num_teams / num_threads / num_gangs ... clause, checked. */
-static unsigned p2c_positive(long long v, unsigned limit, const char *where, const char *clause)
+inline unsigned p2c_positive(long long v, unsigned limit, const char *where, const char *clause)
 {
     if (v < 1 || (unsigned long long)v > limit) {
         char msg[96];
@@ -154,12 +156,12 @@ static unsigned p2c_positive(long long v, unsigned limit, const char *where, con
  * that the kernels return to zero, reused by every launch (launches are
  * synchronous). Slot `rid` holds reduction `rid` of the running region. */
 enum { P2C_MAX_REDUCTIONS = 64 };
-static void *p2c_partials_buf[P2C_MAX_REDUCTIONS];
-static size_t p2c_partials_bytes[P2C_MAX_REDUCTIONS];
-static unsigned *p2c_counters;
+inline void *p2c_partials_buf[P2C_MAX_REDUCTIONS];
+inline size_t p2c_partials_bytes[P2C_MAX_REDUCTIONS];
+inline unsigned *p2c_counters;
 
 template <class T>
-static T *p2c_partials(unsigned rid, unsigned blocks, const char *where)
+inline T *p2c_partials(unsigned rid, unsigned blocks, const char *where)
 {
     size_t need = (size_t)blocks * sizeof(T);
     if (rid >= P2C_MAX_REDUCTIONS)
@@ -173,7 +175,7 @@ static T *p2c_partials(unsigned rid, unsigned blocks, const char *where)
     return (T *)p2c_partials_buf[rid];
 }
 
-static unsigned *p2c_counter(unsigned rid, const char *where)
+inline unsigned *p2c_counter(unsigned rid, const char *where)
 {
     if (!p2c_counters) {
         p2c_check(cudaMalloc((void **)&p2c_counters, P2C_MAX_REDUCTIONS * sizeof(unsigned)), where, "cudaMalloc");
@@ -181,4 +183,5 @@ static unsigned *p2c_counter(unsigned rid, const char *where)
     }
     return p2c_counters + rid;
 }
+} /* namespace p2c_prelude_1 */
 /* ---- end of host helpers ---- */

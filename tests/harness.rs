@@ -146,9 +146,20 @@ fn fixtures() -> Vec<PathBuf> {
     let mut v: Vec<PathBuf> = rd
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.extension().is_some_and(|x| x == "c"))
+        .filter(|p| selected(p))
         .collect();
     v.sort();
     v
+}
+
+/// `P2C_FIXTURES=name,name` narrows a local run to some fixtures (substring
+/// match); unset, every fixture runs. CI never sets it.
+fn selected(p: &Path) -> bool {
+    let Ok(only) = std::env::var("P2C_FIXTURES") else {
+        return true;
+    };
+    let name = p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    only.split(',').map(str::trim).filter(|s| !s.is_empty()).any(|s| name.contains(s))
 }
 
 /// Fixtures run under TSan: those listed in fixtures/tsan.list (small ones:

@@ -151,7 +151,7 @@ fn kernel_text(r: &Region, body: &str, n: &Names) -> String {
         }
     }
     let mut prologue = String::new();
-    for (i, v) in r.vars.iter().enumerate() {
+    for (i, v) in r.vars.iter().enumerate().filter(|(_, v)| r.in_kernel(v)) {
         let name = &v.sym.name;
         match &v.attr {
             Attr::Firstprivate => params.push(v.sym.ty.declare(name)),
@@ -422,20 +422,32 @@ fn host_text(r: &Region, fallback: &str, file_name: &str, n: &Names) -> String {
     for (i, v) in r.vars.iter().enumerate() {
         let name = &v.sym.name;
         let dev = &n.dev[i];
+        // A variable the kernel never names is still mapped (its data moves
+        // as the clause says) but gets no device pointer.
+        let bind = |decl: String| {
+            if r.in_kernel(v) {
+                format!("{decl} = ")
+            } else {
+                String::new()
+            }
+        };
         match &v.attr {
-            Attr::Firstprivate => args.push(name.clone()),
+            Attr::Firstprivate if r.in_kernel(v) => args.push(name.clone()),
+            Attr::Firstprivate => {}
             Attr::Private => {}
             Attr::Mapped { kind, sections } => {
                 let k = kind.runtime_name();
                 if v.sym.ty.is_scalar() {
                     let _ = writeln!(
                         h,
-                        "{ind}{} = p2c_map_scalar(&{name}, {k}, {w});",
-                        CType {
-                            base: v.sym.ty.base.clone(),
-                            derivs: vec![crate::sema::Deriv::Pointer { quals: vec![] }]
-                        }
-                        .declare(dev)
+                        "{ind}{}p2c_map_scalar(&{name}, {k}, {w});",
+                        bind(
+                            CType {
+                                base: v.sym.ty.base.clone(),
+                                derivs: vec![crate::sema::Deriv::Pointer { quals: vec![] }]
+                            }
+                            .declare(dev)
+                        )
                     );
                     exits.push(format!("p2c_unmap_scalar(&{name}, {k}, {w});"));
                 } else {
@@ -445,14 +457,16 @@ fn host_text(r: &Region, fallback: &str, file_name: &str, n: &Names) -> String {
                     let _ = writeln!(h, "{ind}const long long {lo_n} = {lo}, {len_n} = {len};");
                     let _ = writeln!(
                         h,
-                        "{ind}{} = p2c_map_section({name}, {lo_n}, {len_n}, {k}, {w});",
-                        v.sym.ty.decayed().declare(dev)
+                        "{ind}{}p2c_map_section({name}, {lo_n}, {len_n}, {k}, {w});",
+                        bind(v.sym.ty.decayed().declare(dev))
                     );
                     exits.push(format!(
                         "p2c_unmap_section({name}, {lo_n}, {len_n}, {k}, {w});"
                     ));
                 }
-                args.push(dev.clone());
+                if r.in_kernel(v) {
+                    args.push(dev.clone());
+                }
             }
             Attr::Reduction { .. } => {}
         }

@@ -112,9 +112,21 @@ pub struct Region {
     /// Types of the loop variables, in nest order.
     pub nest_types: Vec<CType>,
     pub body: Span,
+    /// Free names of the innermost body: the variables the kernel itself
+    /// reads or writes (the others are only mapped, or feed host-side bounds).
+    pub body_names: std::collections::BTreeSet<String>,
     pub vars: Vec<VarAttr>,
     pub reductions: Vec<Reduction>,
     pub if_cond: Option<String>,
     /// Notes shown in the plan (choices the user may want to know about).
     pub notes: Vec<String>,
+}
+
+impl Region {
+    /// Whether the kernel refers to `v` (reductions always: the kernel
+    /// combines into them).
+    pub fn in_kernel(&self, v: &VarAttr) -> bool {
+        matches!(v.attr, crate::sema::sharing::Attr::Reduction { .. })
+            || self.body_names.contains(&v.sym.name)
+    }
 }
