@@ -7,6 +7,7 @@ use crate::front::{attach, parse_c, Attached, CTree};
 use crate::lower::build::{self, build_region, Kind};
 use crate::lower::{plan, Region};
 use crate::source::{mask, SourceFile, Span};
+use crate::valid;
 
 /// What to produce.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -55,6 +56,8 @@ struct Analysis {
     directives: Vec<Directive>,
     tree: CTree,
     attached: Vec<Attached>,
+    /// Per attached directive: validation found an error in it (not lowered).
+    rejected: Vec<bool>,
 }
 
 fn analyse(file: &SourceFile, diags: &mut Vec<Diagnostic>) -> Analysis {
@@ -69,15 +72,21 @@ fn analyse(file: &SourceFile, diags: &mut Vec<Diagnostic>) -> Analysis {
     }
     let tree = parse_c(mask::mask(&file.text, &raw));
     let attached = attach(&tree, directives.clone());
+    let report = valid::validate(file, &tree, &attached);
+    diags.extend(report.diagnostics);
     Analysis {
         directives,
         tree,
         attached,
+        rejected: report.rejected,
     }
 }
 
 /// Lowers every offloaded region; passes host-only OpenMP through; reports
 /// the rest. Directives nested in a lowered region are not supported yet.
+/// A directive that failed validation is not lowered (it has its diagnostic);
+/// its region still counts as claimed, so what is nested in it is not taken
+/// for host code.
 fn lower_all(
     file: &SourceFile,
     a: &Analysis,
@@ -86,8 +95,14 @@ fn lower_all(
 ) -> Vec<Region> {
     let mut regions = Vec::new();
     let mut claimed: Vec<Span> = Vec::new();
-    for at in &a.attached {
+    for (i, at) in a.attached.iter().enumerate() {
         let d = &at.directive;
+        if a.rejected.get(i).copied().unwrap_or(false) {
+            if let (Kind::Offload, Some(stmt)) = (build::classify(d), at.stmt) {
+                claimed.push(Span::new(d.span.start, stmt.end));
+            }
+            continue;
+        }
         if let Some(outer) = claimed
             .iter()
             .find(|s| s.start <= d.span.start && d.span.end <= s.end)
@@ -164,11 +179,13 @@ pub fn translate(file: &SourceFile, opts: &Options) -> Translation {
 pub fn lower_region_at(file: &SourceFile, offset: usize) -> (Option<RegionView>, Vec<Diagnostic>) {
     let mut diags = Vec::new();
     let a = analyse(file, &mut diags);
-    let Some(at) = a.attached.iter().find(|at| {
+    let Some(at) = a.attached.iter().enumerate().find_map(|(i, at)| {
         let end = at.stmt.map(|s| s.end).unwrap_or(at.directive.span.end);
-        at.directive.span.start <= offset
+        (at.directive.span.start <= offset
             && offset < end
-            && matches!(build::classify(&at.directive), Kind::Offload)
+            && !a.rejected.get(i).copied().unwrap_or(false)
+            && matches!(build::classify(&at.directive), Kind::Offload))
+        .then_some(at)
     }) else {
         return (None, diags);
     };
