@@ -56,23 +56,26 @@ struct Analysis {
     directives: Vec<Directive>,
     tree: CTree,
     attached: Vec<Attached>,
-    /// Per attached directive: validation found an error in it (not lowered).
+    /// Per attached directive: its pragma or validation had an error (not lowered).
     rejected: Vec<bool>,
 }
 
 fn analyse(file: &SourceFile, diags: &mut Vec<Diagnostic>) -> Analysis {
     let raw = mask::find_pragmas(&file.text);
     let mut directives = Vec::new();
+    let mut malformed = Vec::new();
     for p in &raw {
         let (d, ds) = directives::parse_pragma(&file.text, p.span);
+        let bad = ds.iter().any(Diagnostic::is_error);
         diags.extend(ds);
         if let Some(d) = d {
             directives.push(d);
+            malformed.push(bad);
         }
     }
     let tree = parse_c(mask::mask(&file.text, &raw));
     let attached = attach(&tree, directives.clone());
-    let report = valid::validate(file, &tree, &attached);
+    let report = valid::validate(file, &tree, &attached, &malformed);
     diags.extend(report.diagnostics);
     Analysis {
         directives,
@@ -84,7 +87,8 @@ fn analyse(file: &SourceFile, diags: &mut Vec<Diagnostic>) -> Analysis {
 
 /// Lowers every offloaded region; passes host-only OpenMP through; reports
 /// the rest. Directives nested in a lowered region are not supported yet.
-/// A directive that failed validation is not lowered (it has its diagnostic);
+/// A directive with a parse or validation error is not lowered (it has its
+/// diagnostic; lowering would only report consequences of it);
 /// its region still counts as claimed, so what is nested in it is not taken
 /// for host code.
 fn lower_all(

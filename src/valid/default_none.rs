@@ -81,6 +81,10 @@ pub fn check(cx: &Context, out: &mut Sink) {
         .collect();
     for i in 0..cx.len() {
         let d = cx.directive(i);
+        if cx.malformed(i) {
+            // A clause the parser dropped may be the one missing here.
+            continue;
+        }
         if !spec::has_block(d) {
             continue;
         }

@@ -104,7 +104,8 @@ impl Sink {
 /// The result of validating a file.
 pub struct Report {
     pub diagnostics: Vec<Diagnostic>,
-    /// Per attached directive (same order): whether validation found an error in it.
+    /// Per attached directive (same order): whether its pragma had a syntax
+    /// error or validation found an error in it.
     pub rejected: Vec<bool>,
 }
 
@@ -114,12 +115,20 @@ pub struct Context<'a> {
     pub file: &'a SourceFile,
     pub tree: &'a CTree,
     pub dirs: &'a [Attached],
+    malformed: &'a [bool],
     region: Vec<Option<Span>>,
     parent: Vec<Option<usize>>,
 }
 
 impl<'a> Context<'a> {
-    pub fn new(file: &'a SourceFile, tree: &'a CTree, dirs: &'a [Attached]) -> Self {
+    /// `malformed[i]`: the parser reported an error in directive `i` (it may
+    /// have dropped a clause).
+    pub fn new(
+        file: &'a SourceFile,
+        tree: &'a CTree,
+        dirs: &'a [Attached],
+        malformed: &'a [bool],
+    ) -> Self {
         let region: Vec<Option<Span>> = dirs
             .iter()
             .map(|at| {
@@ -147,9 +156,16 @@ impl<'a> Context<'a> {
             file,
             tree,
             dirs,
+            malformed,
             region,
             parent,
         }
+    }
+
+    /// Whether the parser reported an error in directive `i`: it may have
+    /// dropped a clause, so rules that reason about missing clauses skip it.
+    pub fn malformed(&self, i: usize) -> bool {
+        self.malformed.get(i).copied().unwrap_or(false)
     }
 
     pub fn len(&self) -> usize {
@@ -230,14 +246,17 @@ impl<'a> Context<'a> {
     }
 }
 
-/// Runs every rule over the attached directives of a file.
-pub fn validate(file: &SourceFile, tree: &CTree, dirs: &[Attached]) -> Report {
-    let cx = Context::new(file, tree, dirs);
+/// Runs every rule over the attached directives of a file. `malformed[i]`
+/// says the parser reported an error in directive `i`; such a directive is
+/// validated too (its other errors are reported in the same run) and counts
+/// as rejected.
+pub fn validate(file: &SourceFile, tree: &CTree, dirs: &[Attached], malformed: &[bool]) -> Report {
+    let cx = Context::new(file, tree, dirs, malformed);
     let mut sink = Sink::default();
     for rule in RULES {
         (rule.check)(&cx, &mut sink);
     }
-    let mut rejected = vec![false; dirs.len()];
+    let mut rejected: Vec<bool> = (0..dirs.len()).map(|i| cx.malformed(i)).collect();
     let mut diagnostics = Vec::new();
     for (i, d) in sink.items {
         if d.is_error() {
@@ -288,7 +307,7 @@ pub(crate) mod testing {
             .collect();
         let tree = parse_c(mask::mask(&file.text, &raw));
         let attached = attach(&tree, dirs);
-        let cx = Context::new(&file, &tree, &attached);
+        let cx = Context::new(&file, &tree, &attached, &[]);
         let mut sink = Sink::default();
         let r = RULES
             .iter()
@@ -382,7 +401,7 @@ mod tests {
             .collect();
         let tree = crate::front::parse_c(crate::source::mask::mask(&file.text, &raw));
         let attached = crate::front::attach(&tree, dirs);
-        let cx = Context::new(&file, &tree, &attached);
+        let cx = Context::new(&file, &tree, &attached, &[]);
         assert_eq!(cx.len(), 4);
         assert_eq!(cx.parent(0), None);
         assert_eq!(cx.parent(1), Some(0));

@@ -164,6 +164,10 @@ fn list(names: &[&str]) -> String {
 pub fn check(cx: &Context, out: &mut Sink) {
     for i in 0..cx.len() {
         let d = cx.directive(i);
+        if cx.malformed(i) {
+            // A clause the parser dropped may be the one missing here.
+            continue;
+        }
         let Some((_, _, names, exactly)) = REQUIRED
             .iter()
             .find(|(m, n, ..)| *m == d.model && *n == d.name)
@@ -208,6 +212,15 @@ pub fn check(cx: &Context, out: &mut Sink) {
 #[cfg(test)]
 mod tests {
     use crate::valid::testing::codes_of;
+
+    #[test]
+    fn a_clause_the_parser_dropped_is_not_reported_missing() {
+        let src = "void f(int n, double *a) {\n#pragma omp target update too(a[0:n])\n}\n";
+        let file = crate::source::SourceFile::new("t.c", src);
+        let t = crate::translate(&file, &crate::Options::default());
+        let codes: Vec<&str> = t.diagnostics.iter().map(|d| d.code.as_str()).collect();
+        assert_eq!(codes, ["E0103"]);
+    }
 
     #[test]
     fn missing_and_doubled_clauses() {
