@@ -8,6 +8,10 @@
 //! directive; in a plain host function it has nothing to partition. The
 //! `cache` directive must be inside a loop.
 //!
+//! A routine directive on a prototype in a header is invisible here, so in a
+//! file with `#include "..."` an orphaned loop is not reported by this rule
+//! (lowering still reports it as not supported yet).
+//!
 //! Bad:
 //!
 //! ```c
@@ -77,7 +81,7 @@ pub fn check(cx: &Context, out: &mut Sink) {
             let in_compute = cx
                 .ancestors(i)
                 .any(|j| spec::is_acc_compute(cx.directive(j)));
-            if !in_compute && !in_routine(cx, i) {
+            if !in_compute && !in_routine(cx, i) && !cx.includes_headers(true) {
                 out.push(
                     i,
                     Diagnostic::new(
@@ -138,5 +142,15 @@ mod tests {
             codes_of("acc_loop_outside_compute", src),
             [("E0211".into(), 13), ("E0211".into(), 23)]
         );
+    }
+
+    #[test]
+    fn a_routine_may_be_in_a_header() {
+        let src = "#include \"kernels.h\"\n\
+            void scale(int n, double *a) {\n\
+            #pragma acc loop\n\
+            for (int i = 0; i < n; i++) a[i] *= 2;\n\
+            }\n";
+        assert_eq!(codes_of("acc_loop_outside_compute", src), []);
     }
 }

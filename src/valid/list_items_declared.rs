@@ -6,6 +6,13 @@
 //! cannot find, a type name or a function name is an error. For a member
 //! access (`s.a[0:n]`) the base variable is checked.
 //!
+//! A name this file does not declare may come from a header pragma2cuda does
+//! not read. For an offloaded directive (OpenACC, OpenMP `target`, `teams`,
+//! `distribute` or anything inside a target region) it is reported anyway,
+//! since lowering needs its type (declare it in the file or translate with
+//! the preprocessor); for host-only OpenMP, which is passed through to the
+//! host compiler, it is reported only when the file includes no header.
+//!
 //! Not checked: the list items of `declare simd`, `declare reduction`,
 //! `declare mapper` and `declare variant` (they name the parameters of the
 //! function that follows or special identifiers such as `omp_in`), and items
@@ -42,6 +49,7 @@ pub fn check(cx: &Context, out: &mut Sink) {
     if cx.tree.root().is_none() {
         return;
     }
+    let headers = cx.includes_headers(false);
     for i in 0..cx.len() {
         let d = cx.directive(i);
         if SKIPPED.contains(&d.name.as_str()) {
@@ -66,8 +74,10 @@ pub fn check(cx: &Context, out: &mut Sink) {
             continue;
         }
         let symbols = cx.symbols_at(i);
+        let unknown_is_error = !headers || cx.offloaded(i);
         for (item, functions_ok) in items {
             let problem = match symbols.get(&item.name) {
+                None if !unknown_is_error => None,
                 None => Some((
                     format!("`{}` is not a declared variable", item.name),
                     "not declared before this directive",
@@ -124,5 +134,17 @@ mod tests {
                 ("E0302".into(), 10),
             ]
         );
+    }
+
+    #[test]
+    fn names_from_headers_on_host_directives() {
+        let src = "#include \"grid.h\"\n\
+            void f(int n, double *a) {\n\
+            #pragma omp parallel for shared(grid)\n\
+            for (int i = 0; i < n; i++) a[i] += grid[i];\n\
+            #pragma omp target teams distribute parallel for map(to: grid[0:n]) map(tofrom: a[0:n])\n\
+            for (int i = 0; i < n; i++) a[i] += grid[i];\n\
+            }\n";
+        assert_eq!(codes_of("list_items_declared", src), [("E0302".into(), 5)]);
     }
 }

@@ -239,6 +239,37 @@ impl<'a> Context<'a> {
         }
     }
 
+    /// Whether directive `i` is offloaded code or drives it: OpenACC, OpenMP
+    /// with a `target...`, `teams` or `distribute` construct, or any directive
+    /// inside a device region (an OpenACC compute construct, an OpenMP
+    /// `target` or `teams` region).
+    pub fn offloaded(&self, i: usize) -> bool {
+        use crate::directives::Model;
+        let d = self.directive(i);
+        let itself = d.model == Model::Acc
+            || spec::leaves_of(d)
+                .iter()
+                .any(|l| l.starts_with("target") || matches!(*l, "teams" | "distribute"));
+        itself
+            || self.ancestors(i).any(|j| {
+                let a = self.directive(j);
+                spec::is_acc_compute(a)
+                    || (a.model == Model::Omp
+                        && matches!(spec::leaves_of(a).first(), Some(&"target") | Some(&"teams")))
+            })
+    }
+
+    /// Whether the file includes headers (declarations pragma2cuda does not
+    /// read); `quoted_only`: only `#include "..."` counts.
+    pub fn includes_headers(&self, quoted_only: bool) -> bool {
+        self.file.text.lines().any(|l| {
+            l.trim_start()
+                .strip_prefix('#')
+                .and_then(|r| r.trim_start().strip_prefix("include"))
+                .is_some_and(|r| !quoted_only || r.trim_start().starts_with('"'))
+        })
+    }
+
     /// The `model name` of directive `i`, for messages: `omp target teams`.
     pub fn title(&self, i: usize) -> String {
         let d = self.directive(i);

@@ -5,7 +5,10 @@
 //! OpenMP also accepts an identifier defined by a `declare reduction`
 //! directive earlier in the file; OpenACC has no user-defined reductions.
 //!
-//! - E0217: the identifier is neither built in nor declared before its use;
+//! - E0217: the identifier is neither built in nor declared before its use
+//!   (on a host-only OpenMP directive in a file that includes headers, a
+//!   `declare reduction` pragma2cuda cannot see may declare it: then it is
+//!   left to the host compiler);
 //! - E0902: a declared user-defined reduction used in offloaded code (a
 //!   `target`, `teams` or `distribute` directive, or any directive inside a
 //!   `target` region): valid OpenMP, but pragma2cuda does not lower it yet.
@@ -25,22 +28,6 @@ use crate::diag::{codes, Code, Diagnostic};
 use crate::directives::{ClauseArgs, Model};
 
 pub const CODES: &[Code] = &[codes::UNKNOWN_REDUCTION, codes::USER_REDUCTION];
-
-/// Whether directive `i` runs on the device (OpenMP).
-fn offloaded(cx: &Context, i: usize) -> bool {
-    let device = |j: usize| {
-        let d = cx.directive(j);
-        d.model == Model::Omp
-            && spec::leaves_of(d)
-                .iter()
-                .any(|l| matches!(*l, "target" | "teams" | "distribute"))
-    };
-    device(i)
-        || cx.ancestors(i).any(|j| {
-            let d = cx.directive(j);
-            d.model == Model::Omp && spec::leaves_of(d).first() == Some(&"target")
-        })
-}
 
 /// The identifier a `declare reduction(id : types : combiner)` declares.
 fn declared_identifier<'a>(cx: &Context<'a>, j: usize) -> Option<&'a str> {
@@ -91,6 +78,7 @@ pub fn check(cx: &Context, out: &mut Sink) {
                     && declared_identifier(cx, j) == Some(id.text.as_str())
             });
             match decl {
+                None if !cx.offloaded(i) && cx.includes_headers(false) => {}
                 None => out.push(
                     i,
                     Diagnostic::new(
@@ -104,7 +92,7 @@ pub fn check(cx: &Context, out: &mut Sink) {
                     .with_label("unknown reduction identifier")
                     .with_note("OpenMP reduction operators are `+ * - & | ^ && || min max`"),
                 ),
-                Some(j) if offloaded(cx, i) => out.push(
+                Some(j) if cx.offloaded(i) => out.push(
                     i,
                     Diagnostic::new(
                         codes::USER_REDUCTION,
@@ -150,6 +138,21 @@ mod tests {
                 ("E0217".into(), 10),
                 ("E0902".into(), 8),
             ]
+        );
+    }
+
+    #[test]
+    fn identifiers_a_header_may_declare() {
+        let src = "#include \"ops.h\"\n\
+            void f(int n, int *a, int q) {\n\
+            #pragma omp parallel for reduction(gcd: q)\n\
+            for (int i = 0; i < n; i++) q = a[i];\n\
+            #pragma omp target teams distribute parallel for reduction(gcd: q) map(to: a[0:n])\n\
+            for (int i = 0; i < n; i++) q = a[i];\n\
+            }\n";
+        assert_eq!(
+            codes_of("reduction_identifier", src),
+            [("E0217".into(), 5)]
         );
     }
 }
