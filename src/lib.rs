@@ -4,9 +4,10 @@
 //!
 //! ```text
 //! source (text, spans, pragma masking)
-//!   -> directives (pragma grammar, parser, validation)
+//!   -> directives (pragma grammar, parser)
 //!   -> front (tree-sitter C tree, pragmas attached to statements)
 //!   -> sema (symbols, loop analysis, data sharing)
+//!   -> valid (every directive checked against the specifications, one rule per file)
 //!   -> lower (region IR: execution model, loop schedule, data mapping, reductions)
 //!   -> emit (CUDA text from templates/)
 //! ```

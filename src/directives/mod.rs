@@ -1,5 +1,6 @@
 //! Directives: the grammar of OpenMP and OpenACC pragmas, the parser that
-//! follows it (`grammar/` is the reference a person reads), and validation.
+//! follows it (`grammar/` is the reference a person reads). Validation,
+//! which needs the C around a directive, is the `valid` stage.
 //!
 //! Architecture invariant: parsing never fails and never panics. It returns
 //! the directive it could recover (or `None`) together with every diagnostic.
