@@ -33,13 +33,21 @@ use crate::directives::{table, ClauseArgs, Directive, Model};
 
 pub const CODES: &[Code] = &[codes::CLAUSE_NOT_ALLOWED];
 
-/// The shortest directive name extending `d`'s that takes `clause`.
+/// The shortest directive made of `d`'s constructs and more that takes
+/// `clause` (`parallel` + `gang` -> `parallel loop`, `target parallel for` +
+/// `num_teams` -> `target teams distribute parallel for`).
 fn longer_directive(d: &Directive, clause: &str) -> Option<&'static str> {
-    let prefix = format!("{} ", d.name);
+    let mine = spec::leaves_of(d);
     table::directives(d.model)
         .iter()
         .copied()
-        .filter(|n| n.starts_with(&prefix) && spec::allowed_on(d.model, n, clause))
+        .filter(|n| {
+            let theirs = spec::leaves(d.model, n);
+            let mut it = theirs.iter();
+            theirs.len() > mine.len()
+                && mine.iter().all(|l| it.any(|t| t == l))
+                && spec::allowed_on(d.model, n, clause)
+        })
         .min_by_key(|n| (n.len(), *n))
 }
 
@@ -184,12 +192,10 @@ mod tests {
         assert_eq!(got[1].1, 6);
     }
 
-    #[test]
-    fn suggestion_names_the_longer_directive() {
-        let src = "void f(int n, double *a) {\n\
-            #pragma acc parallel gang\n\
-            for (int i = 0; i < n; i++) a[i] += 1;\n\
-            }\n";
+    fn help_for(pragma: &str) -> (Option<String>, Vec<String>) {
+        let src = format!(
+            "void f(int n, double *a) {{\n{pragma}\nfor (int i = 0; i < n; i++) a[i] += 1;\n}}\n"
+        );
         let file = crate::source::SourceFile::new("t.c", src);
         let t = crate::translate(&file, &crate::Options::default());
         let d = t
@@ -197,6 +203,21 @@ mod tests {
             .iter()
             .find(|d| d.code.as_str() == "E0201")
             .expect("E0201");
-        assert_eq!(d.help.as_deref(), Some("did you mean `acc parallel loop`?"));
+        (d.help.clone(), d.notes.clone())
+    }
+
+    #[test]
+    fn suggestion_names_a_directive_that_takes_the_clause() {
+        assert_eq!(
+            help_for("#pragma acc parallel gang").0.as_deref(),
+            Some("did you mean `acc parallel loop`?")
+        );
+        assert_eq!(
+            help_for("#pragma omp target parallel for num_teams(2)").0.as_deref(),
+            Some("did you mean `omp target teams distribute parallel for`?")
+        );
+        let (help, notes) = help_for("#pragma omp parallel for copyprivate(n)");
+        assert_eq!(help, None);
+        assert_eq!(notes, ["`copyprivate` is a clause of `single`"]);
     }
 }
