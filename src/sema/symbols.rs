@@ -129,41 +129,139 @@ pub fn visible_at(root: Node<'_>, text: &str, at: Node<'_>) -> HashMap<String, S
     map
 }
 
-/// Every symbol visible at byte `pos` (a point between statements, such as
-/// the position of a masked pragma): the declarations of the enclosing
-/// blocks and of the file that come before `pos`.
-pub fn visible_at_offset(root: Node<'_>, text: &str, pos: usize) -> HashMap<String, Symbol> {
-    // The innermost block (or the file) around `pos`.
-    let mut block = root.descendant_for_byte_range(pos, pos).unwrap_or(root);
-    while block.id() != root.id() && block.kind() != "compound_statement" {
-        match block.parent() {
-            Some(p) => block = p,
+/// The file-scope declarations of a tree, indexed once so that many
+/// lookups (one set per directive) cost a binary search each instead of a
+/// walk over the file. Gives the answers of [`visible_at`].
+pub struct FileScope<'t> {
+    /// Top-level items, in order.
+    tops: Vec<Node<'t>>,
+    /// Each name's file-scope declarations: (start of their top-level item, symbol), in order.
+    by_name: HashMap<String, Vec<(usize, Symbol)>>,
+}
+
+impl<'t> FileScope<'t> {
+    pub fn new(root: Node<'t>, text: &str) -> Self {
+        let mut c = root.walk();
+        let tops: Vec<Node<'t>> = root.children(&mut c).collect();
+        let mut by_name: HashMap<String, Vec<(usize, Symbol)>> = HashMap::new();
+        for item in &tops {
+            let mut syms = Vec::new();
+            collect_file_scope(*item, text, &mut syms);
+            for s in syms {
+                by_name
+                    .entry(s.name.clone())
+                    .or_default()
+                    .push((item.start_byte(), s));
+            }
+        }
+        FileScope { tops, by_name }
+    }
+
+    /// The symbols visible at `start..end`: a statement's span, or an empty
+    /// span for a point between statements (such as a masked pragma).
+    pub fn visible(&self, text: &str, start: usize, end: usize) -> Visible<'_, 't> {
+        let k = self.tops.partition_point(|n| n.start_byte() <= start);
+        let top = k
+            .checked_sub(1)
+            .and_then(|k| self.tops.get(k))
+            .filter(|n| start < n.end_byte());
+        let (before, locals) = match top {
+            Some(top) => (top.start_byte(), locals_in(*top, text, start, end)),
+            None => (start, HashMap::new()),
+        };
+        Visible {
+            file: self,
+            before,
+            locals,
+        }
+    }
+}
+
+/// What is visible at one place: the local declarations, then the file scope
+/// before the enclosing top-level item.
+pub struct Visible<'f, 't> {
+    file: &'f FileScope<'t>,
+    before: usize,
+    locals: HashMap<String, Symbol>,
+}
+
+impl Visible<'_, '_> {
+    pub fn get(&self, name: &str) -> Option<&Symbol> {
+        self.locals.get(name).or_else(|| {
+            self.file
+                .by_name
+                .get(name)?
+                .iter()
+                .rev()
+                .find(|(at, _)| *at < self.before)
+                .map(|(_, s)| s)
+        })
+    }
+}
+
+/// The declarations inside top-level item `top` visible at `start..end`
+/// (parameters, earlier items of the enclosing blocks, `for` initializers,
+/// earlier declarations in an enclosing `#if` group), found walking down from
+/// `top` with the rules of [`visible_at`]. (`Node::parent` would restart from
+/// the root each time, a walk over the whole file.)
+fn locals_in(top: Node<'_>, text: &str, start: usize, end: usize) -> HashMap<String, Symbol> {
+    let mut map = HashMap::new();
+    let mut node = top;
+    loop {
+        if start < end && node.start_byte() == start && node.end_byte() == end {
+            break;
+        }
+        let mut c = node.walk();
+        let child = node
+            .children(&mut c)
+            .find(|ch| ch.start_byte() <= start && end <= ch.end_byte() && start < ch.end_byte());
+        // Items of `node` before the child on the way (or before the point).
+        let limit = child.map(|ch| ch.start_byte()).unwrap_or(start);
+        let mut syms = Vec::new();
+        match node.kind() {
+            "function_definition" => {
+                if let Some(decl) = node.child_by_field_name("declarator") {
+                    params_of(decl, text, &mut syms);
+                }
+            }
+            "compound_statement" => {
+                let mut c = node.walk();
+                for item in node.children(&mut c) {
+                    if item.start_byte() >= limit {
+                        break;
+                    }
+                    if matches!(item.kind(), "declaration" | "type_definition") {
+                        declared_by(item, text, Storage::Local, &mut syms);
+                    }
+                }
+            }
+            "preproc_ifdef" | "preproc_if" | "preproc_else" | "preproc_elif"
+            | "linkage_specification" | "declaration_list" => {
+                let mut c = node.walk();
+                for item in node.named_children(&mut c) {
+                    if item.start_byte() >= limit {
+                        break;
+                    }
+                    collect_file_scope(item, text, &mut syms);
+                }
+            }
+            "for_statement" => {
+                if let Some(init) = node.child_by_field_name("initializer") {
+                    let into_init = child.is_some_and(|ch| ch.id() == init.id());
+                    if init.kind() == "declaration" && !into_init {
+                        declared_by(init, text, Storage::Local, &mut syms);
+                    }
+                }
+            }
+            _ => {}
+        }
+        for s in syms {
+            map.insert(s.name.clone(), s);
+        }
+        match child {
+            Some(ch) => node = ch,
             None => break,
         }
-    }
-    // The first item of that block at or after `pos` sees exactly what `pos` sees.
-    let mut c = block.walk();
-    let next = block.named_children(&mut c).find(|n| n.start_byte() >= pos);
-    if let Some(n) = next {
-        return visible_at(root, text, n);
-    }
-    // `pos` is after the block's last item: what the block sees, plus all of its items.
-    let mut map = if block.id() == root.id() {
-        HashMap::new()
-    } else {
-        visible_at(root, text, block)
-    };
-    let mut syms = Vec::new();
-    let mut c = block.walk();
-    for item in block.named_children(&mut c) {
-        if block.id() == root.id() {
-            collect_file_scope(item, text, &mut syms);
-        } else if matches!(item.kind(), "declaration" | "type_definition") {
-            declared_by(item, text, Storage::Local, &mut syms);
-        }
-    }
-    for s in syms {
-        map.insert(s.name.clone(), s);
     }
     map
 }
@@ -225,5 +323,55 @@ fn params_of(decl: Node<'_>, text: &str, out: &mut Vec<Symbol>) {
             Some(inner) => d = inner,
             None => return,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::front::parse_c;
+
+    /// The indexed lookup agrees with `visible_at` for every statement.
+    #[test]
+    fn file_scope_index_agrees_with_visible_at() {
+        let text = "int g; typedef double real;\n\
+            static real h(int x) { return x; }\n\
+            #ifdef X\nint in_if;\n#endif\n\
+            void f(int n, double *a) {\n\
+              int k = 0;\n\
+              for (int i = 0; i < n; i++) { int t = i; a[i] = t + k; }\n\
+              { double u = 1; a[0] = u; }\n\
+              a[1] = g;\n\
+            }\n\
+            int late;\n";
+        let tree = parse_c(text.to_string());
+        let root = tree.root().expect("tree");
+        let index = FileScope::new(root, text);
+        let names = ["g", "real", "h", "in_if", "n", "a", "k", "i", "t", "u", "late", "f"];
+        let mut stack = vec![root];
+        let mut checked = 0;
+        while let Some(node) = stack.pop() {
+            let mut c = node.walk();
+            stack.extend(node.named_children(&mut c));
+            if !node.kind().ends_with("statement") {
+                continue;
+            }
+            let old = visible_at(root, text, node);
+            let new = index.visible(text, node.start_byte(), node.end_byte());
+            for n in names {
+                assert_eq!(
+                    old.get(n).map(|s| s.span),
+                    new.get(n).map(|s| s.span),
+                    "`{n}` at {:?}",
+                    &text[node.start_byte()..node.end_byte()]
+                );
+            }
+            checked += 1;
+        }
+        assert!(checked > 8, "{checked}");
+        // A point between statements sees what the next statement sees.
+        let pos = text.find("a[1] = g").unwrap();
+        let at = index.visible(text, pos - 1, pos - 1);
+        assert!(at.get("k").is_some() && at.get("u").is_none() && at.get("late").is_none());
     }
 }

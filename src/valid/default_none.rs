@@ -120,7 +120,9 @@ pub fn check(cx: &Context, out: &mut Sink) {
         for j in cx.descendants(i) {
             loop_vars(cx, j, &mut exempt);
         }
-        let symbols = cx.symbols_at(i);
+        let Some(symbols) = cx.symbols_at(i) else {
+            continue;
+        };
         let (used, _) = uses::free_identifiers(stmt, &cx.file.text);
         for u in used {
             if names.contains(&u.name) || exempt.contains(&u.name) {

@@ -73,7 +73,9 @@ pub fn check(cx: &Context, out: &mut Sink) {
         if items.is_empty() {
             continue;
         }
-        let symbols = cx.symbols_at(i);
+        let Some(symbols) = cx.symbols_at(i) else {
+            continue;
+        };
         let unknown_is_error = !headers || cx.offloaded(i);
         for (item, functions_ok) in items {
             let problem = match symbols.get(&item.name) {

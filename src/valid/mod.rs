@@ -25,9 +25,8 @@ mod spec;
 use crate::diag::{codes, Code, Diagnostic};
 use crate::directives::Directive;
 use crate::front::{Attached, CTree};
-use crate::sema::{symbols, Symbol};
+use crate::sema::symbols::{FileScope, Visible};
 use crate::source::{SourceFile, Span};
-use std::collections::HashMap;
 use tree_sitter::Node;
 
 /// One rule: its name (the file name), the codes it reports, its
@@ -118,6 +117,7 @@ pub struct Context<'a> {
     malformed: &'a [bool],
     region: Vec<Option<Span>>,
     parent: Vec<Option<usize>>,
+    file_scope: Option<FileScope<'a>>,
 }
 
 impl<'a> Context<'a> {
@@ -152,6 +152,7 @@ impl<'a> Context<'a> {
                 stack.push((i, r.end));
             }
         }
+        let file_scope = tree.root().map(|r| FileScope::new(r, &file.text));
         Context {
             file,
             tree,
@@ -159,6 +160,7 @@ impl<'a> Context<'a> {
             malformed,
             region,
             parent,
+            file_scope,
         }
     }
 
@@ -228,15 +230,18 @@ impl<'a> Context<'a> {
         (n.start_byte() == span.start && n.end_byte() == span.end).then_some(n)
     }
 
-    /// The declarations visible at directive `i`.
-    pub fn symbols_at(&self, i: usize) -> HashMap<String, Symbol> {
-        let Some(root) = self.tree.root() else {
-            return HashMap::new();
+    /// The declarations visible at directive `i` (at its statement, or at
+    /// the pragma when it has none).
+    pub fn symbols_at(&self, i: usize) -> Option<Visible<'_, 'a>> {
+        let scope = self.file_scope.as_ref()?;
+        let (start, end) = match self.dirs[i].stmt {
+            Some(s) => (s.start, s.end),
+            None => {
+                let p = self.directive(i).span.start;
+                (p, p)
+            }
         };
-        match self.stmt_node(i) {
-            Some(n) => symbols::visible_at(root, &self.file.text, n),
-            None => symbols::visible_at_offset(root, &self.file.text, self.directive(i).span.start),
-        }
+        Some(scope.visible(&self.file.text, start, end))
     }
 
     /// Whether directive `i` is offloaded code or drives it: OpenACC, OpenMP

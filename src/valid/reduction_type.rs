@@ -24,8 +24,8 @@
 use super::{spec, Context, Sink};
 use crate::diag::{codes, Code, Diagnostic};
 use crate::directives::Model;
-use crate::sema::{CType, Symbol};
-use std::collections::HashMap;
+use crate::sema::symbols::Visible;
+use crate::sema::CType;
 
 pub const CODES: &[Code] = &[codes::BAD_REDUCTION_TYPE];
 
@@ -64,7 +64,7 @@ const INTEGER_TYPEDEFS: &[&str] = &[
 ];
 
 /// The class of a type, following typedefs declared in the file.
-fn class_of(ty: &CType, symbols: &HashMap<String, Symbol>, depth: usize) -> Class {
+fn class_of(ty: &CType, symbols: &Visible, depth: usize) -> Class {
     if ty.is_pointer() {
         return Class::Pointer;
     }
@@ -113,7 +113,9 @@ pub fn check(cx: &Context, out: &mut Sink) {
         if reductions.is_empty() {
             continue;
         }
-        let symbols = cx.symbols_at(i);
+        let Some(symbols) = cx.symbols_at(i) else {
+            continue;
+        };
         for (c, op) in reductions {
             for item in c.items() {
                 if !item.path.is_empty() {
