@@ -5,6 +5,7 @@ use crate::directives::{self, Directive};
 use crate::emit::{self, cxx, emit_file, namer::Namer};
 use crate::front::{attach, parse_c, Attached, CTree};
 use crate::lower::build::{self, build_region, Kind};
+use crate::lower::device_fns::device_functions;
 use crate::lower::{plan, Region};
 use crate::source::{mask, SourceFile, Span};
 
@@ -146,7 +147,9 @@ pub fn translate(file: &SourceFile, opts: &Options) -> Translation {
             if opts.emit == Emit::Plan {
                 Some(plan::render(file, &regions))
             } else {
-                let edits = cxx::compat_edits(&a.tree, &file.text, &mut namer, &mut diags);
+                let mut edits = cxx::compat_edits(&a.tree, &file.text, &mut namer, &mut diags);
+                let device_fns = device_functions(&a.tree, &file.text, &regions, &mut diags);
+                edits.extend(emit::device_fn_edits(&device_fns));
                 Some(emit_file(file, &regions, edits, &mut namer))
             }
         }

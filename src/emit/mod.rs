@@ -17,6 +17,18 @@ use crate::lower::Region;
 use crate::source::{SourceFile, Span};
 use edits::{apply, Edit};
 
+/// `__host__ __device__` before every declaration of the functions lowering
+/// compiles for the device too (after any `extern "C" {` opened there).
+pub fn device_fn_edits(fns: &[crate::sema::calls::FileFunction]) -> Vec<Edit> {
+    let mut starts: Vec<usize> = fns.iter().flat_map(|f| f.decl_starts.clone()).collect();
+    starts.sort_unstable();
+    starts.dedup();
+    starts
+        .into_iter()
+        .map(|at| Edit::insert(at, 30, "__host__ __device__ "))
+        .collect()
+}
+
 /// Writes the whole output file.
 pub fn emit_file(
     file: &SourceFile,

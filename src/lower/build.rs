@@ -505,12 +505,11 @@ pub fn build_region(
     let body = nest.last().map(|l| l.body).unwrap_or(stmt_span);
     // Loop bounds and steps are evaluated on the host; the kernel needs only
     // what the innermost body names.
-    let body_names: std::collections::BTreeSet<String> = node_at(tree, body)
-        .map(|b| uses::free_identifiers(b, &file.text).0)
-        .unwrap_or_else(|| used.clone())
-        .into_iter()
-        .map(|u| u.name)
-        .collect();
+    let (body_uses, calls) = node_at(tree, body)
+        .map(|b| uses::free_identifiers(b, &file.text))
+        .unwrap_or_else(|| (used.clone(), Vec::new()));
+    let body_names: std::collections::BTreeSet<String> =
+        body_uses.into_iter().map(|u| u.name).collect();
     Some(Region {
         model: d.model,
         construct: d.name.clone(),
@@ -529,6 +528,7 @@ pub fn build_region(
         nest_types,
         body,
         body_names,
+        calls,
         vars,
         reductions,
         if_cond,
