@@ -525,7 +525,12 @@ fn host_text(r: &Region, fallback: &str, file_name: &str, n: &Names) -> String {
         .iter()
         .filter(|l| l.declared_type.is_none())
         .map(|l| l.var.as_str())
-        .chain(r.vars.iter().filter(|v| v.attr == Attr::Private).map(|v| v.sym.name.as_str()))
+        .chain(
+            r.vars
+                .iter()
+                .filter(|v| v.attr == Attr::Private)
+                .map(|v| v.sym.name.as_str()),
+        )
         .fold(Vec::new(), |mut acc, name| {
             if !acc.contains(&name) {
                 acc.push(name);

@@ -54,7 +54,10 @@ pub fn file_functions(root: Node<'_>, text: &str) -> BTreeMap<String, FileFuncti
             }
             _ => continue,
         };
-        for s in syms.into_iter().filter(|s| s.ty.is_function() && !s.is_typedef) {
+        for s in syms
+            .into_iter()
+            .filter(|s| s.ty.is_function() && !s.is_typedef)
+        {
             let f = out.entry(s.name.clone()).or_insert_with(|| FileFunction {
                 name: s.name.clone(),
                 decl_starts: Vec::new(),
