@@ -8,6 +8,7 @@ use crate::lower::build::{self, build_region, Kind};
 use crate::lower::device_fns::device_functions;
 use crate::lower::{plan, Region};
 use crate::source::{mask, SourceFile, Span};
+use crate::valid;
 
 /// What to produce.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -56,29 +57,41 @@ struct Analysis {
     directives: Vec<Directive>,
     tree: CTree,
     attached: Vec<Attached>,
+    /// Per attached directive: its pragma or validation had an error (not lowered).
+    rejected: Vec<bool>,
 }
 
 fn analyse(file: &SourceFile, diags: &mut Vec<Diagnostic>) -> Analysis {
     let raw = mask::find_pragmas(&file.text);
     let mut directives = Vec::new();
+    let mut malformed = Vec::new();
     for p in &raw {
         let (d, ds) = directives::parse_pragma(&file.text, p.span);
+        let bad = ds.iter().any(Diagnostic::is_error);
         diags.extend(ds);
         if let Some(d) = d {
             directives.push(d);
+            malformed.push(bad);
         }
     }
     let tree = parse_c(mask::mask(&file.text, &raw));
     let attached = attach(&tree, directives.clone());
+    let report = valid::validate(file, &tree, &attached, &malformed);
+    diags.extend(report.diagnostics);
     Analysis {
         directives,
         tree,
         attached,
+        rejected: report.rejected,
     }
 }
 
 /// Lowers every offloaded region; passes host-only OpenMP through; reports
 /// the rest. Directives nested in a lowered region are not supported yet.
+/// A directive with a parse or validation error is not lowered (it has its
+/// diagnostic; lowering would only report consequences of it);
+/// its region still counts as claimed, so what is nested in it is not taken
+/// for host code.
 fn lower_all(
     file: &SourceFile,
     a: &Analysis,
@@ -87,8 +100,14 @@ fn lower_all(
 ) -> Vec<Region> {
     let mut regions = Vec::new();
     let mut claimed: Vec<Span> = Vec::new();
-    for at in &a.attached {
+    for (i, at) in a.attached.iter().enumerate() {
         let d = &at.directive;
+        if a.rejected.get(i).copied().unwrap_or(false) {
+            if let (Kind::Offload, Some(stmt)) = (build::classify(d), at.stmt) {
+                claimed.push(Span::new(d.span.start, stmt.end));
+            }
+            continue;
+        }
         if let Some(outer) = claimed
             .iter()
             .find(|s| s.start <= d.span.start && d.span.end <= s.end)
@@ -167,11 +186,13 @@ pub fn translate(file: &SourceFile, opts: &Options) -> Translation {
 pub fn lower_region_at(file: &SourceFile, offset: usize) -> (Option<RegionView>, Vec<Diagnostic>) {
     let mut diags = Vec::new();
     let a = analyse(file, &mut diags);
-    let Some(at) = a.attached.iter().find(|at| {
+    let Some(at) = a.attached.iter().enumerate().find_map(|(i, at)| {
         let end = at.stmt.map(|s| s.end).unwrap_or(at.directive.span.end);
-        at.directive.span.start <= offset
+        (at.directive.span.start <= offset
             && offset < end
-            && matches!(build::classify(&at.directive), Kind::Offload)
+            && !a.rejected.get(i).copied().unwrap_or(false)
+            && matches!(build::classify(&at.directive), Kind::Offload))
+        .then_some(at)
     }) else {
         return (None, diags);
     };

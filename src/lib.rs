@@ -23,6 +23,7 @@ pub mod lower;
 pub mod sema;
 pub mod source;
 pub mod tools;
+pub mod valid;
 
 mod driver;
 

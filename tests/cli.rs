@@ -158,6 +158,7 @@ fn help_and_version() {
         "standard output",
         "--emit",
         "--diagnostics-format",
+        "--explain",
         "verify",
         "suite",
         "EXIT STATUS",
@@ -170,6 +171,30 @@ fn help_and_version() {
         String::from_utf8_lossy(&o.stdout),
         format!("pragma2cuda {}\n", env!("CARGO_PKG_VERSION"))
     );
+}
+
+/// `--explain CODE` prints the rule's documentation, whatever the case of the
+/// code; an unknown code is a usage error; `all` lists every code.
+#[test]
+fn explain_prints_rule_documentation() {
+    let d = tempfile::tempdir().unwrap();
+    let o = run(&["--explain", "e0205"], d.path());
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let t = String::from_utf8_lossy(&o.stdout);
+    assert!(t.starts_with("E0205: "), "{t}");
+    assert!(t.contains("Rule `loop_association`"), "{t}");
+    assert!(t.contains("```c"), "no example in:\n{t}");
+    let o = run(&["--explain=E0401"], d.path());
+    assert_eq!(o.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&o.stdout).starts_with("E0401: "));
+    let o = run(&["--explain", "E0999"], d.path());
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("`E0999`"), "{}", stderr(&o));
+    assert!(o.stdout.is_empty());
+    let o = run(&["--explain", "all"], d.path());
+    let t = String::from_utf8_lossy(&o.stdout);
+    assert!(t.lines().any(|l| l.starts_with("E0210  ")), "{t}");
+    assert!(t.lines().any(|l| l.starts_with("E0902  ")), "{t}");
 }
 
 #[test]

@@ -119,7 +119,8 @@ fn directives_output() {
 }
 
 /// Bad inputs: the rendered diagnostics are golden, every `// expect: CODE`
-/// comment's code is reported on the line below it, no output is produced.
+/// comment's code is reported on the line below it, the errors are exactly
+/// the announced ones (as many of each code), no output is produced.
 #[test]
 fn diagnostics_output() {
     let mut failures = Vec::new();
@@ -130,9 +131,11 @@ fn diagnostics_output() {
         if t.output.is_some() || !t.has_errors() {
             failures.push(format!("{}: expected errors, got none", p.display()));
         }
+        let mut expected: Vec<&str> = Vec::new();
         for (i, line) in file.text.lines().enumerate() {
             if let Some(pos) = line.find("// expect: ") {
                 let code = line[pos + 11..].split_whitespace().next().unwrap_or("");
+                expected.push(code);
                 let target = i + 2; // the line after the comment (1-based)
                 let hit = t.diagnostics.iter().any(|d| {
                     d.code.as_str() == code && {
@@ -157,6 +160,20 @@ fn diagnostics_output() {
                     ));
                 }
             }
+        }
+        let mut got: Vec<&str> = t
+            .diagnostics
+            .iter()
+            .filter(|d| d.is_error())
+            .map(|d| d.code.as_str())
+            .collect();
+        got.sort();
+        expected.sort();
+        if got != expected {
+            failures.push(format!(
+                "{}: errors {got:?}, announced {expected:?}",
+                p.display()
+            ));
         }
         let rendered = render(&file, &t.diagnostics, Format::Human, false);
         if let Some(f) = check(

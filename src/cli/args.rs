@@ -27,6 +27,8 @@ OPTIONS:
                                 directives-json, plan (the lowering plan of each region)
     --diagnostics-format FMT    human (default; colored when stderr is a terminal and NO_COLOR is
                                 unset), gcc (file:line:col: error: message [CODE]), json
+    --explain CODE              print the documentation of a diagnostic code (E0201, ...): what the
+                                check is, why, an example and the fix; `--explain all` lists every code
     -h, --help                  print this help
     -V, --version               print the version
 
@@ -101,6 +103,8 @@ pub enum Command {
     Translate(TranslateArgs),
     Verify(VerifyArgs),
     Suite(SuiteArgs),
+    /// `--explain CODE`: print the documentation of a diagnostic code.
+    Explain(String),
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -263,6 +267,10 @@ pub fn parse(args: Vec<OsString>) -> Result<Command, ParseError> {
             "--" => only_positional = true,
             "-h" | "--help" => return Ok(Command::Help),
             "-V" | "--version" => return Ok(Command::Version),
+            "--explain" => {
+                let code = utf8(c.value(name, inline.as_deref(), u)?, "value", u)?;
+                return Ok(Command::Explain(code));
+            }
             "-o" | "--output" => {
                 if output.is_some() {
                     return err(u, "option `-o` given more than once");
@@ -513,6 +521,15 @@ mod tests {
         assert_eq!(p(&["x.c", "-h"]), Ok(Command::Help));
         assert_eq!(p(&["-V"]), Ok(Command::Version));
         assert_eq!(p(&["verify", "--help"]), Ok(Command::Help));
+        assert_eq!(
+            p(&["--explain", "E0201"]),
+            Ok(Command::Explain("E0201".into()))
+        );
+        assert_eq!(
+            p(&["--explain=e0205", "x.c"]),
+            Ok(Command::Explain("e0205".into()))
+        );
+        assert!(p(&["--explain"]).is_err());
     }
 
     #[test]

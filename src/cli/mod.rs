@@ -37,10 +37,33 @@ pub fn run(args: Vec<OsString>) -> i32 {
         Ok(Command::Translate(t)) => translate(&t),
         Ok(Command::Verify(v)) => crate::tools::verify::main(&v),
         Ok(Command::Suite(s)) => crate::tools::suite::main(&s),
+        Ok(Command::Explain(code)) => explain(&code),
         Err(e) => {
             eprintln!("error: {}", e.message);
             eprintln!("usage: {}", e.usage);
             eprintln!("Try 'pragma2cuda --help' for more information.");
+            EXIT_USAGE
+        }
+    }
+}
+
+/// `--explain CODE`: the code's documentation on stdout; `all` lists every code.
+fn explain(code: &str) -> i32 {
+    if code.eq_ignore_ascii_case("all") {
+        for (c, doc) in diag::codes::ALL {
+            println!("{}  {doc}", c.as_str());
+        }
+        return EXIT_OK;
+    }
+    match crate::valid::explain(code) {
+        Some(text) => {
+            print!("{text}");
+            EXIT_OK
+        }
+        None => {
+            eprintln!(
+                "error: unknown diagnostic code `{code}` (`pragma2cuda --explain all` lists them)"
+            );
             EXIT_USAGE
         }
     }

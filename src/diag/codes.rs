@@ -64,6 +64,17 @@ codes! {
     CONFLICTING_CLAUSES = "E0204": "A variable appears in clauses whose data-sharing attributes conflict.";
     NO_ASSOCIATED_LOOP = "E0205": "A loop directive must be followed by a for loop (or by as many nested loops as collapse asks for).";
     DEFAULT_NONE = "E0206": "default(none) is in effect and a referenced variable is listed in no data-sharing clause.";
+    TEAMS_NESTING = "E0207": "An OpenMP `teams` construct is nested somewhere other than directly in a `target` construct that holds nothing else.";
+    DISTRIBUTE_NESTING = "E0208": "An OpenMP `distribute` construct is not closely nested in a `teams` region.";
+    TARGET_IN_TARGET = "E0209": "An OpenMP `target` directive (or `target data`, `target update`, ...) appears inside a `target` region.";
+    ACC_LOOP_LEVEL = "E0210": "OpenACC loop levels are out of order: a gang loop inside a gang, worker or vector loop, a worker loop inside a worker or vector loop, or a vector loop inside a vector loop.";
+    ACC_ORPHAN = "E0211": "An OpenACC `loop` is outside any compute construct in a function without `acc routine`, or an `acc cache` directive is not inside a loop.";
+    ACC_RUNTIME_IN_COMPUTE = "E0212": "An OpenACC `init`, `shutdown` or `set` directive appears inside a compute construct.";
+    NOT_POSITIVE = "E0213": "A clause argument that must be a positive integer (collapse, tile sizes, launch sizes, ...) is zero or negative.";
+    EXCLUSIVE_CLAUSES = "E0214": "Two clauses that exclude each other appear on one directive (`seq` with `gang`, `read` with `write`, `full` with `partial`, ...).";
+    MISSING_CLAUSE = "E0215": "The directive needs a clause it does not have (`target update` needs `to` or `from`, `acc enter data` a data clause, ...).";
+    BAD_MAP_TYPE = "E0216": "The map type is not allowed on this directive (`from` on `target enter data`, `delete` on `target`, ...).";
+    UNKNOWN_REDUCTION = "E0217": "The reduction identifier is not a built-in operator of the model and no `declare reduction` before it defines it.";
 
     LOOP_NOT_CANONICAL = "E0301": "The loop is not in OpenMP canonical form (init; test with < <= > >= !=; increment by a loop-invariant step).";
     UNDECLARED = "E0302": "A name used in a clause or an offloaded region has no visible declaration.";
@@ -77,6 +88,7 @@ codes! {
     NOT_CXX = "E0501": "This C construct is not valid C++ and pragma2cuda cannot rewrite it (C linkage name that is a C++ keyword, implicit void* conversion from a call other than malloc/calloc/realloc).";
 
     NOT_SUPPORTED = "E0901": "The construct is valid but pragma2cuda does not lower it yet.";
+    USER_REDUCTION = "E0902": "A user-defined reduction (`declare reduction`) is used in offloaded code, which pragma2cuda does not lower yet.";
 
     HOST_PASSTHROUGH = "W0001": "The pragma is not offloaded and is passed through to the host compiler unchanged.";
     CXX_REWRITE = "W0002": "C code that is not valid C++ was rewritten (cast added, identifier renamed).";

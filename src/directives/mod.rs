@@ -10,8 +10,8 @@ mod lexer;
 mod parser;
 mod print;
 mod render;
-mod suggest;
-mod table;
+pub(crate) mod suggest;
+pub(crate) mod table;
 
 pub use ast::{
     Arg, Clause, ClauseArgs, Directive, DirectiveArg, ExprText, ListItem, Model, Section, Word,

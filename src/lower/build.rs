@@ -221,57 +221,22 @@ pub fn build_region(
             }
         },
     };
-    let mut nest: Vec<CanonLoop> = Vec::new();
-    let mut node = stmt;
-    for level in 0..depth {
-        match loops::analyse(node, &file.text) {
-            Ok(l) => nest.push(l),
-            Err(e) => {
-                let e = if level > 0 && e.code == codes::NO_ASSOCIATED_LOOP {
-                    Diagnostic::new(
-                        codes::NO_ASSOCIATED_LOOP,
-                        Span::new(node.start_byte(), node.end_byte()),
-                        format!(
-                            "collapse({depth}) needs {depth} perfectly nested loops; found {level}"
-                        ),
-                    )
-                    .with_label("not a perfectly nested for loop")
-                    .with_secondary(
-                        d.clause("collapse").map(|c| c.span).unwrap_or(d.span),
-                        "collapse asked for here",
-                    )
-                } else {
-                    e
-                };
-                diags.push(e);
-                return None;
-            }
+    let asked = d.clause("collapse").map(|c| c.span).unwrap_or(d.span);
+    let what = format!("collapse({depth})");
+    let nest: Vec<CanonLoop> = match loops::nest(
+        stmt,
+        &file.text,
+        depth,
+        &what,
+        asked,
+        "collapse asked for here",
+    ) {
+        Ok(n) => n,
+        Err(e) => {
+            diags.push(e);
+            return None;
         }
-        if level + 1 < depth {
-            match loops::nested_loop(node) {
-                Some(inner) => node = inner,
-                None => {
-                    let body = nest.last().map(|l| l.body).unwrap_or(stmt_span);
-                    diags.push(
-                        Diagnostic::new(
-                            codes::NO_ASSOCIATED_LOOP,
-                            body,
-                            format!(
-                                "collapse({depth}) needs {depth} perfectly nested loops; found {}",
-                                level + 1
-                            ),
-                        )
-                        .with_label("this body is not a single for loop")
-                        .with_secondary(
-                            d.clause("collapse").map(|c| c.span).unwrap_or(d.span),
-                            "collapse asked for here",
-                        ),
-                    );
-                    return None;
-                }
-            }
-        }
-    }
+    };
     // Rectangular nests only.
     for (i, inner) in nest.iter().enumerate().skip(1) {
         for outer in &nest[..i] {

@@ -357,3 +357,53 @@ pub fn nested_loop<'t>(for_node: Node<'t>) -> Option<Node<'t>> {
         _ => None,
     }
 }
+
+/// The `depth` perfectly nested canonical loops starting at `stmt` (the
+/// statement after a loop directive). When the nest is too shallow, the
+/// message starts with `what` (`collapse(2)`) and a secondary label
+/// `label` goes on `asked` (the clause that asked for the depth).
+pub fn nest(
+    stmt: Node<'_>,
+    text: &str,
+    depth: usize,
+    what: &str,
+    asked: Span,
+    label: &str,
+) -> Result<Vec<CanonLoop>, Diagnostic> {
+    let mut out: Vec<CanonLoop> = Vec::new();
+    let mut node = stmt;
+    for level in 0..depth {
+        match analyse(node, text) {
+            Ok(l) => out.push(l),
+            Err(e) if level > 0 && e.code == codes::NO_ASSOCIATED_LOOP => {
+                return Err(Diagnostic::new(
+                    codes::NO_ASSOCIATED_LOOP,
+                    span(node),
+                    format!("{what} needs {depth} perfectly nested loops; found {level}"),
+                )
+                .with_label("not a perfectly nested for loop")
+                .with_secondary(asked, label.to_string()));
+            }
+            Err(e) => return Err(e),
+        }
+        if level + 1 < depth {
+            match nested_loop(node) {
+                Some(inner) => node = inner,
+                None => {
+                    let body = out.last().map(|l| l.body).unwrap_or(span(stmt));
+                    return Err(Diagnostic::new(
+                        codes::NO_ASSOCIATED_LOOP,
+                        body,
+                        format!(
+                            "{what} needs {depth} perfectly nested loops; found {}",
+                            level + 1
+                        ),
+                    )
+                    .with_label("this body is not a single for loop")
+                    .with_secondary(asked, label.to_string()));
+                }
+            }
+        }
+    }
+    Ok(out)
+}

@@ -180,7 +180,8 @@ pub fn decide(
     diags: &mut Vec<Diagnostic>,
 ) -> Vec<VarAttr> {
     let mut out: Vec<VarAttr> = Vec::new();
-    let mut claimed: HashMap<String, Span> = HashMap::new();
+    // The first clause of each variable: its item and the clause name.
+    let mut claimed: HashMap<String, (Span, String)> = HashMap::new();
     let lookup = |item: &ListItem, diags: &mut Vec<Diagnostic>| -> Option<Symbol> {
         match symbols.get(&item.name) {
             Some(s) if !s.is_typedef && !s.ty.is_function() => Some(s.clone()),
@@ -242,19 +243,26 @@ pub fn decide(
             let Some(sym) = lookup(item, diags) else {
                 continue;
             };
-            if let Some(prev) = claimed.get(&item.name) {
+            if let Some((prev, prev_clause)) = claimed.get(&item.name) {
+                // Validation has rejected the combinations the specifications
+                // forbid (E0204); what is left is valid but has one attribute
+                // per variable here.
                 diags.push(
                     Diagnostic::new(
-                        codes::CONFLICTING_CLAUSES,
+                        codes::NOT_SUPPORTED,
                         item.name_span,
-                        format!("`{}` appears in more than one data clause", item.name),
+                        format!(
+                            "`{}` in both `{prev_clause}` and `{name}` is not supported yet",
+                            item.name
+                        ),
                     )
                     .with_label("second clause")
-                    .with_secondary(*prev, "first clause"),
+                    .with_secondary(*prev, "first clause")
+                    .with_note("pragma2cuda gives each variable of a region one data attribute"),
                 );
                 continue;
             }
-            claimed.insert(item.name.clone(), item.name_span);
+            claimed.insert(item.name.clone(), (item.name_span, name.to_string()));
             let attr = match (name, kind, op) {
                 ("private", ..) => Attr::Private,
                 ("firstprivate", ..) => Attr::Firstprivate,

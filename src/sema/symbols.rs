@@ -129,6 +129,45 @@ pub fn visible_at(root: Node<'_>, text: &str, at: Node<'_>) -> HashMap<String, S
     map
 }
 
+/// Every symbol visible at byte `pos` (a point between statements, such as
+/// the position of a masked pragma): the declarations of the enclosing
+/// blocks and of the file that come before `pos`.
+pub fn visible_at_offset(root: Node<'_>, text: &str, pos: usize) -> HashMap<String, Symbol> {
+    // The innermost block (or the file) around `pos`.
+    let mut block = root.descendant_for_byte_range(pos, pos).unwrap_or(root);
+    while block.id() != root.id() && block.kind() != "compound_statement" {
+        match block.parent() {
+            Some(p) => block = p,
+            None => break,
+        }
+    }
+    // The first item of that block at or after `pos` sees exactly what `pos` sees.
+    let mut c = block.walk();
+    let next = block.named_children(&mut c).find(|n| n.start_byte() >= pos);
+    if let Some(n) = next {
+        return visible_at(root, text, n);
+    }
+    // `pos` is after the block's last item: what the block sees, plus all of its items.
+    let mut map = if block.id() == root.id() {
+        HashMap::new()
+    } else {
+        visible_at(root, text, block)
+    };
+    let mut syms = Vec::new();
+    let mut c = block.walk();
+    for item in block.named_children(&mut c) {
+        if block.id() == root.id() {
+            collect_file_scope(item, text, &mut syms);
+        } else if matches!(item.kind(), "declaration" | "type_definition") {
+            declared_by(item, text, Storage::Local, &mut syms);
+        }
+    }
+    for s in syms {
+        map.insert(s.name.clone(), s);
+    }
+    map
+}
+
 fn collect_file_scope(item: Node<'_>, text: &str, out: &mut Vec<Symbol>) {
     match item.kind() {
         "declaration" | "type_definition" => declared_by(item, text, Storage::Global, out),

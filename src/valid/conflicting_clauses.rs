@@ -1,0 +1,144 @@
+//! E0204 `conflicting_clauses`: one variable, contradictory clauses.
+//!
+//! A variable's data-sharing attribute on a construct must be unambiguous.
+//! Reported:
+//!
+//! - a variable in two data-sharing clauses (`private`, `firstprivate`,
+//!   `lastprivate`, `shared`, `reduction`, `linear`, ... for OpenMP;
+//!   `private`, `firstprivate`, `reduction` for OpenACC), or twice in the same
+//!   one; the one exception is OpenMP `firstprivate` with `lastprivate`;
+//! - a variable in a data-mapping clause (`map`, `is_device_ptr`,
+//!   `has_device_addr`; OpenACC `copy`, `copyin`, `create`, `present`, ...)
+//!   and in `private`, `firstprivate`, `lastprivate` or `linear` on the same
+//!   construct, when the directive is not a combined one (on a combined
+//!   directive such as `target teams distribute parallel for` the map applies
+//!   to `target` and the privatization to an inner construct, which the
+//!   specifications allow).
+//!
+//! The same variable in two mapping clauses, or in a mapping clause and a
+//! `reduction`, is allowed by the specifications and not reported here.
+//!
+//! Bad:
+//!
+//! ```c
+//! #pragma omp target teams distribute parallel for private(t) reduction(+: t)
+//! for (int i = 0; i < n; i++) t += a[i];
+//! ```
+//!
+//! `private` gives each thread an uninitialised copy that is thrown away,
+//! `reduction` combines the copies into `t`. Fix: keep `reduction(+: t)`. The
+//! diagnostic points at the later item and labels the earlier clause.
+
+use super::{spec, Context, Sink};
+use crate::diag::{codes, Code, Diagnostic};
+use crate::directives::{Clause, ListItem, Model};
+
+pub const CODES: &[Code] = &[codes::CONFLICTING_CLAUSES];
+
+fn privatizing(name: &str) -> bool {
+    matches!(name, "private" | "firstprivate" | "lastprivate" | "linear")
+}
+
+/// Why the two clauses conflict on the same variable, if they do.
+fn conflict(model: Model, combined: bool, a: &str, b: &str) -> Option<&'static str> {
+    let (sa, sb) = (
+        spec::is_sharing_clause(model, a),
+        spec::is_sharing_clause(model, b),
+    );
+    let (ma, mb) = (spec::is_map_clause(model, a), spec::is_map_clause(model, b));
+    if sa && sb {
+        if model == Model::Omp
+            && a != b
+            && matches!(a, "firstprivate" | "lastprivate")
+            && matches!(b, "firstprivate" | "lastprivate")
+        {
+            return None;
+        }
+        return Some("a variable may appear in only one data-sharing clause");
+    }
+    if !combined && ((ma && privatizing(b)) || (mb && privatizing(a))) {
+        return Some("a mapped variable cannot also be private to the same construct");
+    }
+    None
+}
+
+/// The variable a list item names, members included (`s.a` and `s.b` differ).
+fn var(item: &ListItem) -> String {
+    format!("{}{}", item.name, item.path)
+}
+
+pub fn check(cx: &Context, out: &mut Sink) {
+    for i in 0..cx.len() {
+        let d = cx.directive(i);
+        let combined = spec::leaves_of(d).len() > 1;
+        let mut seen: Vec<(String, &Clause, &ListItem)> = Vec::new();
+        for c in &d.clauses {
+            let relevant =
+                spec::is_sharing_clause(d.model, &c.name) || spec::is_map_clause(d.model, &c.name);
+            if !relevant {
+                continue;
+            }
+            for item in c.items() {
+                let v = var(item);
+                let prior = seen
+                    .iter()
+                    .filter(|(w, ..)| *w == v)
+                    .find_map(|(_, pc, _)| {
+                        conflict(d.model, combined, &pc.name, &c.name).map(|why| (pc, why))
+                    });
+                if let Some((pc, why)) = prior {
+                    let msg = if pc.name == c.name && std::ptr::eq(*pc, c) {
+                        format!("`{v}` is listed twice in `{}`", c.name)
+                    } else if pc.name == c.name {
+                        format!("`{v}` appears in two `{}` clauses", c.name)
+                    } else {
+                        format!("`{v}` appears in both `{}` and `{}`", pc.name, c.name)
+                    };
+                    out.push(
+                        i,
+                        Diagnostic::new(codes::CONFLICTING_CLAUSES, item.name_span, msg)
+                            .with_label(format!("in `{}` here", c.name))
+                            .with_secondary(pc.span, format!("`{}` clause", pc.name))
+                            .with_note(why),
+                    );
+                    continue;
+                }
+                seen.push((v, c, item));
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::valid::testing::{codes_of, run_rule};
+
+    #[test]
+    fn conflicting_data_sharing() {
+        let src = "void f(int n, double *a, double t, int k) {\n\
+            #pragma omp target teams distribute parallel for private(t) reduction(+: t)\n\
+            for (int i = 0; i < n; i++) t += a[i];\n\
+            #pragma omp parallel for firstprivate(t) lastprivate(t)\n\
+            for (int i = 0; i < n; i++) t += a[i];\n\
+            #pragma omp target map(tofrom: t) private(t)\n\
+            t = 1;\n\
+            #pragma omp target teams distribute parallel for map(tofrom: t) reduction(+: t) firstprivate(k)\n\
+            for (int i = 0; i < n; i++) t += a[i] + k;\n\
+            #pragma acc parallel loop private(k, k) copy(a[0:n])\n\
+            for (int i = 0; i < n; i++) a[i] += k;\n\
+            #pragma acc parallel copy(k) firstprivate(k)\n\
+            { k = 1; }\n\
+            }\n";
+        assert_eq!(
+            codes_of("conflicting_clauses", src),
+            [
+                ("E0204".into(), 2),
+                ("E0204".into(), 6),
+                ("E0204".into(), 10),
+                ("E0204".into(), 12),
+            ]
+        );
+        let got = run_rule("conflicting_clauses", src);
+        assert!(got[2].2.contains("listed twice"), "{got:?}");
+    }
+}

@@ -1,0 +1,80 @@
+//! E0209 `target_in_target`: no `target` directive inside a target region.
+//!
+//! Code in an OpenMP `target` region already runs on the device: a nested
+//! `target`, `target data`, `target enter data`, `target exit data` or
+//! `target update` inside it has no device to offload to or to copy from,
+//! and the specification leaves it undefined. (`declare target` is a
+//! declaration and is not concerned.)
+//!
+//! Bad:
+//!
+//! ```c
+//! #pragma omp target teams distribute parallel for map(tofrom: a[0:n])
+//! for (int i = 0; i < n; i++) {
+//! #pragma omp target update from(a[i:1])
+//!     a[i] += 1;
+//! }
+//! ```
+//!
+//! Fix: move the `target update` after the region, where the host can copy
+//! the data back.
+
+use super::{spec, Context, Sink};
+use crate::diag::{codes, Code, Diagnostic};
+use crate::directives::Model;
+
+pub const CODES: &[Code] = &[codes::TARGET_IN_TARGET];
+
+fn starts_with_target(cx: &Context, j: usize) -> bool {
+    let d = cx.directive(j);
+    d.model == Model::Omp
+        && spec::leaves_of(d)
+            .first()
+            .is_some_and(|l| *l == "target" || l.starts_with("target "))
+}
+
+pub fn check(cx: &Context, out: &mut Sink) {
+    for i in 0..cx.len() {
+        if !starts_with_target(cx, i) {
+            continue;
+        }
+        let outer = cx.ancestors(i).find(|&j| {
+            let d = cx.directive(j);
+            d.model == Model::Omp && spec::leaves_of(d).first() == Some(&"target")
+        });
+        if let Some(j) = outer {
+            out.push(
+                i,
+                Diagnostic::new(
+                    codes::TARGET_IN_TARGET,
+                    cx.directive(i).name_span,
+                    format!("`{}` inside a target region", cx.title(i)),
+                )
+                .with_label("already on the device here")
+                .with_secondary(cx.directive(j).name_span, "the target region"),
+            );
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::valid::testing::codes_of;
+
+    #[test]
+    fn nested_target_directives() {
+        let src = "void f(int n, double *a) {\n\
+            #pragma omp target teams distribute parallel for map(tofrom: a[0:n])\n\
+            for (int i = 0; i < n; i++) {\n\
+            #pragma omp target update from(a[i:1])\n\
+            a[i] += 1;\n\
+            }\n\
+            #pragma omp target data map(tofrom: a[0:n])\n\
+            {\n\
+            #pragma omp target teams distribute parallel for\n\
+            for (int i = 0; i < n; i++) a[i] += 1;\n\
+            }\n\
+            }\n";
+        assert_eq!(codes_of("target_in_target", src), [("E0209".into(), 4)]);
+    }
+}

@@ -1,0 +1,343 @@
+//! Nothing silently dropped: every `omp`/`acc` pragma of every fixture
+//! (fixtures/in, fixtures/bad, fixtures/link) is lowered (a host block in the
+//! output names it as a kernel), passed through unchanged (it stands at the
+//! start of an output line, as written), or has a diagnostic located on it
+//! (on the pragma or inside the statement it governs).
+//!
+//! A file with errors produces no output, so the check goes in rounds: the
+//! pragmas that own the errors of a round are counted as diagnosed and
+//! blanked out (spaces, offsets kept), and the file is translated again until
+//! it translates; then the remaining pragmas must be lowered or passed
+//! through. The pragmas are found by a scan of the text written here, not by
+//! the translator's own scanner.
+
+use pragma2cuda::diag::Diagnostic;
+use pragma2cuda::source::{mask, SourceFile, Span};
+use pragma2cuda::{translate, Emit, Options};
+use std::fs;
+use std::path::{Path, PathBuf};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Fate {
+    Lowered,
+    PassedThrough,
+    Diagnosed,
+}
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// `#pragma omp|acc ...` lines (with backslash continuations), as byte spans.
+fn scan_pragmas(text: &str) -> Vec<Span> {
+    let mut out = Vec::new();
+    let mut pos = 0;
+    let mut continued_until = 0;
+    for line in text.split_inclusive('\n') {
+        let start = pos;
+        pos += line.len();
+        if start < continued_until {
+            continue;
+        }
+        let t = line.trim_start();
+        let Some(rest) = t.strip_prefix('#') else {
+            continue;
+        };
+        let Some(rest) = rest.trim_start().strip_prefix("pragma") else {
+            continue;
+        };
+        let rest = rest.trim_start();
+        let model_word = rest
+            .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .next()
+            .unwrap_or("");
+        if model_word != "omp" && model_word != "acc" {
+            continue;
+        }
+        // Extend over continuation lines.
+        let mut end = pos;
+        let mut last = line;
+        let mut rest_text = &text[pos..];
+        while last.trim_end_matches(['\n', '\r']).ends_with('\\') {
+            let Some(next) = rest_text.split_inclusive('\n').next() else {
+                break;
+            };
+            end += next.len();
+            rest_text = &rest_text[next.len()..];
+            last = next;
+        }
+        continued_until = end;
+        let body_start = start + (line.len() - t.len());
+        let trimmed_end = start + text[start..end].trim_end().len();
+        out.push(Span::new(body_start, trimmed_end));
+    }
+    out
+}
+
+/// The pragma on one line, as the host block of a lowered region quotes it.
+fn one_line(text: &str) -> String {
+    let joined = text.replace("\\\r\n", " ").replace("\\\n", " ");
+    joined
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .replace("*/", "* /")
+}
+
+/// The statement each pragma governs ends here (or the pragma itself ends).
+fn region_ends(file: &SourceFile, pragmas: &[Span]) -> Vec<usize> {
+    let raw = mask::find_pragmas(&file.text);
+    let tree = pragma2cuda::front::parse_c(mask::mask(&file.text, &raw));
+    let dirs: Vec<_> = raw
+        .iter()
+        .filter_map(|p| pragma2cuda::directives::parse_pragma(&file.text, p.span).0)
+        .collect();
+    let attached = pragma2cuda::front::attach(&tree, dirs);
+    pragmas
+        .iter()
+        .map(|p| {
+            attached
+                .iter()
+                .find(|a| a.directive.span.start == p.start)
+                .and_then(|a| a.stmt)
+                .map(|s| s.end.max(p.end))
+                .unwrap_or(p.end)
+        })
+        .collect()
+}
+
+/// Whether a pragma may be left to the host compiler: OpenMP without a
+/// device construct (OpenACC and `target`/`teams`/`distribute` need a device).
+fn host_only(pragma: &str) -> bool {
+    let words: Vec<&str> = pragma
+        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .filter(|w| !w.is_empty())
+        .take_while(|w| !matches!(*w, "map" | "if" | "private" | "shared" | "reduction"))
+        .collect();
+    words.get(1) == Some(&"omp")
+        && !words
+            .iter()
+            .any(|w| matches!(*w, "target" | "teams" | "distribute"))
+}
+
+/// Whether `needle` occurs in `hay` with only blanks before it on its line.
+fn at_line_start(hay: &str, needle: &str) -> bool {
+    hay.match_indices(needle).any(|(i, _)| {
+        let line_start = hay[..i].rfind('\n').map(|k| k + 1).unwrap_or(0);
+        hay[line_start..i].chars().all(|c| c == ' ' || c == '\t')
+    })
+}
+
+/// The fate of every pragma of `text`, or a list of problems.
+fn fates(name: &str, text: &str) -> Result<Vec<(Span, Fate)>, Vec<String>> {
+    let original = SourceFile::new(name, text);
+    let pragmas = scan_pragmas(text);
+    let mut fate: Vec<Option<Fate>> = vec![None; pragmas.len()];
+    let mut problems = Vec::new();
+    let mut current = text.to_string();
+    for _round in 0..=pragmas.len() {
+        let file = SourceFile::new(name, current.clone());
+        let t = translate(&file, &Options { emit: Emit::Cuda });
+        let errors: Vec<&Diagnostic> = t.diagnostics.iter().filter(|d| d.is_error()).collect();
+        if errors.is_empty() {
+            let Some(out) = t.output else {
+                problems.push(format!("{name}: no output and no error"));
+                break;
+            };
+            for (k, p) in pragmas.iter().enumerate() {
+                if fate[k].is_some() {
+                    continue;
+                }
+                let written = &text[p.start..p.end];
+                let lowered = out.contains(&format!("`{}` runs as kernel", one_line(written)));
+                let passed = at_line_start(&out, written);
+                fate[k] = match (lowered, passed) {
+                    (true, false) => Some(Fate::Lowered),
+                    (false, true) if !host_only(written) => {
+                        problems.push(format!(
+                            "{name}:{}: `{}` needs the device but was passed through as host code",
+                            original.line_of(p.start),
+                            one_line(written)
+                        ));
+                        Some(Fate::PassedThrough)
+                    }
+                    (false, true) => Some(Fate::PassedThrough),
+                    (true, true) => {
+                        problems.push(format!(
+                            "{name}:{}: `{}` is both lowered and left in the output",
+                            original.line_of(p.start),
+                            one_line(written)
+                        ));
+                        Some(Fate::Lowered)
+                    }
+                    (false, false) => None,
+                };
+            }
+            break;
+        }
+        // Each error belongs to the innermost live pragma whose text or
+        // statement contains it.
+        let ends = region_ends(&file, &pragmas);
+        let live: Vec<bool> = fate.iter().map(Option::is_none).collect();
+        let mut owned = false;
+        for d in &errors {
+            let at = d.primary_span().start;
+            let owner = (0..pragmas.len())
+                .filter(|&k| {
+                    live[k] && pragmas[k].start <= at && at < ends[k].max(pragmas[k].end + 1)
+                })
+                .max_by_key(|&k| pragmas[k].start);
+            match owner {
+                Some(k) => {
+                    fate[k] = Some(Fate::Diagnosed);
+                    owned = true;
+                }
+                None => problems.push(format!(
+                    "{name}:{}: error {} is located on no pragma: {}",
+                    file.line_of(at),
+                    d.code.as_str(),
+                    d.message
+                )),
+            }
+        }
+        if !owned {
+            break;
+        }
+        // Blank the diagnosed pragmas out and try again.
+        let mut bytes = current.into_bytes();
+        for (k, p) in pragmas.iter().enumerate() {
+            if fate[k] == Some(Fate::Diagnosed) {
+                for b in &mut bytes[p.start..p.end] {
+                    if *b != b'\n' && *b != b'\r' {
+                        *b = b' ';
+                    }
+                }
+            }
+        }
+        current = String::from_utf8(bytes).expect("blanking keeps UTF-8");
+    }
+    for (k, p) in pragmas.iter().enumerate() {
+        if fate[k].is_none() {
+            problems.push(format!(
+                "{name}:{}: `{}` was neither lowered, passed through nor diagnosed",
+                original.line_of(p.start),
+                one_line(&text[p.start..p.end])
+            ));
+        }
+    }
+    if problems.is_empty() {
+        Ok(pragmas
+            .into_iter()
+            .zip(fate)
+            .map(|(p, f)| (p, f.unwrap_or(Fate::Diagnosed)))
+            .collect())
+    } else {
+        Err(problems)
+    }
+}
+
+fn files(dir: &str, exts: &[&str]) -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = fs::read_dir(root().join(dir))
+        .unwrap_or_else(|e| panic!("{dir}: {e}"))
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| {
+            p.extension()
+                .and_then(|x| x.to_str())
+                .is_some_and(|x| exts.contains(&x))
+        })
+        .collect();
+    v.sort();
+    v
+}
+
+fn rel(p: &Path) -> String {
+    p.strip_prefix(root())
+        .unwrap_or(p)
+        .to_string_lossy()
+        .into_owned()
+}
+
+#[test]
+fn every_fixture_pragma_is_lowered_passed_through_or_diagnosed() {
+    let mut problems = Vec::new();
+    let mut counts = [0usize; 3];
+    let mut all = files("fixtures/in", &["c"]);
+    all.extend(files("fixtures/bad", &["c"]));
+    all.extend(files("fixtures/link", &["c", "h"]));
+    assert!(all.len() > 50, "fixtures not found");
+    for p in &all {
+        let text = fs::read_to_string(p).expect("read fixture");
+        match fates(&rel(p), &text) {
+            Ok(v) => {
+                for (_, f) in &v {
+                    counts[*f as usize] += 1;
+                }
+                // A runnable fixture must not lose any pragma to a diagnostic.
+                if !rel(p).starts_with("fixtures/bad") {
+                    for (s, f) in v {
+                        if f == Fate::Diagnosed {
+                            problems.push(format!(
+                                "{}: pragma at byte {} diagnosed",
+                                rel(p),
+                                s.start
+                            ));
+                        }
+                    }
+                }
+            }
+            Err(e) => problems.extend(e),
+        }
+    }
+    assert!(
+        problems.is_empty(),
+        "{} problem(s):\n{}",
+        problems.len(),
+        problems.join("\n")
+    );
+    // Every fate occurs in the fixtures (the bad ones pass host pragmas
+    // through once their errors are blanked), so none of the branches is dead.
+    assert!(counts.iter().all(|&c| c > 0), "fates seen: {counts:?}");
+}
+
+/// The checker itself: host pragmas pass through, offload pragmas lower,
+/// rejected ones are diagnosed, and a pragma the output lost is caught.
+#[test]
+fn the_checker_tells_the_three_fates_apart() {
+    let src = "int a[8];\n\
+        void f(void) {\n\
+        #pragma omp parallel for\n\
+        for (int i = 0; i < 8; i++) a[i] = i;\n\
+        #pragma omp target teams distribute parallel for map(tofrom: a)\n\
+        for (int i = 0; i < 8; i++) a[i] += 1;\n\
+        #pragma omp target update\n\
+        #pragma acc parallel loop \\\n    copy(a)\n\
+        for (int i = 0; i < 8; i++) a[i] += 1;\n\
+        }\n";
+    let got: Vec<Fate> = fates("t.c", src)
+        .unwrap_or_else(|e| panic!("{e:?}"))
+        .into_iter()
+        .map(|(_, f)| f)
+        .collect();
+    assert_eq!(
+        got,
+        [
+            Fate::PassedThrough,
+            Fate::Lowered,
+            Fate::Diagnosed,
+            Fate::Lowered
+        ]
+    );
+    assert_eq!(scan_pragmas(src).len(), 4);
+    assert!(host_only("#pragma omp parallel for if(n > 1)"));
+    assert!(!host_only("#pragma acc parallel loop"));
+    assert!(!host_only("#pragma omp target data map(to: a)"));
+    // A pragma that is not in the output is reported, not accepted.
+    assert!(!at_line_start(
+        "x\n/* `#pragma omp parallel for` */\n",
+        "#pragma omp parallel for"
+    ));
+    assert!(at_line_start(
+        "x\n  #pragma omp parallel for\n",
+        "#pragma omp parallel for"
+    ));
+}
