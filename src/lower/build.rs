@@ -478,12 +478,12 @@ pub fn build_region(
     Some(Region {
         model: d.model,
         construct: d.name.clone(),
-        pragma_text: pragma_one_line(file.slice(d.span)),
+        pragma_text: written_pragma(file.slice(d.span), d),
         pragma: d.span,
         stmt: stmt_span,
         function,
         function_start,
-        line: file.line_of(d.span.start),
+        line: file.origin(d.span.start).1,
         kernel,
         schedule,
         blocks,
@@ -499,6 +499,17 @@ pub fn build_region(
         if_cond,
         notes,
     })
+}
+
+/// The pragma as written, on one line; for a pragma that comes from a macro
+/// (the span is the macro use) the use and the pragma it stands for.
+fn written_pragma(text: &str, d: &Directive) -> String {
+    let t = text.trim_start();
+    if t.starts_with('#') || t.starts_with("_Pragma") {
+        pragma_one_line(text)
+    } else {
+        pragma_one_line(&format!("{text} = #pragma {}", crate::directives::print(d)))
+    }
 }
 
 /// The pragma on one line, continuations joined, spaces collapsed; `*/`

@@ -99,9 +99,14 @@ pub fn device_functions(
 ) -> Vec<FileFunction> {
     let funcs = file_functions(root, text);
     let mut reached: BTreeSet<String> = BTreeSet::new();
-    let mut work: Vec<(String, Span)> = calls.to_vec();
+    // (callee, call site, the region's call that leads there, the function
+    // the call is in when it is not the region itself)
+    let mut work: Vec<(String, Span, Span, Option<String>)> = calls
+        .iter()
+        .map(|(n, at)| (n.clone(), *at, *at, None))
+        .collect();
     let mut reported: BTreeSet<String> = BTreeSet::new();
-    while let Some((name, at)) = work.pop() {
+    while let Some((name, at, origin, caller)) = work.pop() {
         if reached.contains(&name) {
             continue;
         }
@@ -140,30 +145,44 @@ pub fn device_functions(
                             diags.push(
                                 Diagnostic::new(
                                     codes::NOT_SUPPORTED,
-                                    u.span,
+                                    origin,
                                     format!(
                                         "`{}` uses the file-scope variable `{}` on the device; device copies of global variables (`declare target`) are not supported yet",
                                         f.name, u.name
                                     ),
                                 )
-                                .with_label("file-scope variable used in a device function")
+                                .with_label("called on the device")
+                                .with_secondary(u.span, "file-scope variable used here")
                                 .with_secondary(sym.span, "declared here")
                                 .with_help("pass the value as a parameter"),
                             );
                         }
                     }
                 }
-                work.extend(inner);
+                work.extend(
+                    inner
+                        .into_iter()
+                        .map(|(n, site)| (n, site, origin, Some(f.name.clone()))),
+                );
             }
             _ if device_lib::is_device_callable(&name) => {}
             _ => {
                 if reported.insert(name.clone()) {
-                    let mut d = Diagnostic::new(
-                        codes::CALL_NOT_ON_DEVICE,
-                        at,
-                        format!("`{name}` is called in an offloaded region but has no definition in this file, so it cannot run on the device"),
-                    )
-                    .with_label("called on the device");
+                    let mut d = match &caller {
+                        None => Diagnostic::new(
+                            codes::CALL_NOT_ON_DEVICE,
+                            at,
+                            format!("`{name}` is called in an offloaded region but has no definition in this file, so it cannot run on the device"),
+                        )
+                        .with_label("called on the device"),
+                        Some(via) => Diagnostic::new(
+                            codes::CALL_NOT_ON_DEVICE,
+                            origin,
+                            format!("`{via}` calls `{name}`, which has no definition in this file, so it cannot run on the device"),
+                        )
+                        .with_label("called on the device")
+                        .with_secondary(at, format!("`{name}` called here")),
+                    };
                     if let Some(f) = funcs.get(&name) {
                         d = d.with_secondary(f.name_span, "declared here, defined elsewhere");
                     }
