@@ -5,9 +5,11 @@ use crate::directives::{self, Directive};
 use crate::emit::{self, cxx, emit_file, namer::Namer};
 use crate::front::{attach, parse_c, Attached, CTree};
 use crate::lower::build::{self, build_region, Kind};
+use crate::lower::device_fns::device_functions;
 use crate::lower::{plan, Region};
-use crate::source::{mask, SourceFile, Span};
+use crate::source::{cond, macros, mask, SourceFile, Span};
 use crate::valid;
+use std::collections::HashMap;
 
 /// What to produce.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -61,19 +63,37 @@ struct Analysis {
 }
 
 fn analyse(file: &SourceFile, diags: &mut Vec<Diagnostic>) -> Analysis {
-    let raw = mask::find_pragmas(&file.text);
-    let mut directives = Vec::new();
-    let mut malformed = Vec::new();
-    for p in &raw {
+    let found = macros::find_all(&file.text);
+    // Each directive with whether its pragma text had an error.
+    let mut parsed_all: Vec<(Directive, bool)> = Vec::new();
+    for p in &found.pragmas {
         let (d, ds) = directives::parse_pragma(&file.text, p.span);
         let bad = ds.iter().any(Diagnostic::is_error);
         diags.extend(ds);
         if let Some(d) = d {
-            directives.push(d);
-            malformed.push(bad);
+            parsed_all.push((d, bad));
         }
     }
-    let tree = parse_c(mask::mask(&file.text, &raw));
+    // A macro's pragma is parsed once (its diagnostics point into the
+    // `#define`), then placed at every use.
+    let mut parsed: HashMap<Span, Option<(Directive, bool)>> = HashMap::new();
+    for m in &found.from_macros {
+        let d = parsed.entry(m.text).or_insert_with(|| {
+            let (d, ds) = directives::parse_pragma(&file.text, m.text);
+            let bad = ds.iter().any(Diagnostic::is_error);
+            diags.extend(ds);
+            d.map(|d| (d, bad))
+        });
+        if let Some((d, bad)) = d {
+            let mut d = d.clone();
+            d.span = m.use_span;
+            parsed_all.push((d, *bad));
+        }
+    }
+    parsed_all.sort_by_key(|(d, _)| d.span.start);
+    let (directives, malformed): (Vec<Directive>, Vec<bool>) = parsed_all.into_iter().unzip();
+    macro_diagnostics(&found, diags);
+    let tree = parse_c(mask::mask_spans(&file.text, &found.masked_spans()));
     let attached = attach(&tree, directives.clone());
     let report = valid::validate(file, &tree, &attached, &malformed);
     diags.extend(report.diagnostics);
@@ -82,6 +102,50 @@ fn analyse(file: &SourceFile, diags: &mut Vec<Diagnostic>) -> Analysis {
         tree,
         attached,
         rejected: report.rejected,
+    }
+}
+
+/// Pragmas pragma2cuda can see come from macros it does not expand.
+fn macro_diagnostics(found: &macros::Found, diags: &mut Vec<Diagnostic>) {
+    const HELP: &str = "translate with `--preprocess` (and the -I/-D/-U flags of your build): the C preprocessor expands the macro first";
+    for u in &found.opaque {
+        diags.push(
+            Diagnostic::new(
+                codes::MACRO_PRAGMA,
+                u.use_span,
+                format!(
+                    "the pragma in macro `{}` is not translated: its definition holds other tokens besides `_Pragma`",
+                    u.name
+                ),
+            )
+            .with_label("pragma macro used here")
+            .with_secondary(u.define_span, "defined here")
+            .with_help(HELP),
+        );
+    }
+    for u in &found.unknown {
+        let d = if u.pragma_argument {
+            Diagnostic::new(
+                codes::MACRO_PRAGMA,
+                u.use_span,
+                format!(
+                    "this pragma comes from macro `{}`, which this file does not define",
+                    u.name
+                ),
+            )
+            .with_label("macro not defined in this file")
+        } else {
+            Diagnostic::new(
+                codes::UNKNOWN_MACRO,
+                u.use_span,
+                format!(
+                    "`{}` before this loop is not defined in this file; if it is a macro that expands to a pragma, pragma2cuda cannot see it",
+                    u.name
+                ),
+            )
+            .with_label("macro not defined in this file")
+        };
+        diags.push(d.with_help(HELP));
     }
 }
 
@@ -98,19 +162,37 @@ fn lower_all(
     diags: &mut Vec<Diagnostic>,
 ) -> Vec<Region> {
     let mut regions = Vec::new();
-    let mut claimed: Vec<Span> = Vec::new();
+    // (pragma start .. statement end, statement) of every lowered region.
+    let mut claimed: Vec<(Span, Span)> = Vec::new();
+    let mut groups: Option<Vec<cond::CondGroup>> = None;
     for (i, at) in a.attached.iter().enumerate() {
         let d = &at.directive;
         if a.rejected.get(i).copied().unwrap_or(false) {
             if let (Kind::Offload, Some(stmt)) = (build::classify(d), at.stmt) {
-                claimed.push(Span::new(d.span.start, stmt.end));
+                claimed.push((Span::new(d.span.start, stmt.end), stmt));
             }
             continue;
         }
-        if let Some(outer) = claimed
+        let inside = claimed
             .iter()
-            .find(|s| s.start <= d.span.start && d.span.end <= s.end)
-        {
+            .find(|(s, _)| s.start <= d.span.start && d.span.end <= s.end)
+            .copied();
+        // Pragmas in different arms of one `#if` group that govern the same
+        // statement after its `#endif` are alternatives, not nested.
+        let alternative = |(outer, stmt): (Span, Span),
+                           groups: &mut Option<Vec<cond::CondGroup>>| {
+            if at.stmt != Some(stmt) {
+                return false;
+            }
+            let gs = groups.get_or_insert_with(|| cond::groups(&file.text));
+            let mine = cond::shared_statement(gs, d.span, stmt);
+            let theirs = cond::shared_statement(gs, Span::new(outer.start, outer.start), stmt);
+            matches!((mine, theirs), (Some((g1, k1)), Some((g2, k2))) if g1 == g2 && k1 != k2)
+        };
+        let inside = inside
+            .filter(|c| !alternative(*c, &mut groups))
+            .map(|c| c.0);
+        if let Some(outer) = inside {
             diags.push(
                 Diagnostic::new(
                     codes::NOT_SUPPORTED,
@@ -138,10 +220,10 @@ fn lower_all(
             ),
             Kind::Offload => {
                 let func = at.function.as_ref().map(|f| f.0.clone()).unwrap_or_else(|| "file".into());
-                let line = file.line_of(d.span.start);
+                let line = file.origin(d.span.start).1;
                 let kernel = namer.fresh(&format!("{func}_L{line}"));
                 if let Some(stmt) = at.stmt {
-                    claimed.push(Span::new(d.span.start, stmt.end));
+                    claimed.push((Span::new(d.span.start, stmt.end), stmt));
                 }
                 if let Some(r) = build_region(file, &a.tree, at, kernel, diags) {
                     regions.push(r);
@@ -165,7 +247,9 @@ pub fn translate(file: &SourceFile, opts: &Options) -> Translation {
             if opts.emit == Emit::Plan {
                 Some(plan::render(file, &regions))
             } else {
-                let edits = cxx::compat_edits(&a.tree, &file.text, &mut namer, &mut diags);
+                let mut edits = cxx::compat_edits(&a.tree, &file.text, &mut namer, &mut diags);
+                let device_fns = device_functions(&a.tree, &file.text, &regions, &mut diags);
+                edits.extend(emit::device_fn_edits(&device_fns));
                 Some(emit_file(file, &regions, edits, &mut namer))
             }
         }
@@ -201,7 +285,7 @@ pub fn lower_region_at(file: &SourceFile, offset: usize) -> (Option<RegionView>,
         .unwrap_or_else(|| "file".into());
     let kernel = namer.fresh(&format!(
         "{func}_L{}",
-        file.line_of(at.directive.span.start)
+        file.origin(at.directive.span.start).1
     ));
     let region = build_region(file, &a.tree, at, kernel, &mut diags);
     let view = region.map(|r| {
@@ -210,7 +294,7 @@ pub fn lower_region_at(file: &SourceFile, offset: usize) -> (Option<RegionView>,
             &r,
             file.slice(r.body),
             file.slice(r.stmt),
-            &file.name,
+            file.origin(r.pragma.start).0,
             &mut namer,
         );
         RegionView {

@@ -136,6 +136,10 @@ fn usage_errors_exit_2_with_usage_line() {
         &["--bogus", "a.c"],
         &["verify"],
         &["suite", "onlydir"],
+        &["-DX", "a.c"],
+        &["--preprocess", "-I"],
+        &["--preprocess", "-D", "1X", "a.c"],
+        &["--preprocess", "-UX=1", "a.c"],
     ] {
         let o = run(args, d.path());
         assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
@@ -161,6 +165,9 @@ fn help_and_version() {
         "--explain",
         "verify",
         "suite",
+        "--preprocess",
+        "-I DIR, -D NAME[=VAL], -U NAME",
+        "P2C_CPP",
         "EXIT STATUS",
     ] {
         assert!(h.contains(needle), "help lacks {needle:?}");
@@ -281,13 +288,23 @@ fn output_file_and_stdout_match_the_library() {
         );
     }
 
+    // Standard input is named `<stdin>` in the output.
+    let lib_stdin = pragma2cuda::translate(
+        &pragma2cuda::source::SourceFile::new("<stdin>", SAXPY),
+        &pragma2cuda::Options::default(),
+    );
     for args in [&["saxpy.c"][..], &["saxpy.c", "-o", "-"], &["-"]] {
         let o = run_stdin(args, d.path(), SAXPY.as_bytes());
+        let want = if args == ["-"] {
+            &lib_stdin.output
+        } else {
+            &lib.output
+        };
         if ok {
             assert_eq!(o.status.code(), Some(0), "{args:?}: {}", stderr(&o));
             assert_eq!(
                 Some(String::from_utf8_lossy(&o.stdout).into_owned()),
-                lib.output,
+                *want,
                 "{args:?}"
             );
         } else {
@@ -307,4 +324,281 @@ fn verify_reports_missing_input_as_e0001() {
         "{}",
         stderr(&o)
     );
+}
+
+// ---------------------------------------------------------------------------
+// --preprocess (runs `cc -E`; gcc is part of this project's toolchain)
+
+/// A program whose pragmas come from a header: a `_Pragma` macro, a
+/// stringizing macro, and a pragma inside the header's own function.
+fn preprocess_project(dir: &Path) {
+    std::fs::create_dir_all(dir.join("inc")).unwrap();
+    std::fs::write(
+        dir.join("inc/par.h"),
+        "\
+#ifndef PAR_H
+#define PAR_H
+#include <stddef.h>
+#define PAR _Pragma(\"omp target teams distribute parallel for map(tofrom: a[0:n])\")
+#define DO_PRAGMA(x) _Pragma(#x)
+static void scale(double *a, int n)
+{
+#pragma omp target teams distribute parallel for map(tofrom: a[0:n]) BAD_CLAUSE
+    for (int i = 0; i < n; i++)
+        a[i] *= 2;
+}
+#endif
+",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("m.c"),
+        "\
+#include <stdio.h>
+#include \"par.h\"
+/* a comment */
+int main(void)
+{
+    int n = 100; double a[100];
+    PAR
+    for (int i = 0; i < n; i++) a[i] = i;
+    DO_PRAGMA(omp target teams distribute parallel for map(tofrom: a[0:n]))
+    for (int i = 0; i < n; i++) a[i] += SCALE;
+#ifdef USE_LAST
+#pragma omp target teams distribute parallel for map(tofrom: a[0:n])
+    for (int i = 0; i < n; i++) a[i] += 1;
+#endif
+    printf(\"%g\\n\", a[5]);
+    return 0;
+}
+",
+    )
+    .unwrap();
+}
+
+/// The header's function with a valid pragma, so the whole program translates.
+fn fix_header(dir: &Path) {
+    let h = std::fs::read_to_string(dir.join("inc/par.h")).unwrap();
+    std::fs::write(dir.join("inc/par.h"), h.replace(" BAD_CLAUSE", "")).unwrap();
+}
+
+#[test]
+fn without_preprocess_header_pragma_macros_are_reported() {
+    let d = tempfile::tempdir().unwrap();
+    preprocess_project(d.path());
+    let o = run(&["--diagnostics-format=gcc", "m.c", "-o", "m.cu"], d.path());
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let e = stderr(&o);
+    assert!(
+        e.contains("m.c:7:5: warning: `PAR` before this loop is not defined in this file"),
+        "{e}"
+    );
+    assert!(
+        e.contains("m.c:9:5: error: this pragma comes from macro `DO_PRAGMA`, which this file does not define [E0105]"),
+        "{e}"
+    );
+    assert_eq!(e.matches("--preprocess").count(), 2, "{e}");
+}
+
+#[test]
+fn preprocess_translates_pragmas_from_header_macros() {
+    let d = tempfile::tempdir().unwrap();
+    preprocess_project(d.path());
+    fix_header(d.path());
+    let o = run(
+        &[
+            "--preprocess",
+            "-I",
+            "inc",
+            "-DSCALE=3",
+            "--emit=plan",
+            "m.c",
+        ],
+        d.path(),
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let plan = String::from_utf8_lossy(&o.stdout);
+    let regions: Vec<&str> = plan.lines().filter(|l| l.starts_with("region ")).collect();
+    // Places are the original files and lines (the header's function, the two macro uses).
+    assert_eq!(
+        regions,
+        [
+            "region scale_L8 at inc/par.h:8:1 in scale()",
+            "region main_L7 at m.c:7:1 in main()",
+            "region main_L9 at m.c:9:1 in main()",
+        ],
+        "{plan}"
+    );
+
+    let o = run(
+        &[
+            "--preprocess",
+            "-Iinc",
+            "-D",
+            "SCALE=3",
+            "m.c",
+            "-o",
+            "m.cu",
+        ],
+        d.path(),
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let cu = std::fs::read_to_string(d.path().join("m.cu")).unwrap();
+    // User headers are inlined, system headers stay #include lines, no line markers remain.
+    assert!(cu.contains("#include <stdio.h>\n"), "{cu}");
+    assert!(cu.contains("#include <stddef.h>\n"), "{cu}");
+    assert!(cu.contains("static void scale(double *a, int n)"), "{cu}");
+    assert!(!cu.contains("#include \"par.h\""), "{cu}");
+    assert!(!cu.contains("\n# 1 \""), "{cu}");
+    assert!(
+        !cu.contains("__STDC_VERSION__"),
+        "built-in macros leaked: {cu}"
+    );
+    assert!(cu.contains("/* a comment */"), "comments are kept: {cu}");
+    assert!(cu.contains("a[i] += 3;"), "{cu}");
+    assert!(
+        cu.contains("\"m.c:7\""),
+        "runtime places name the original line: {cu}"
+    );
+    assert!(cu.contains("\"inc/par.h:8\""), "{cu}");
+}
+
+#[test]
+fn preprocess_flags_apply_in_order() {
+    let d = tempfile::tempdir().unwrap();
+    preprocess_project(d.path());
+    fix_header(d.path());
+    let regions = |args: &[&str]| {
+        let mut a = vec!["--preprocess", "-Iinc", "-DSCALE=1", "--emit=plan"];
+        a.extend_from_slice(args);
+        a.push("m.c");
+        let o = run(&a, d.path());
+        assert_eq!(o.status.code(), Some(0), "{args:?}: {}", stderr(&o));
+        String::from_utf8_lossy(&o.stdout)
+            .lines()
+            .filter(|l| l.starts_with("region "))
+            .count()
+    };
+    assert_eq!(regions(&[]), 3);
+    assert_eq!(regions(&["-DUSE_LAST"]), 4);
+    assert_eq!(regions(&["-D", "USE_LAST=1"]), 4);
+    assert_eq!(regions(&["-DUSE_LAST", "-UUSE_LAST"]), 3);
+    assert_eq!(regions(&["-DUSE_LAST", "-U", "USE_LAST"]), 3);
+}
+
+#[test]
+fn preprocess_diagnostics_name_original_files() {
+    let d = tempfile::tempdir().unwrap();
+    preprocess_project(d.path());
+    let o = run(
+        &[
+            "--preprocess",
+            "-Iinc",
+            "-DSCALE=3",
+            "--diagnostics-format=gcc",
+            "m.c",
+            "-o",
+            "m.cu",
+        ],
+        d.path(),
+    );
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert_eq!(
+        stderr(&o),
+        "inc/par.h:8:70: error: unknown OpenMP clause `BAD_CLAUSE` [E0103]\n"
+    );
+    assert!(!d.path().join("m.cu").exists());
+    let o = run(&["--preprocess", "-Iinc", "-DSCALE=3", "m.c"], d.path());
+    let e = stderr(&o);
+    assert!(e.contains("┌─ inc/par.h:8:70"), "{e}");
+    assert!(e.contains("8 │ #pragma omp target teams"), "{e}");
+    // Standard input: the preprocessor reads it with the same flags.
+    let text = std::fs::read(d.path().join("m.c")).unwrap();
+    let o = run_stdin(
+        &[
+            "--preprocess",
+            "-Iinc",
+            "-DSCALE=3",
+            "--diagnostics-format=json",
+            "-",
+        ],
+        d.path(),
+        &text,
+    );
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stderr).expect("JSON");
+    assert_eq!(v[0]["file"], "inc/par.h");
+    assert_eq!(v[0]["labels"][0]["line"], 8);
+}
+
+#[test]
+fn preprocess_fixes_the_unknown_macro_fixture() {
+    // fixtures/bad/omp_pragma_from_unknown_macro.c fails without the
+    // preprocessor; with it, its three macro pragmas are lowered.
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let o = run(
+        &[
+            "--preprocess",
+            "--emit=plan",
+            "fixtures/bad/omp_pragma_from_unknown_macro.c",
+        ],
+        root,
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let plan = String::from_utf8_lossy(&o.stdout);
+    let at: Vec<&str> = plan
+        .lines()
+        .filter_map(|l| l.strip_prefix("region ")?.split(" at ").nth(1))
+        .collect();
+    assert_eq!(
+        at,
+        [
+            "fixtures/bad/omp_pragma_from_unknown_macro.c:17:1 in main()",
+            "fixtures/bad/omp_pragma_from_unknown_macro.c:21:1 in main()",
+            "fixtures/bad/omp_pragma_from_unknown_macro.c:23:1 in main()",
+        ],
+        "{plan}"
+    );
+}
+
+#[test]
+fn preprocess_missing_preprocessor_exits_2() {
+    let d = tempfile::tempdir().unwrap();
+    std::fs::write(d.path().join("s.c"), SAXPY).unwrap();
+    let o = bin()
+        .args(["--preprocess", "s.c", "-o", "s.cu"])
+        .current_dir(d.path())
+        .env("P2C_CPP", "/nonexistent/p2c-cpp -E")
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let e = stderr(&o);
+    assert!(
+        e.starts_with("error[E0004]: --preprocess needs a C preprocessor, but `/nonexistent/p2c-cpp` cannot be run: No such file or directory"),
+        "{e}"
+    );
+    assert!(e.contains("P2C_CPP"), "{e}");
+    assert_eq!(files_in(d.path()), vec!["s.c"]);
+}
+
+#[test]
+fn preprocess_errors_in_the_input_exit_1() {
+    let d = tempfile::tempdir().unwrap();
+    std::fs::write(
+        d.path().join("s.c"),
+        format!("#include \"missing.h\"\n{SAXPY}"),
+    )
+    .unwrap();
+    let o = run(&["--preprocess", "s.c", "-o", "s.cu"], d.path());
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let e = stderr(&o);
+    assert!(
+        e.contains("missing.h"),
+        "the preprocessor's own message is shown: {e}"
+    );
+    assert!(
+        e.contains("error[E0004]: the C preprocessor (`cc`) failed on `s.c`"),
+        "{e}"
+    );
+    assert_eq!(files_in(d.path()), vec!["s.c"]);
 }

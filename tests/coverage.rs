@@ -106,6 +106,44 @@ fn region_ends(file: &SourceFile, pragmas: &[Span]) -> Vec<usize> {
         .collect()
 }
 
+/// Pragmas spelled through macros of the file (`#define P _Pragma("...")`)
+/// are not `#pragma` lines; their errors are located in the `#define`, at
+/// the macro's use (E0105: a macro the file cannot see), or in the statement
+/// right after a use. Those count as diagnosed on the macro pragma.
+fn macro_owned(text: &str, at: usize, code: &str) -> bool {
+    if code == "E0105" {
+        return true;
+    }
+    let names: Vec<&str> = text
+        .lines()
+        .filter_map(|l| l.trim_start().strip_prefix("#define"))
+        .filter(|rest| rest.contains("_Pragma"))
+        .filter_map(|rest| {
+            rest.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                .find(|w| !w.is_empty())
+        })
+        .collect();
+    let line_no = text[..at.min(text.len())].matches('\n').count();
+    let lines: Vec<&str> = text.lines().collect();
+    let Some(here) = lines.get(line_no) else {
+        return false;
+    };
+    if here.trim_start().starts_with("#define") && here.contains("_Pragma") {
+        return true;
+    }
+    // The use of a pragma macro within the three lines before the error.
+    (line_no.saturating_sub(3)..=line_no).any(|k| {
+        lines.get(k).is_some_and(|l| {
+            let first = l
+                .trim_start()
+                .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                .next()
+                .unwrap_or("");
+            names.contains(&first)
+        })
+    })
+}
+
 /// Whether a pragma may be left to the host compiler: OpenMP without a
 /// device construct (OpenACC and `target`/`teams`/`distribute` need a device).
 fn host_only(pragma: &str) -> bool {
@@ -192,6 +230,7 @@ fn fates(name: &str, text: &str) -> Result<Vec<(Span, Fate)>, Vec<String>> {
                     fate[k] = Some(Fate::Diagnosed);
                     owned = true;
                 }
+                None if macro_owned(&file.text, at, d.code.as_str()) => {}
                 None => problems.push(format!(
                     "{name}:{}: error {} is located on no pragma: {}",
                     file.line_of(at),

@@ -18,6 +18,12 @@ USAGE:
 ARGUMENTS:
     INPUT.c     the C file to translate; `-` reads standard input
 
+    Without --preprocess the file is read as written: pragmas in every arm of #if/#ifdef/#else are
+    translated and the preprocessor lines are kept, and pragmas spelled through macros defined in
+    the file (`#define PAR _Pragma(\"omp ...\")`, `_Pragma(#x)`) are found. A name alone before a
+    loop that the file does not define may be a pragma macro from a header: it is reported, and
+    --preprocess handles it.
+
 OPTIONS:
     -o, --output FILE           write the result to FILE (written to a temporary file in the same
                                 directory, then renamed: a failed run never leaves a partial file and
@@ -29,6 +35,15 @@ OPTIONS:
                                 unset), gcc (file:line:col: error: message [CODE]), json
     --explain CODE              print the documentation of a diagnostic code (E0201, ...): what the
                                 check is, why, an example and the fix; `--explain all` lists every code
+    --preprocess                run the C preprocessor (`cc -E`, or the command in $P2C_CPP) on the
+                                input first, then translate what it produced: macros are expanded
+                                (pragmas from macros in headers are found) and only the arms of
+                                #if/#ifdef that the flags select remain. The output then holds the
+                                contents of the user's headers (it is self-contained); system headers
+                                stay as #include lines. Diagnostics name the original files and lines.
+    -I DIR, -D NAME[=VAL], -U NAME
+                                preprocessor flags, passed in order (also joined: -Idir, -DN=4);
+                                only with --preprocess
     -h, --help                  print this help
     -V, --version               print the version
 
@@ -49,15 +64,19 @@ SUBCOMMANDS:
 ENVIRONMENT:
     P2C_NVCC, P2C_CLANG_CUDA_ROOT, P2C_CLANG   tools for verify (read from ~/.cache/pragma2cuda/env.sh when unset)
     P2C_EMU_INCLUDE                            the emulator's include directory
+    P2C_CPP                                    the preprocessor command for --preprocess (default `cc`;
+                                               it is run with -E -C -dD -x c and must write GNU
+                                               line markers, as gcc and clang do)
 
 EXIT STATUS:
     0   success (warnings allowed); verify: all runs agree; suite: every file passed
     1   the diagnostics contain errors; verify/suite: a disagreement or a failed build or run
-    2   usage error, or the input cannot be read or the output cannot be written
+    2   usage error, or the input cannot be read or the output cannot be written, or the
+        preprocessor of --preprocess cannot be run (an error it reports in the input is 1)
 ";
 
 const USAGE_TRANSLATE: &str =
-    "pragma2cuda [--emit KIND] [--diagnostics-format FMT] INPUT.c [-o OUTPUT.cu]";
+    "pragma2cuda [--emit KIND] [--diagnostics-format FMT] [--preprocess [-I DIR] [-D NAME[=VAL]] [-U NAME]] INPUT.c [-o OUTPUT.cu]";
 const USAGE_VERIFY: &str = "pragma2cuda verify FILE.c [--device auto|emulate|gpu] [--keep DIR] [--timeout SECS] [-- FLAGS...]";
 const USAGE_SUITE: &str = "pragma2cuda suite DIR LIST [--jobs N] [--device auto|emulate|gpu] [--timeout SECS] [-- FLAGS...]";
 
@@ -74,6 +93,10 @@ pub struct TranslateArgs {
     pub output: Stream,
     pub emit: Emit,
     pub diagnostics_format: Format,
+    /// `--preprocess`: run the C preprocessor first.
+    pub preprocess: bool,
+    /// The preprocessor flags, in order, joined form: `-IDIR`, `-DNAME=VAL`, `-UNAME`.
+    pub cpp_flags: Vec<OsString>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -243,6 +266,8 @@ pub fn parse(args: Vec<OsString>) -> Result<Command, ParseError> {
     let mut output: Option<Stream> = None;
     let mut emit = Emit::Cuda;
     let mut format = Format::Human;
+    let mut preprocess = false;
+    let mut cpp_flags: Vec<OsString> = Vec::new();
     let mut only_positional = false;
     while let Some(raw) = c.next() {
         let s = raw.to_string_lossy().into_owned();
@@ -288,6 +313,18 @@ pub fn parse(args: Vec<OsString>) -> Result<Command, ParseError> {
             "--diagnostics-format" => {
                 format = parse_format(&utf8(c.value(name, inline.as_deref(), u)?, "value", u)?)?
             }
+            "--preprocess" => preprocess = true,
+            "-I" | "-D" | "-U" => {
+                let Some(v) = c.next() else {
+                    return err(u, format!("option `{name}` needs a value"));
+                };
+                cpp_flags.push(cpp_flag(name, v, u)?);
+            }
+            _ if s.len() > 2
+                && (s.starts_with("-I") || s.starts_with("-D") || s.starts_with("-U")) =>
+            {
+                cpp_flags.push(cpp_flag(&s[..2], os_tail(&raw), u)?);
+            }
             _ if s.starts_with("-o") && s.len() > 2 => {
                 if output.is_some() {
                     return err(u, "option `-o` given more than once");
@@ -300,12 +337,70 @@ pub fn parse(args: Vec<OsString>) -> Result<Command, ParseError> {
     let Some(input) = input else {
         return err(u, "no input file (use `-` to read standard input)");
     };
+    if !preprocess && !cpp_flags.is_empty() {
+        return err(
+            u,
+            format!(
+                "`{}` is a preprocessor flag: it needs --preprocess",
+                cpp_flags[0].to_string_lossy()
+            ),
+        );
+    }
     Ok(Command::Translate(TranslateArgs {
         input,
         output: output.unwrap_or(Stream::Std),
         emit,
         diagnostics_format: format,
+        preprocess,
+        cpp_flags,
     }))
+}
+
+/// The argument after the first two bytes (`-Idir` -> `dir`), any bytes kept.
+fn os_tail(raw: &OsString) -> OsString {
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::{OsStrExt, OsStringExt};
+        OsString::from_vec(raw.as_bytes()[2..].to_vec())
+    }
+    #[cfg(not(unix))]
+    {
+        OsString::from(&raw.to_string_lossy()[2..])
+    }
+}
+
+/// `-I`/`-D`/`-U` and its value as one argument (`-IDIR`); a `-D` or `-U`
+/// value must start like a C identifier.
+fn cpp_flag(flag: &str, value: OsString, u: &'static str) -> Result<OsString, ParseError> {
+    if value.is_empty() {
+        return err(u, format!("option `{flag}` needs a value"));
+    }
+    if flag != "-I" {
+        let v = value.to_string_lossy();
+        let name: String = v.split('=').next().unwrap_or("").to_string();
+        let ident = name
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+            && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+            && (flag == "-D" || !v.contains('='));
+        if !ident {
+            return err(
+                u,
+                format!(
+                    "`{flag} {v}`: expected {}",
+                    if flag == "-D" {
+                        "NAME or NAME=VALUE"
+                    } else {
+                        "a macro NAME"
+                    }
+                ),
+            );
+        }
+    }
+    let mut f = OsString::from(flag);
+    f.push(value);
+    Ok(f)
 }
 
 fn parse_verify(mut c: Cursor) -> Result<Command, ParseError> {
@@ -513,6 +608,57 @@ mod tests {
             .unwrap_err()
             .message
             .contains("`ptx`"));
+    }
+
+    #[test]
+    fn preprocess_flags() {
+        let a = t(&[
+            "--preprocess",
+            "-I",
+            "inc dir",
+            "-Iother",
+            "-D",
+            "N=4",
+            "-DX",
+            "-U",
+            "Y",
+            "-UZ",
+            "-DS=\"a b\"",
+            "x.c",
+        ]);
+        assert!(a.preprocess);
+        let flags: Vec<String> = a
+            .cpp_flags
+            .iter()
+            .map(|f| f.to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(
+            flags,
+            [
+                "-Iinc dir",
+                "-Iother",
+                "-DN=4",
+                "-DX",
+                "-UY",
+                "-UZ",
+                "-DS=\"a b\""
+            ]
+        );
+        assert!(!t(&["x.c"]).preprocess);
+        for bad in [
+            &["-DX", "x.c"][..],
+            &["--preprocess", "x.c", "-D"],
+            &["--preprocess", "-D", "=1", "x.c"],
+            &["--preprocess", "-D2X", "x.c"],
+            &["--preprocess", "-UX=1", "x.c"],
+            &["--preprocess", "-I", "", "x.c"],
+        ] {
+            assert!(p(bad).is_err(), "{bad:?}");
+        }
+        assert!(p(&["-Ia", "x.c"])
+            .unwrap_err()
+            .message
+            .contains("needs --preprocess"));
     }
 
     #[test]

@@ -5,10 +5,13 @@
 //! of exiting so the CLI can be tested in-process as well as as a binary.
 //!
 //! Exit codes: 0 success (warnings allowed), 1 the diagnostics contain errors
-//! (or, for `verify`/`suite`, a program disagreed or failed), 2 usage or I/O error.
+//! (or, for `verify`/`suite`, a program disagreed or failed; or the
+//! preprocessor of `--preprocess` reported an error), 2 usage or I/O error
+//! (or the preprocessor cannot be run).
 
 mod args;
 mod io;
+mod preprocess;
 
 pub use args::{parse, Command, ParseError, SuiteArgs, TranslateArgs, VerifyArgs};
 pub use io::{check_output, io_message, read_input, write_atomic, Input, Output};
@@ -113,6 +116,31 @@ fn translate(t: &TranslateArgs) -> i32 {
             report_io(&name, diag::codes::IO_READ, msg, t.diagnostics_format);
             return EXIT_USAGE;
         }
+    };
+    let file = if t.preprocess {
+        match preprocess::preprocess(&t.input, &file, &t.cpp_flags) {
+            Ok(f) => f,
+            Err(preprocess::CppError::CannotRun(msg)) => {
+                report_io(
+                    &file.name,
+                    diag::codes::PREPROCESSOR,
+                    msg,
+                    t.diagnostics_format,
+                );
+                return EXIT_USAGE;
+            }
+            Err(preprocess::CppError::Failed(msg)) => {
+                report_io(
+                    &file.name,
+                    diag::codes::PREPROCESSOR,
+                    msg,
+                    t.diagnostics_format,
+                );
+                return EXIT_ERRORS;
+            }
+        }
+    } else {
+        file
     };
     let opts = crate::Options { emit: t.emit };
     let result = crate::translate(&file, &opts);

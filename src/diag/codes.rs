@@ -51,12 +51,13 @@ codes! {
     IO_READ = "E0001": "The input file cannot be read (missing, unreadable, or not UTF-8).";
     IO_WRITE = "E0002": "The output file cannot be written (directory missing, no permission).";
     C_PARSE = "E0003": "tree-sitter could not parse the C code of an offloaded region; no code is generated for it.";
+    PREPROCESSOR = "E0004": "The C preprocessor of --preprocess cannot be run, or it failed on the input (its own messages precede this one).";
 
     PRAGMA_SYNTAX = "E0101": "The pragma text is malformed: a clause, parenthesis or argument is missing or misplaced.";
     UNKNOWN_DIRECTIVE = "E0102": "The directive name is not an OpenMP 5.2 or OpenACC 3.3 directive.";
     UNKNOWN_CLAUSE = "E0103": "The clause name is not an OpenMP 5.2 or OpenACC 3.3 clause.";
     BAD_CLAUSE_ARG = "E0104": "A clause argument is not of the form the clause takes (map type, reduction identifier, list item, expression).";
-    MACRO_PRAGMA = "E0105": "A pragma comes from a macro this file does not define; rerun with --preprocess.";
+    MACRO_PRAGMA = "E0105": "A pragma comes from a macro this file does not define (or defines with other tokens around `_Pragma`); rerun with --preprocess.";
 
     CLAUSE_NOT_ALLOWED = "E0201": "The clause is not allowed on this directive.";
     CLAUSE_REPEATED = "E0202": "The clause may appear at most once on this directive.";
@@ -80,6 +81,7 @@ codes! {
     UNDECLARED = "E0302": "A name used in a clause or an offloaded region has no visible declaration.";
     UNSUPPORTED_TYPE = "E0303": "The type of a variable used in an offloaded region cannot be passed to a kernel (local type, variable-length array, pointer to pointer).";
     BAD_REDUCTION_TYPE = "E0304": "The reduction operator is not defined for the variable's type.";
+    CALL_NOT_ON_DEVICE = "E0310": "An offloaded region calls a function that has no definition in the file and is not in the CUDA device library, so it cannot run on the device.";
 
     POINTER_NO_EXTENT = "E0401": "A pointer is used in an offloaded region with no extent; map an array section such as map(tofrom: p[0:n]).";
     BAD_SECTION = "E0402": "The array section does not fit the variable (too many dimensions, or a section of a scalar).";
@@ -91,4 +93,5 @@ codes! {
 
     HOST_PASSTHROUGH = "W0001": "The pragma is not offloaded and is passed through to the host compiler unchanged.";
     CXX_REWRITE = "W0002": "C code that is not valid C++ was rewritten (cast added, identifier renamed).";
+    UNKNOWN_MACRO = "W0003": "A name this file does not define stands alone before a loop: a macro from a header that may hide a pragma; rerun with --preprocess.";
 }

@@ -10,9 +10,11 @@ use super::print::{clause_text, item_text, print};
 use crate::source::{SourceFile, Span};
 use std::fmt::Write;
 
+/// `line:col` of a span's start (the line in the original file of a
+/// preprocessed input, see [`SourceFile::origin`]).
 fn at(file: &SourceFile, s: Span) -> String {
-    let (l, c) = file.line_col(s.start.min(file.text.len()));
-    format!("{l}:{c}")
+    let c = file.line_col(s.start.min(file.text.len())).1;
+    format!("{}:{c}", file.origin(s.start).1)
 }
 
 fn expr_line(out: &mut String, file: &SourceFile, indent: &str, what: &str, e: &ExprText) {
@@ -92,7 +94,13 @@ pub fn render_text(file: &SourceFile, dirs: &[Directive]) -> String {
         if k > 0 {
             out.push('\n');
         }
-        let _ = writeln!(out, "{}:{}: {}", file.name, at(file, d.span), print(d));
+        let _ = writeln!(
+            out,
+            "{}:{}: {}",
+            file.origin(d.span.start).0,
+            at(file, d.span),
+            print(d)
+        );
         let _ = writeln!(
             out,
             "  directive `{} {}` @{} bytes {}..{}",
@@ -122,7 +130,8 @@ pub fn render_text(file: &SourceFile, dirs: &[Directive]) -> String {
 }
 
 fn span_json(file: &SourceFile, s: Span) -> serde_json::Value {
-    let (l, c) = file.line_col(s.start.min(file.text.len()));
+    let c = file.line_col(s.start.min(file.text.len())).1;
+    let l = file.origin(s.start).1;
     serde_json::json!({ "start": s.start, "end": s.end, "line": l, "column": c })
 }
 
@@ -151,7 +160,7 @@ pub fn render_json(file: &SourceFile, dirs: &[Directive]) -> String {
                 })
             });
             serde_json::json!({
-                "file": file.name,
+                "file": file.origin(d.span.start).0,
                 "model": d.model,
                 "name": d.name,
                 "text": print(d),

@@ -14,10 +14,30 @@ pub mod region;
 pub mod templates;
 
 use crate::lower::Region;
-use crate::source::{SourceFile, Span};
+use crate::source::{cond, SourceFile, Span};
 use edits::{apply, Edit};
+use std::collections::BTreeMap;
+
+/// `__host__ __device__` before every declaration of the functions lowering
+/// compiles for the device too (after any `extern "C" {` opened there).
+pub fn device_fn_edits(fns: &[crate::sema::calls::FileFunction]) -> Vec<Edit> {
+    let mut starts: Vec<usize> = fns.iter().flat_map(|f| f.decl_starts.clone()).collect();
+    starts.sort_unstable();
+    starts.dedup();
+    starts
+        .into_iter()
+        .map(|at| Edit::insert(at, 30, "__host__ __device__ "))
+        .collect()
+}
 
 /// Writes the whole output file.
+///
+/// A region whose pragma ends an arm of an `#if` group and whose statement
+/// follows the `#endif` ([`cond::shared_statement`]) keeps the group: the
+/// pragma becomes the host code, every other arm gets a copy of the
+/// statement (an `#else` arm is added when the group has none), and the
+/// statement after the `#endif` is removed. Each arm then runs what it ran
+/// before, with that arm's pragma lowered.
 pub fn emit_file(
     file: &SourceFile,
     regions: &[Region],
@@ -25,10 +45,26 @@ pub fn emit_file(
     namer: &mut namer::Namer,
 ) -> String {
     let mut edits: Vec<Edit> = Vec::new();
-    let replaced: Vec<Span> = regions
+    let text = &file.text;
+    let groups = if regions.is_empty() {
+        Vec::new()
+    } else {
+        cond::groups(text)
+    };
+    // Group and arm of each region whose statement follows an `#endif`.
+    let shared: Vec<Option<(usize, usize)>> = regions
         .iter()
-        .map(|r| Span::new(r.pragma.start, r.stmt.end))
+        .map(|r| cond::shared_statement(&groups, r.pragma, r.stmt))
         .collect();
+    let mut replaced: Vec<Span> = Vec::new();
+    for (r, sh) in regions.iter().zip(&shared) {
+        if sh.is_some() {
+            replaced.push(r.pragma);
+            replaced.push(r.stmt);
+        } else {
+            replaced.push(Span::new(r.pragma.start, r.stmt.end));
+        }
+    }
     let inside_region = |e: &Edit| {
         replaced.iter().any(|s| {
             e.span.start >= s.start
@@ -41,22 +77,46 @@ pub fn emit_file(
             edits.push(e.clone());
         }
     }
-    for r in regions {
-        let body = apply(&file.text, r.body, &cxx_edits);
-        let fallback = apply(&file.text, r.stmt, &cxx_edits);
-        let t = region::emit_region(r, &body, &fallback, &file.name, namer);
-        edits.push(Edit::insert(r.function_start, 10, t.kernel));
-        // Indent the host block like the pragma it replaces.
-        let line_start = file.text[..r.pragma.start]
-            .rfind('\n')
-            .map(|i| i + 1)
-            .unwrap_or(0);
-        let indent: String = file.text[line_start..r.pragma.start]
-            .chars()
-            .take_while(|c| *c == ' ' || *c == '\t')
-            .collect();
-        let host = t.host.replace('\n', &format!("\n{indent}"));
-        edits.push(Edit::replace(Span::new(r.pragma.start, r.stmt.end), host));
+    // (group, statement) -> arms whose pragma was lowered.
+    let mut copies: BTreeMap<(usize, Span), Vec<usize>> = BTreeMap::new();
+    for (r, sh) in regions.iter().zip(&shared) {
+        let body = apply(text, r.body, &cxx_edits);
+        let fallback = apply(text, r.stmt, &cxx_edits);
+        let t = region::emit_region(r, &body, &fallback, file.origin(r.pragma.start).0, namer);
+        edits.push(Edit::insert(
+            r.function_start,
+            10,
+            in_same_arms(text, &groups, r, t.kernel),
+        ));
+        let host = t
+            .host
+            .replace('\n', &format!("\n{}", indent_at(text, r.pragma.start)));
+        match sh {
+            Some((g, k)) => {
+                edits.push(Edit::replace(r.pragma, host));
+                copies.entry((*g, r.stmt)).or_default().push(*k);
+            }
+            None => edits.push(Edit::replace(Span::new(r.pragma.start, r.stmt.end), host)),
+        }
+    }
+    {
+        for ((g, stmt), lowered) in &copies {
+            let grp = &groups[*g];
+            let copy = format!(
+                "{}{}\n",
+                indent_at(text, stmt.start),
+                apply(text, *stmt, &cxx_edits)
+            );
+            for k in 0..grp.arms().len() {
+                if !lowered.contains(&k) {
+                    edits.push(Edit::insert(grp.lines[k + 1].start, 30, copy.clone()));
+                }
+            }
+            if let (false, Some(endif)) = (grp.has_else, grp.endif()) {
+                edits.push(Edit::insert(endif.start, 30, format!("#else\n{copy}")));
+            }
+            edits.push(Edit::replace(whole_lines(text, *stmt), ""));
+        }
     }
     let mut out = String::new();
     out.push_str(&format!(
@@ -73,4 +133,60 @@ pub fn emit_file(
         out.push('\n');
     }
     out
+}
+
+/// The spaces and tabs that start the line holding `pos`.
+fn indent_at(text: &str, pos: usize) -> String {
+    let line_start = text[..pos.min(text.len())]
+        .rfind('\n')
+        .map(|i| i + 1)
+        .unwrap_or(0);
+    text[line_start..pos.min(text.len())]
+        .chars()
+        .take_while(|c| *c == ' ' || *c == '\t')
+        .collect()
+}
+
+/// `span` widened to whole lines when nothing but blanks shares its lines.
+fn whole_lines(text: &str, span: Span) -> Span {
+    let b = text.as_bytes();
+    let mut start = span.start.min(b.len());
+    while start > 0 && matches!(b[start - 1], b' ' | b'\t') {
+        start -= 1;
+    }
+    let mut end = span.end.min(b.len());
+    while end < b.len() && matches!(b[end], b' ' | b'\t' | b'\r') {
+        end += 1;
+    }
+    let line_start = start == 0 || b[start - 1] == b'\n';
+    if line_start && end < b.len() && b[end] == b'\n' {
+        Span::new(start, end + 1)
+    } else {
+        span
+    }
+}
+
+/// The kernel of a region inside `#if` arms (that begin inside its function)
+/// wrapped in the same arms, so that it is compiled exactly when its region
+/// is: `#ifdef A` / `#else` / kernel / `#endif` for a pragma in the `#else`
+/// arm. A kernel of an arm that is not compiled would be an unused static
+/// function (a warning in nvcc and clang).
+fn in_same_arms(text: &str, groups: &[cond::CondGroup], r: &Region, kernel: String) -> String {
+    let mut open = String::new();
+    let mut close = String::new();
+    for (g, k) in cond::arms_around(groups, r.pragma.start) {
+        let grp = &groups[g];
+        if grp.span().start < r.function_start || grp.endif().is_none() {
+            continue;
+        }
+        for line in &grp.lines[..=k] {
+            open.push_str(text.get(line.start..line.end).unwrap_or(""));
+            open.push('\n');
+        }
+        close.insert_str(0, "#endif\n");
+    }
+    if open.is_empty() {
+        return kernel;
+    }
+    format!("{open}{kernel}{close}")
 }

@@ -2,7 +2,7 @@
 
 use super::CTree;
 use crate::directives::Directive;
-use crate::source::Span;
+use crate::source::{cond, Span};
 use tree_sitter::Node;
 
 /// A parsed directive with the statement it governs (if any) and the
@@ -100,12 +100,22 @@ pub fn function_name(def: Node<'_>, text: &str) -> Option<String> {
 
 /// Attaches every directive to the statement that follows its pragma. `ends`
 /// gives, for each directive, the end of its pragma text.
+///
+/// A pragma that ends an arm of an `#if` group governs the statement after
+/// the `#endif` (see [`crate::source::cond`]).
 pub fn attach(tree: &CTree, directives: Vec<Directive>) -> Vec<Attached> {
     let mut out = Vec::new();
+    let mut groups: Option<Vec<cond::CondGroup>> = None;
     for d in directives {
         let (stmt, function) = match tree.root() {
             Some(root) => {
-                let pos = skip_space(&tree.text, d.span.end);
+                let mut pos = skip_space(&tree.text, d.span.end);
+                if tree.text.as_bytes().get(pos) == Some(&b'#') {
+                    let gs = groups.get_or_insert_with(|| cond::groups(&tree.text));
+                    if let Some(after) = cond::after_arm(gs, d.span.start, pos) {
+                        pos = skip_space(&tree.text, after);
+                    }
+                }
                 let stmt = statement_at(root, pos).map(|n| Span::new(n.start_byte(), n.end_byte()));
                 let function = enclosing_function(root, &tree.text, d.span.start);
                 (stmt, function)

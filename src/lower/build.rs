@@ -470,21 +470,20 @@ pub fn build_region(
     let body = nest.last().map(|l| l.body).unwrap_or(stmt_span);
     // Loop bounds and steps are evaluated on the host; the kernel needs only
     // what the innermost body names.
-    let body_names: std::collections::BTreeSet<String> = node_at(tree, body)
-        .map(|b| uses::free_identifiers(b, &file.text).0)
-        .unwrap_or_else(|| used.clone())
-        .into_iter()
-        .map(|u| u.name)
-        .collect();
+    let (body_uses, calls) = node_at(tree, body)
+        .map(|b| uses::free_identifiers(b, &file.text))
+        .unwrap_or_else(|| (used.clone(), Vec::new()));
+    let body_names: std::collections::BTreeSet<String> =
+        body_uses.into_iter().map(|u| u.name).collect();
     Some(Region {
         model: d.model,
         construct: d.name.clone(),
-        pragma_text: pragma_one_line(file.slice(d.span)),
+        pragma_text: written_pragma(file.slice(d.span), d),
         pragma: d.span,
         stmt: stmt_span,
         function,
         function_start,
-        line: file.line_of(d.span.start),
+        line: file.origin(d.span.start).1,
         kernel,
         schedule,
         blocks,
@@ -494,11 +493,23 @@ pub fn build_region(
         nest_types,
         body,
         body_names,
+        calls,
         vars,
         reductions,
         if_cond,
         notes,
     })
+}
+
+/// The pragma as written, on one line; for a pragma that comes from a macro
+/// (the span is the macro use) the use and the pragma it stands for.
+fn written_pragma(text: &str, d: &Directive) -> String {
+    let t = text.trim_start();
+    if t.starts_with('#') || t.starts_with("_Pragma") {
+        pragma_one_line(text)
+    } else {
+        pragma_one_line(&format!("{text} = #pragma {}", crate::directives::print(d)))
+    }
 }
 
 /// The pragma on one line, continuations joined, spaces collapsed; `*/`

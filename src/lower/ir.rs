@@ -115,6 +115,8 @@ pub struct Region {
     /// Free names of the innermost body: the variables the kernel itself
     /// reads or writes (the others are only mapped, or feed host-side bounds).
     pub body_names: std::collections::BTreeSet<String>,
+    /// Functions the innermost body calls (bounds and steps run on the host).
+    pub calls: Vec<(String, Span)>,
     pub vars: Vec<VarAttr>,
     pub reductions: Vec<Reduction>,
     pub if_cond: Option<String>,

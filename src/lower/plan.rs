@@ -16,11 +16,12 @@ fn size(s: &Size) -> String {
 pub fn render(file: &SourceFile, regions: &[Region]) -> String {
     let mut o = String::new();
     for r in regions {
-        let (l, c) = file.line_col(r.pragma.start);
+        let (name, l) = file.origin(r.pragma.start);
+        let c = file.line_col(r.pragma.start).1;
         let _ = writeln!(
             o,
             "region {} at {}:{}:{} in {}()",
-            r.kernel, file.name, l, c, r.function
+            r.kernel, name, l, c, r.function
         );
         let _ = writeln!(o, "  directive: {} {}", r.model.as_str(), r.construct);
         let _ = writeln!(o, "  schedule:  {}", r.schedule.as_str());

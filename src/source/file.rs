@@ -1,13 +1,21 @@
 //! The input file: its name, text and a line index.
 
+use super::linemap::LineMap;
 use super::Span;
+use std::sync::Arc;
 
 /// One input file. Offsets are bytes; lines and columns are 1-based.
+///
+/// A preprocessed input (`--preprocess`) also carries the [`LineMap`] from
+/// its lines to the files the preprocessor read: [`SourceFile::origin`] gives
+/// the user's file and line for an offset, which is what diagnostics, plans
+/// and generated comments show.
 #[derive(Clone, Debug)]
 pub struct SourceFile {
     pub name: String,
     pub text: String,
     line_starts: Vec<usize>,
+    origins: Option<Arc<LineMap>>,
 }
 
 impl SourceFile {
@@ -19,6 +27,31 @@ impl SourceFile {
             name: name.into(),
             text,
             line_starts,
+            origins: None,
+        }
+    }
+
+    /// A preprocessed text with the map of its lines to the original files.
+    pub fn with_origins(name: impl Into<String>, text: impl Into<String>, map: LineMap) -> Self {
+        let mut f = SourceFile::new(name, text);
+        f.origins = Some(Arc::new(map));
+        f
+    }
+
+    /// The line map of a preprocessed input.
+    pub fn origins(&self) -> Option<&LineMap> {
+        self.origins.as_deref()
+    }
+
+    /// The file and 1-based line an offset comes from: the original file of
+    /// a preprocessed input, otherwise this file. The column of an offset is
+    /// [`SourceFile::line_col`]'s (a preprocessed line keeps its layout unless
+    /// a macro was expanded in it).
+    pub fn origin(&self, offset: usize) -> (&str, usize) {
+        let line = self.line_of(offset.min(self.text.len()));
+        match self.origins.as_deref().and_then(|m| m.origin(line)) {
+            Some(o) => o,
+            None => (self.name.as_str(), line),
         }
     }
 

@@ -47,12 +47,12 @@ pub struct PragmaMacro {
     pub model: Model,
 }
 
-fn is_ident_byte(c: u8) -> bool {
+pub(super) fn is_ident_byte(c: u8) -> bool {
     c.is_ascii_alphanumeric() || c == b'_'
 }
 
 /// Skips a backslash-newline at `i`, if there is one; returns the index after it.
-fn skip_splice(b: &[u8], i: usize) -> Option<usize> {
+pub(super) fn skip_splice(b: &[u8], i: usize) -> Option<usize> {
     if b.get(i) != Some(&b'\\') {
         return None;
     }
@@ -64,7 +64,7 @@ fn skip_splice(b: &[u8], i: usize) -> Option<usize> {
 }
 
 /// End of the block comment starting at `i` (`/*`), after the `*/`.
-fn block_comment_end(b: &[u8], i: usize) -> usize {
+pub(super) fn block_comment_end(b: &[u8], i: usize) -> usize {
     let mut j = i + 2;
     while j + 1 < b.len() {
         if b[j] == b'*' && b[j + 1] == b'/' {
@@ -77,7 +77,7 @@ fn block_comment_end(b: &[u8], i: usize) -> usize {
 
 /// End of the literal starting at `start` (a quote), after its closing quote,
 /// or at the end of the line when it is not closed.
-fn skip_literal(b: &[u8], start: usize) -> usize {
+pub(super) fn skip_literal(b: &[u8], start: usize) -> usize {
     let q = b[start];
     let mut i = start + 1;
     while i < b.len() {
@@ -93,7 +93,7 @@ fn skip_literal(b: &[u8], start: usize) -> usize {
 
 /// End of the logical line starting at `i` (backslash-newline continues it, and
 /// so does a block comment that spans lines), not including the final newline.
-fn logical_line_end(b: &[u8], mut i: usize) -> usize {
+pub(super) fn logical_line_end(b: &[u8], mut i: usize) -> usize {
     while i < b.len() {
         if let Some(j) = skip_splice(b, i) {
             i = j;
@@ -120,7 +120,7 @@ fn logical_line_end(b: &[u8], mut i: usize) -> usize {
 }
 
 /// The first word of `s` after spaces, tabs and continuations.
-fn first_word(s: &[u8]) -> &[u8] {
+pub(super) fn first_word(s: &[u8]) -> &[u8] {
     let mut i = 0;
     while i < s.len() {
         if let Some(j) = skip_splice(s, i) {
@@ -135,7 +135,7 @@ fn first_word(s: &[u8]) -> &[u8] {
     &s[i..i + n]
 }
 
-fn model_of(word: &[u8]) -> Option<Model> {
+pub(super) fn model_of(word: &[u8]) -> Option<Model> {
     match word {
         b"omp" => Some(Model::Omp),
         b"acc" => Some(Model::Acc),
@@ -144,7 +144,7 @@ fn model_of(word: &[u8]) -> Option<Model> {
 }
 
 /// The words of a preprocessing directive line starting at `#`: `(word, rest)`.
-fn directive_word(line: &[u8]) -> (&[u8], &[u8]) {
+pub(super) fn directive_word(line: &[u8]) -> (&[u8], &[u8]) {
     let rest = &line[1.min(line.len())..];
     let w = first_word(rest);
     let off = w.as_ptr() as usize - rest.as_ptr() as usize;
@@ -152,7 +152,7 @@ fn directive_word(line: &[u8]) -> (&[u8], &[u8]) {
 }
 
 /// `Some(model)` when the logical line is `# pragma omp|acc ...`.
-fn pragma_model(line: &[u8]) -> Option<Model> {
+pub(super) fn pragma_model(line: &[u8]) -> Option<Model> {
     let (w, rest) = directive_word(line);
     if w != b"pragma"
         || !rest
@@ -165,7 +165,7 @@ fn pragma_model(line: &[u8]) -> Option<Model> {
 }
 
 /// If `_Pragma ( "omp|acc ..." )` starts at `i`, its end (after `)`) and model.
-fn operator_at(b: &[u8], i: usize) -> Option<(usize, Model)> {
+pub(super) fn operator_at(b: &[u8], i: usize) -> Option<(usize, Model)> {
     if !b[i..].starts_with(b"_Pragma") || (i > 0 && is_ident_byte(b[i - 1])) {
         return None;
     }
@@ -205,7 +205,7 @@ fn operator_at(b: &[u8], i: usize) -> Option<(usize, Model)> {
 }
 
 /// Every `_Pragma("omp|acc ...")` in `b[start..end]`, outside comments and literals.
-fn operators_in(b: &[u8], start: usize, end: usize) -> Vec<(Span, Model)> {
+pub(super) fn operators_in(b: &[u8], start: usize, end: usize) -> Vec<(Span, Model)> {
     let mut out = Vec::new();
     let mut i = start;
     while i < end {
@@ -234,7 +234,19 @@ fn operators_in(b: &[u8], start: usize, end: usize) -> Vec<(Span, Model)> {
 
 /// Walks the text, calling `on_directive` with the span of every
 /// preprocessing directive line and `on_code` for every `_Pragma` outside them.
-fn scan(text: &str, mut on_directive: impl FnMut(Span), mut on_code: impl FnMut(Span, Model)) {
+pub(super) fn scan(text: &str, on_directive: impl FnMut(Span), on_code: impl FnMut(Span, Model)) {
+    scan_idents(text, on_directive, on_code, |_, _| {});
+}
+
+/// [`scan`], also calling `on_ident` with the span of every identifier in
+/// code (outside directives, comments and literals; `_Pragma` operators
+/// excluded) and whether it is the first thing on its line.
+pub(super) fn scan_idents(
+    text: &str,
+    mut on_directive: impl FnMut(Span),
+    mut on_code: impl FnMut(Span, Model),
+    mut on_ident: impl FnMut(Span, bool),
+) {
     let b = text.as_bytes();
     let mut i = 0;
     let mut line_start = true;
@@ -260,21 +272,26 @@ fn scan(text: &str, mut on_directive: impl FnMut(Span), mut on_code: impl FnMut(
             line_start = false;
             continue;
         }
+        let first = line_start;
         line_start = false;
         match c {
             b'/' if b.get(i + 1) == Some(&b'*') => i = block_comment_end(b, i),
             b'/' if b.get(i + 1) == Some(&b'/') => i = logical_line_end(b, i),
             b'"' | b'\'' => i = skip_literal(b, i),
-            b'_' => match operator_at(b, i) {
-                Some((e, m)) => {
-                    on_code(Span::new(i, e), m);
-                    i = e;
-                }
-                None => i += 1,
-            },
             c if is_ident_byte(c) => {
+                if c == b'_' {
+                    if let Some((e, m)) = operator_at(b, i) {
+                        on_code(Span::new(i, e), m);
+                        i = e;
+                        continue;
+                    }
+                }
+                let s = i;
                 while i < b.len() && is_ident_byte(b[i]) {
                     i += 1;
+                }
+                if !c.is_ascii_digit() {
+                    on_ident(Span::new(s, i), first);
                 }
             }
             _ => i += 1,
@@ -352,10 +369,17 @@ pub fn find_pragma_macros(text: &str) -> Vec<PragmaMacro> {
 /// A copy of `text` with every pragma in `pragmas` replaced by spaces; newlines
 /// are kept so lines and byte offsets do not move.
 pub fn mask(text: &str, pragmas: &[RawPragma]) -> String {
+    let spans: Vec<Span> = pragmas.iter().map(|p| p.span).collect();
+    mask_spans(text, &spans)
+}
+
+/// A copy of `text` with every span replaced by spaces, newlines kept (the
+/// pragmas and the uses of pragma macros, see [`super::macros`]).
+pub fn mask_spans(text: &str, spans: &[Span]) -> String {
     let mut bytes = text.as_bytes().to_vec();
-    for p in pragmas {
-        let end = p.span.end.min(bytes.len());
-        let start = p.span.start.min(end);
+    for p in spans {
+        let end = p.end.min(bytes.len());
+        let start = p.start.min(end);
         for b in &mut bytes[start..end] {
             if *b != b'\n' && *b != b'\r' {
                 *b = b' ';

@@ -3,7 +3,10 @@
 //! Every later stage refers to the user's file through [`Span`]s: byte ranges
 //! into the original text, never into a rewritten copy.
 
+pub mod cond;
 mod file;
+pub mod linemap;
+pub mod macros;
 pub mod mask;
 mod span;
 

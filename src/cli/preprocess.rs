@@ -1,0 +1,128 @@
+//! `--preprocess`: runs the C preprocessor on the input and turns its output
+//! into the [`SourceFile`] that is translated (see [`crate::source::linemap`]
+//! for what is kept and how lines map back).
+//!
+//! The command is `$P2C_CPP` (split at whitespace) or `cc`, run as
+//! `CMD -E -C -dD -x c FLAGS... INPUT` in the current directory: `-C` keeps
+//! the user's comments, `-dD` keeps the `#define`s (so that system headers,
+//! which stay `#include` lines, see the same feature macros when nvcc
+//! includes them again), `-x c` reads any file name (and standard input) as C.
+//! A file input is passed by name, so quoted `#include`s resolve from its
+//! directory; standard input is piped.
+
+use super::io::io_message;
+use super::Input;
+use crate::source::linemap::unmark;
+use crate::source::SourceFile;
+use std::collections::HashMap;
+use std::ffi::OsString;
+use std::io::{Read, Write};
+use std::process::{Command, Stdio};
+
+/// Why there is no preprocessed input.
+#[derive(Debug)]
+pub enum CppError {
+    /// The preprocessor cannot be started (missing, not executable).
+    CannotRun(String),
+    /// It ran and failed: its own messages were written to stderr.
+    Failed(String),
+}
+
+/// The preprocessor command and its leading arguments.
+fn command() -> (String, Vec<String>) {
+    let spec = std::env::var("P2C_CPP").unwrap_or_default();
+    let mut words = spec.split_whitespace().map(str::to_string);
+    match words.next() {
+        Some(cmd) => (cmd, words.collect()),
+        None => ("cc".to_string(), Vec::new()),
+    }
+}
+
+/// Runs the preprocessor on `file` (already read from `input`) with `flags`
+/// (`-IDIR`, `-DNAME=VAL`, `-UNAME`, in order).
+pub fn preprocess(
+    input: &Input,
+    file: &SourceFile,
+    flags: &[OsString],
+) -> Result<SourceFile, CppError> {
+    let (cmd, lead) = command();
+    let mut c = Command::new(&cmd);
+    c.args(&lead)
+        .args(["-E", "-C", "-dD", "-x", "c"])
+        .args(flags);
+    match input {
+        Input::Path(p) => {
+            c.arg(p);
+        }
+        Input::Std => {
+            c.arg("-");
+        }
+    }
+    c.stdin(if matches!(input, Input::Std) {
+        Stdio::piped()
+    } else {
+        Stdio::null()
+    })
+    .stdout(Stdio::piped())
+    .stderr(Stdio::inherit());
+    let mut child = c.spawn().map_err(|e| {
+        CppError::CannotRun(format!(
+            "--preprocess needs a C preprocessor, but `{cmd}` cannot be run: {} (set P2C_CPP to the command of one, for example P2C_CPP=gcc)",
+            io_message(&e)
+        ))
+    })?;
+    // Feed standard input from a thread so a large output cannot block it.
+    let feeder = child.stdin.take().map(|mut stdin| {
+        let text = file.text.clone();
+        std::thread::spawn(move || {
+            let _ = stdin.write_all(text.as_bytes());
+        })
+    });
+    let mut out = Vec::new();
+    let read = child
+        .stdout
+        .take()
+        .map(|mut s| s.read_to_end(&mut out))
+        .unwrap_or(Ok(0));
+    let status = child.wait();
+    if let Some(f) = feeder {
+        let _ = f.join();
+    }
+    let status = status.map_err(|e| CppError::CannotRun(format!("`{cmd}`: {}", io_message(&e))))?;
+    if let Err(e) = read {
+        return Err(CppError::CannotRun(format!(
+            "cannot read the output of `{cmd}`: {}",
+            io_message(&e)
+        )));
+    }
+    if !status.success() {
+        return Err(CppError::Failed(format!(
+            "the C preprocessor (`{cmd}`) failed on `{}` ({status}); nothing was translated",
+            file.name
+        )));
+    }
+    let Ok(out) = String::from_utf8(out) else {
+        return Err(CppError::Failed(format!(
+            "the output of the C preprocessor (`{cmd}`) on `{}` is not valid UTF-8",
+            file.name
+        )));
+    };
+    // The preprocessor names the input as it was given: the path, or `<stdin>`.
+    let main = match input {
+        Input::Path(p) => p.display().to_string(),
+        Input::Std => "<stdin>".to_string(),
+    };
+    let mut cache: HashMap<String, Option<Vec<String>>> = HashMap::new();
+    let u = unmark(&out, &main, |name, line| {
+        let lines = cache.entry(name.to_string()).or_insert_with(|| {
+            let text = if name == main {
+                Some(file.text.clone())
+            } else {
+                std::fs::read_to_string(name).ok()
+            };
+            text.map(|t| t.lines().map(str::to_string).collect())
+        });
+        lines.as_ref()?.get(line.checked_sub(1)?).cloned()
+    });
+    Ok(SourceFile::with_origins(file.name.clone(), u.text, u.map))
+}
