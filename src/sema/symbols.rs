@@ -235,8 +235,12 @@ fn locals_in(top: Node<'_>, text: &str, start: usize, end: usize) -> HashMap<Str
                     }
                 }
             }
-            "preproc_ifdef" | "preproc_if" | "preproc_else" | "preproc_elif"
-            | "linkage_specification" | "declaration_list" => {
+            "preproc_ifdef"
+            | "preproc_if"
+            | "preproc_else"
+            | "preproc_elif"
+            | "linkage_specification"
+            | "declaration_list" => {
                 let mut c = node.walk();
                 for item in node.named_children(&mut c) {
                     if item.start_byte() >= limit {
@@ -347,7 +351,9 @@ mod tests {
         let tree = parse_c(text.to_string());
         let root = tree.root().expect("tree");
         let index = FileScope::new(root, text);
-        let names = ["g", "real", "h", "in_if", "n", "a", "k", "i", "t", "u", "late", "f"];
+        let names = [
+            "g", "real", "h", "in_if", "n", "a", "k", "i", "t", "u", "late", "f",
+        ];
         let mut stack = vec![root];
         let mut checked = 0;
         while let Some(node) = stack.pop() {

@@ -92,7 +92,7 @@ fn class_of(ty: &CType, symbols: &Visible, depth: usize) -> Class {
         if INTEGER_TYPEDEFS.contains(one) {
             return Class::Integer;
         }
-        if let Some(t) = symbols.get(*one).filter(|s| s.is_typedef) {
+        if let Some(t) = symbols.get(one).filter(|s| s.is_typedef) {
             if depth < 8 {
                 return class_of(&t.ty, symbols, depth + 1);
             }
