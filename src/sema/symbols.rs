@@ -157,43 +157,73 @@ impl<'t> FileScope<'t> {
         FileScope { tops, by_name }
     }
 
-    /// The symbols visible at `start..end`: a statement's span, or an empty
-    /// span for a point between statements (such as a masked pragma).
-    pub fn visible(&self, text: &str, start: usize, end: usize) -> Visible<'_, 't> {
+    /// The outermost node spanning exactly `start..end`, found walking down
+    /// from its top-level item (no `Node::parent`, which restarts from the root).
+    pub fn node_at(&self, start: usize, end: usize) -> Option<Node<'t>> {
+        let k = self.tops.partition_point(|n| n.start_byte() <= start);
+        let mut node = *self.tops.get(k.checked_sub(1)?)?;
+        loop {
+            if node.start_byte() == start && node.end_byte() == end {
+                return Some(node);
+            }
+            let mut c = node.walk();
+            let child = node
+                .children(&mut c)
+                .find(|ch| ch.start_byte() <= start && end <= ch.end_byte())?;
+            node = child;
+        }
+    }
+
+    /// The local declarations visible at `start..end`: a statement's span,
+    /// or an empty span for a point between statements (such as a masked
+    /// pragma). Look names up with [`FileScope::visible`].
+    pub fn locals(&self, text: &str, start: usize, end: usize) -> Locals {
         let k = self.tops.partition_point(|n| n.start_byte() <= start);
         let top = k
             .checked_sub(1)
             .and_then(|k| self.tops.get(k))
             .filter(|n| start < n.end_byte());
-        let (before, locals) = match top {
-            Some(top) => (top.start_byte(), locals_in(*top, text, start, end)),
-            None => (start, HashMap::new()),
-        };
-        Visible {
-            file: self,
-            before,
-            locals,
+        match top {
+            Some(top) => Locals {
+                before: top.start_byte(),
+                map: locals_in(*top, text, start, end),
+            },
+            None => Locals {
+                before: start,
+                map: HashMap::new(),
+            },
         }
     }
+
+    /// Everything visible where `locals` were taken.
+    pub fn visible<'f>(&'f self, locals: &'f Locals) -> Visible<'f, 't> {
+        Visible { file: self, locals }
+    }
+}
+
+/// The local declarations visible at one place, and where the file scope
+/// visible there ends (the start of the enclosing top-level item).
+pub struct Locals {
+    before: usize,
+    map: HashMap<String, Symbol>,
 }
 
 /// What is visible at one place: the local declarations, then the file scope
 /// before the enclosing top-level item.
 pub struct Visible<'f, 't> {
     file: &'f FileScope<'t>,
-    before: usize,
-    locals: HashMap<String, Symbol>,
+    locals: &'f Locals,
 }
 
 impl Visible<'_, '_> {
     pub fn get(&self, name: &str) -> Option<&Symbol> {
-        self.locals.get(name).or_else(|| {
+        self.locals.map.get(name).or_else(|| {
             self.file
                 .by_name
                 .get(name)?
                 .iter()
                 .rev()
-                .find(|(at, _)| *at < self.before)
+                .find(|(at, _)| *at < self.locals.before)
                 .map(|(_, s)| s)
         })
     }
@@ -211,28 +241,30 @@ fn locals_in(top: Node<'_>, text: &str, start: usize, end: usize) -> HashMap<Str
         if start < end && node.start_byte() == start && node.end_byte() == end {
             break;
         }
-        let mut c = node.walk();
-        let child = node
-            .children(&mut c)
-            .find(|ch| ch.start_byte() <= start && end <= ch.end_byte() && start < ch.end_byte());
-        // Items of `node` before the child on the way (or before the point).
-        let limit = child.map(|ch| ch.start_byte()).unwrap_or(start);
+        // One pass over the children: the one on the way, and for a block
+        // the declarations before it (or before the point).
         let mut syms = Vec::new();
+        let mut child = None;
+        let mut c = node.walk();
+        for ch in node.children(&mut c) {
+            if ch.start_byte() <= start && end <= ch.end_byte() && start < ch.end_byte() {
+                child = Some(ch);
+                break;
+            }
+            if ch.start_byte() >= start {
+                break;
+            }
+            if node.kind() == "compound_statement"
+                && matches!(ch.kind(), "declaration" | "type_definition")
+            {
+                declared_by(ch, text, Storage::Local, &mut syms);
+            }
+        }
+        let limit = child.map(|ch| ch.start_byte()).unwrap_or(start);
         match node.kind() {
             "function_definition" => {
                 if let Some(decl) = node.child_by_field_name("declarator") {
                     params_of(decl, text, &mut syms);
-                }
-            }
-            "compound_statement" => {
-                let mut c = node.walk();
-                for item in node.children(&mut c) {
-                    if item.start_byte() >= limit {
-                        break;
-                    }
-                    if matches!(item.kind(), "declaration" | "type_definition") {
-                        declared_by(item, text, Storage::Local, &mut syms);
-                    }
                 }
             }
             "preproc_ifdef"
@@ -363,7 +395,8 @@ mod tests {
                 continue;
             }
             let old = visible_at(root, text, node);
-            let new = index.visible(text, node.start_byte(), node.end_byte());
+            let locals = index.locals(text, node.start_byte(), node.end_byte());
+            let new = index.visible(&locals);
             for n in names {
                 assert_eq!(
                     old.get(n).map(|s| s.span),
@@ -377,7 +410,8 @@ mod tests {
         assert!(checked > 8, "{checked}");
         // A point between statements sees what the next statement sees.
         let pos = text.find("a[1] = g").unwrap();
-        let at = index.visible(text, pos - 1, pos - 1);
+        let locals = index.locals(text, pos - 1, pos - 1);
+        let at = index.visible(&locals);
         assert!(at.get("k").is_some() && at.get("u").is_none() && at.get("late").is_none());
     }
 }

@@ -25,8 +25,9 @@ mod spec;
 use crate::diag::{codes, Code, Diagnostic};
 use crate::directives::Directive;
 use crate::front::{Attached, CTree};
-use crate::sema::symbols::{FileScope, Visible};
+use crate::sema::symbols::{FileScope, Locals, Visible};
 use crate::source::{SourceFile, Span};
+use std::cell::OnceCell;
 use tree_sitter::Node;
 
 /// One rule: its name (the file name), the codes it reports, its
@@ -118,6 +119,7 @@ pub struct Context<'a> {
     region: Vec<Option<Span>>,
     parent: Vec<Option<usize>>,
     file_scope: Option<FileScope<'a>>,
+    locals: Vec<OnceCell<Locals>>,
 }
 
 impl<'a> Context<'a> {
@@ -161,6 +163,7 @@ impl<'a> Context<'a> {
             region,
             parent,
             file_scope,
+            locals: (0..dirs.len()).map(|_| OnceCell::new()).collect(),
         }
     }
 
@@ -218,30 +221,24 @@ impl<'a> Context<'a> {
     /// The statement the directive is attached to, as a tree node.
     pub fn stmt_node(&self, i: usize) -> Option<Node<'a>> {
         let span = self.dirs[i].stmt?;
-        let root = self.tree.root()?;
-        let mut n = root.descendant_for_byte_range(span.start, span.end)?;
-        while let Some(p) = n.parent() {
-            if p.start_byte() == span.start && p.end_byte() == span.end {
-                n = p;
-            } else {
-                break;
-            }
-        }
-        (n.start_byte() == span.start && n.end_byte() == span.end).then_some(n)
+        self.file_scope.as_ref()?.node_at(span.start, span.end)
     }
 
     /// The declarations visible at directive `i` (at its statement, or at
-    /// the pragma when it has none).
+    /// the pragma when it has none); computed once per directive.
     pub fn symbols_at(&self, i: usize) -> Option<Visible<'_, 'a>> {
         let scope = self.file_scope.as_ref()?;
-        let (start, end) = match self.dirs[i].stmt {
-            Some(s) => (s.start, s.end),
-            None => {
-                let p = self.directive(i).span.start;
-                (p, p)
-            }
-        };
-        Some(scope.visible(&self.file.text, start, end))
+        let locals = self.locals.get(i)?.get_or_init(|| {
+            let (start, end) = match self.dirs[i].stmt {
+                Some(s) => (s.start, s.end),
+                None => {
+                    let p = self.directive(i).span.start;
+                    (p, p)
+                }
+            };
+            scope.locals(&self.file.text, start, end)
+        });
+        Some(scope.visible(locals))
     }
 
     /// Whether directive `i` is offloaded code or drives it: OpenACC, OpenMP
