@@ -476,3 +476,30 @@ fn check_sections(item: &ListItem, sym: &Symbol, diags: &mut Vec<Diagnostic>) ->
     }
     true
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::source::SourceFile;
+
+    fn codes(src: &str) -> Vec<String> {
+        let t = crate::translate(&SourceFile::new("t.c", src), &crate::Options::default());
+        t.diagnostics
+            .iter()
+            .map(|d| d.code.as_str().to_string())
+            .collect()
+    }
+
+    /// What the specifications allow but one attribute per variable cannot
+    /// express is "not supported yet"; what they forbid is E0204 (validation).
+    #[test]
+    fn second_clause_on_a_variable() {
+        let allowed = "double a[8];\nint main(void) {\n  double s = 0;\n\
+            #pragma omp target teams distribute parallel for map(tofrom: s) reduction(+: s)\n\
+            for (int i = 0; i < 8; i++) s += a[i];\n  return 0;\n}\n";
+        assert_eq!(codes(allowed), ["E0901"]);
+        let forbidden = "double a[8];\nint main(void) {\n  double s = 0;\n\
+            #pragma omp target teams distribute parallel for private(s) reduction(+: s)\n\
+            for (int i = 0; i < 8; i++) s += a[i];\n  return 0;\n}\n";
+        assert_eq!(codes(forbidden), ["E0204"]);
+    }
+}
