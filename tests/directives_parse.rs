@@ -289,6 +289,43 @@ const SHAPES: &[(&str, &str)] = &[
     ("acc parallel pcopy(a) present_or_copyin(b) pcreate(c)", "acc parallel pcopy(a) present_or_copyin(b) pcreate(c)"),
 ];
 
+/// A first clause whose name continues the directive name (`simd`, `for`,
+/// `parallel`, `taskgroup` are clauses of `cancel` and `ordered` too) is
+/// printed after a comma, so it does not read back as a longer directive.
+#[test]
+fn clause_that_extends_the_directive_name_prints_with_a_comma() {
+    for (src, want, name) in [
+        (
+            "#pragma omp parallel for, simd",
+            "omp parallel for, simd",
+            "parallel for",
+        ),
+        (
+            "#pragma omp target ,parallel",
+            "omp target, parallel",
+            "target",
+        ),
+        (
+            "#pragma omp parallel, for nowait",
+            "omp parallel, for nowait",
+            "parallel",
+        ),
+        (
+            "#pragma omp cancel parallel",
+            "omp cancel parallel",
+            "cancel",
+        ),
+        ("#pragma omp ordered simd", "omp ordered simd", "ordered"),
+    ] {
+        let d = ok(src);
+        assert_eq!(d.name, name, "{src}");
+        assert_eq!(print(&d), want, "{src}");
+        let again = ok(want);
+        assert_eq!(again.name, name, "{want}");
+        assert_eq!(strip(&again), strip(&d), "{want}");
+    }
+}
+
 #[test]
 fn every_clause_shape_parses_and_prints() {
     for (src, want) in SHAPES {
