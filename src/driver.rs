@@ -53,8 +53,8 @@ pub struct RegionView {
 
 /// Everything the pipeline knows about a file, computed once.
 struct Analysis {
-    directives: Vec<Directive>,
     tree: CTree,
+    /// Every directive, in text order, with its statement.
     attached: Vec<Attached>,
 }
 
@@ -86,12 +86,9 @@ fn analyse(file: &SourceFile, diags: &mut Vec<Diagnostic>) -> Analysis {
     directives.sort_by_key(|d| d.span.start);
     macro_diagnostics(&found, diags);
     let tree = parse_c(mask::mask_spans(&file.text, &found.masked_spans()));
-    let attached = attach(&tree, directives.clone());
-    Analysis {
-        directives,
-        tree,
-        attached,
-    }
+    // Attached owns the directives: no copy of them is kept.
+    let attached = attach(&tree, directives);
+    Analysis { tree, attached }
 }
 
 /// Pragmas pragma2cuda can see come from macros it does not expand.
@@ -218,8 +215,14 @@ pub fn translate(file: &SourceFile, opts: &Options) -> Translation {
     let mut diags: Vec<Diagnostic> = Vec::new();
     let a = analyse(file, &mut diags);
     let output = match opts.emit {
-        Emit::Directives => Some(directives::render_text(file, &a.directives)),
-        Emit::DirectivesJson => Some(directives::render_json(file, &a.directives)),
+        Emit::Directives => Some(directives::render_text(
+            file,
+            a.attached.iter().map(|at| &at.directive),
+        )),
+        Emit::DirectivesJson => Some(directives::render_json(
+            file,
+            a.attached.iter().map(|at| &at.directive),
+        )),
         Emit::Plan | Emit::Cuda => {
             let mut namer = Namer::new(&file.text);
             let regions = lower_all(file, &a, &mut namer, &mut diags);

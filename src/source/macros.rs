@@ -35,7 +35,7 @@ use super::mask::{
 };
 use super::Span;
 use crate::directives::Model;
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::collections::{HashMap, HashSet};
 
 /// One pragma produced by a use of a macro of the file.
@@ -361,6 +361,8 @@ pub fn find_all(text: &str) -> Found {
     let b = text.as_bytes();
     // The three callbacks share the state; each borrows it for a moment.
     let state = RefCell::new(State::default());
+    // Every identifier matters once the file defines a pragma macro.
+    let all_idents = Cell::new(false);
     scan_idents(
         text,
         |line| {
@@ -385,6 +387,7 @@ pub fn find_all(text: &str) -> Found {
             };
             st.defined.insert(name.clone());
             if let Some(expansion) = expansion(b, function_like, &params, body, &st.defs) {
+                all_idents.set(true);
                 st.defs.insert(
                     name,
                     Def {
@@ -421,6 +424,7 @@ pub fn find_all(text: &str) -> Found {
                 }
             }
         },
+        &all_idents,
     );
     let State {
         mut found,
@@ -490,6 +494,23 @@ fn expand_use(b: &[u8], name: &str, span: Span, def: &Def, found: &mut Found) {
 
 /// `NAME` or `NAME(...)` alone on its line, followed by a `for` loop.
 fn unknown_use(b: &[u8], name: &str, span: Span) -> Option<UnknownUse> {
+    // Cheap tests first: most lines go on with an operator after their first
+    // word, or end with `;`, `{`, `}` or `,`.
+    let after = skip_blank(b, span.end, b.len(), false);
+    if !matches!(b.get(after), None | Some(b'(' | b'\n' | b'\r' | b'/')) {
+        return None;
+    }
+    let eol = b[span.end..]
+        .iter()
+        .position(|&c| c == b'\n')
+        .map_or(b.len(), |p| span.end + p);
+    let last = b[span.end..eol]
+        .iter()
+        .rev()
+        .find(|c| !c.is_ascii_whitespace());
+    if matches!(last, Some(b';' | b'{' | b'}' | b',' | b'=')) {
+        return None;
+    }
     let mut end = span.end;
     let mut pragma_argument = false;
     let open = skip_blank(b, end, b.len(), false);
