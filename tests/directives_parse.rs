@@ -1085,6 +1085,24 @@ fn print_then_parse_is_identity_on_generated_directives() {
     assert!(clauses > 5000, "generator too weak: {clauses} clauses");
 }
 
+/// Found by fuzzing: a long run of unknown words made the "did you mean"
+/// search try every prefix of the run against every name (84 s of CPU for one
+/// pragma of 3000 words), and the one-error-per-place filter was quadratic in
+/// the number of diagnostics. Both are now linear; the bound is generous.
+#[test]
+fn long_runs_of_unknown_words_are_fast() {
+    let words: String = (0..20_000).map(|i| format!("w{i} ")).collect();
+    let start = std::time::Instant::now();
+    let (d, diags) = parse(&format!("#pragma omp {words}"));
+    assert!(d.is_none());
+    assert_eq!(codes_of(&diags), ["E0102"]);
+    let (d, diags) = parse(&format!("#pragma omp parallel {words}"));
+    assert_eq!(d.map(|d| d.name), Some("parallel".to_string()));
+    assert_eq!(diags.len(), 20_000);
+    let secs = start.elapsed().as_secs_f64();
+    assert!(secs < 30.0, "{secs} s");
+}
+
 // ---------------------------------------------------------------------------
 // no panics
 

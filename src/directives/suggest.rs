@@ -42,6 +42,12 @@ pub(crate) fn closest<'a>(
         if c == word {
             continue;
         }
+        // The distance is at least the difference in length: skip the
+        // quadratic computation for candidates that cannot be close (a long
+        // run of unknown words in a pragma would otherwise cost words² × names).
+        if lower.len().abs_diff(c.len()) > limit {
+            continue;
+        }
         let d = if c == lower { 0 } else { distance(&lower, c) };
         if d <= limit && best.map_or(true, |(bd, _)| d < bd) {
             best = Some((d, c));
@@ -72,5 +78,10 @@ mod tests {
             closest("NUM_THREADS", ["num_teams", "num_threads"]),
             Some("num_threads")
         );
+        // Length alone rules a candidate out; a long word is cheap.
+        assert_eq!(closest("parallelxx", ["parallel"]), Some("parallel"));
+        assert_eq!(closest("parallelxxxxxxxx", ["parallel"]), None);
+        let long = "x".repeat(100_000);
+        assert_eq!(closest(&long, ["parallel", "for"]), None);
     }
 }
