@@ -69,7 +69,7 @@ const ACC: &[&str] = &[
 
 /// About `bytes` of C, one pragma per 50 lines.
 fn generate(bytes: usize) -> String {
-    let mut r = Rng(0x5EED_0F_F1E5);
+    let mut r = Rng(0x005E_ED0F_F1E5);
     let mut s = String::with_capacity(bytes + 4096);
     s.push_str("#include <stdio.h>\n#include <stdlib.h>\n\n");
     let mut k = 0usize;
