@@ -91,7 +91,8 @@ fn analyse(file: &SourceFile, diags: &mut Vec<Diagnostic>) -> Analysis {
     Analysis { tree, attached }
 }
 
-/// Pragmas pragma2cuda can see come from macros it does not expand.
+/// Reports the macro uses that hide a pragma pragma2cuda does not expand
+/// (a macro of the file it cannot expand, or one the file does not define).
 fn macro_diagnostics(found: &macros::Found, diags: &mut Vec<Diagnostic>) {
     const HELP: &str = "translate with `--preprocess` (and the -I/-D/-U flags of your build): the C preprocessor expands the macro first";
     for u in &found.opaque {
