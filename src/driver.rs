@@ -101,7 +101,7 @@ fn macro_diagnostics(found: &macros::Found, diags: &mut Vec<Diagnostic>) {
                 codes::MACRO_PRAGMA,
                 u.use_span,
                 format!(
-                    "the pragma in macro `{}` is not translated: its definition holds other tokens besides `_Pragma`",
+                    "the pragma from macro `{}` is not translated: pragma2cuda expands only macros whose body is `_Pragma(\"...\")` operators or `_Pragma(#x)`",
                     u.name
                 ),
             )
