@@ -55,8 +55,8 @@ pub struct RegionView {
 
 /// Everything the pipeline knows about a file, computed once.
 struct Analysis {
-    directives: Vec<Directive>,
     tree: CTree,
+    /// Every directive, in text order, with its statement.
     attached: Vec<Attached>,
     /// Per attached directive: its pragma or validation had an error (not lowered).
     rejected: Vec<bool>,
@@ -94,18 +94,19 @@ fn analyse(file: &SourceFile, diags: &mut Vec<Diagnostic>) -> Analysis {
     let (directives, malformed): (Vec<Directive>, Vec<bool>) = parsed_all.into_iter().unzip();
     macro_diagnostics(&found, diags);
     let tree = parse_c(mask::mask_spans(&file.text, &found.masked_spans()));
-    let attached = attach(&tree, directives.clone());
+    // Attached owns the directives: no copy of them is kept.
+    let attached = attach(&tree, directives);
     let report = valid::validate(file, &tree, &attached, &malformed);
     diags.extend(report.diagnostics);
     Analysis {
-        directives,
         tree,
         attached,
         rejected: report.rejected,
     }
 }
 
-/// Pragmas pragma2cuda can see come from macros it does not expand.
+/// Reports the macro uses that hide a pragma pragma2cuda does not expand
+/// (a macro of the file it cannot expand, or one the file does not define).
 fn macro_diagnostics(found: &macros::Found, diags: &mut Vec<Diagnostic>) {
     const HELP: &str = "translate with `--preprocess` (and the -I/-D/-U flags of your build): the C preprocessor expands the macro first";
     for u in &found.opaque {
@@ -114,7 +115,7 @@ fn macro_diagnostics(found: &macros::Found, diags: &mut Vec<Diagnostic>) {
                 codes::MACRO_PRAGMA,
                 u.use_span,
                 format!(
-                    "the pragma in macro `{}` is not translated: its definition holds other tokens besides `_Pragma`",
+                    "the pragma from macro `{}` is not translated: pragma2cuda expands only macros whose body is `_Pragma(\"...\")` operators or `_Pragma(#x)`",
                     u.name
                 ),
             )
@@ -239,8 +240,14 @@ pub fn translate(file: &SourceFile, opts: &Options) -> Translation {
     let mut diags: Vec<Diagnostic> = Vec::new();
     let a = analyse(file, &mut diags);
     let output = match opts.emit {
-        Emit::Directives => Some(directives::render_text(file, &a.directives)),
-        Emit::DirectivesJson => Some(directives::render_json(file, &a.directives)),
+        Emit::Directives => Some(directives::render_text(
+            file,
+            a.attached.iter().map(|at| &at.directive),
+        )),
+        Emit::DirectivesJson => Some(directives::render_json(
+            file,
+            a.attached.iter().map(|at| &at.directive),
+        )),
         Emit::Plan | Emit::Cuda => {
             let mut namer = Namer::new(&file.text);
             let regions = lower_all(file, &a, &mut namer, &mut diags);

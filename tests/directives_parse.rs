@@ -289,6 +289,43 @@ const SHAPES: &[(&str, &str)] = &[
     ("acc parallel pcopy(a) present_or_copyin(b) pcreate(c)", "acc parallel pcopy(a) present_or_copyin(b) pcreate(c)"),
 ];
 
+/// A first clause whose name continues the directive name (`simd`, `for`,
+/// `parallel`, `taskgroup` are clauses of `cancel` and `ordered` too) is
+/// printed after a comma, so it does not read back as a longer directive.
+#[test]
+fn clause_that_extends_the_directive_name_prints_with_a_comma() {
+    for (src, want, name) in [
+        (
+            "#pragma omp parallel for, simd",
+            "omp parallel for, simd",
+            "parallel for",
+        ),
+        (
+            "#pragma omp target ,parallel",
+            "omp target, parallel",
+            "target",
+        ),
+        (
+            "#pragma omp parallel, for nowait",
+            "omp parallel, for nowait",
+            "parallel",
+        ),
+        (
+            "#pragma omp cancel parallel",
+            "omp cancel parallel",
+            "cancel",
+        ),
+        ("#pragma omp ordered simd", "omp ordered simd", "ordered"),
+    ] {
+        let d = ok(src);
+        assert_eq!(d.name, name, "{src}");
+        assert_eq!(print(&d), want, "{src}");
+        let again = ok(want);
+        assert_eq!(again.name, name, "{want}");
+        assert_eq!(strip(&again), strip(&d), "{want}");
+    }
+}
+
 #[test]
 fn every_clause_shape_parses_and_prints() {
     for (src, want) in SHAPES {
@@ -1046,6 +1083,24 @@ fn print_then_parse_is_identity_on_generated_directives() {
         assert_eq!(strip(&ok(&wrapped)), strip(&d), "{wrapped}");
     }
     assert!(clauses > 5000, "generator too weak: {clauses} clauses");
+}
+
+/// Found by fuzzing: a long run of unknown words made the "did you mean"
+/// search try every prefix of the run against every name (84 s of CPU for one
+/// pragma of 3000 words), and the one-error-per-place filter was quadratic in
+/// the number of diagnostics. Both are now linear; the bound is generous.
+#[test]
+fn long_runs_of_unknown_words_are_fast() {
+    let words: String = (0..20_000).map(|i| format!("w{i} ")).collect();
+    let start = std::time::Instant::now();
+    let (d, diags) = parse(&format!("#pragma omp {words}"));
+    assert!(d.is_none());
+    assert_eq!(codes_of(&diags), ["E0102"]);
+    let (d, diags) = parse(&format!("#pragma omp parallel {words}"));
+    assert_eq!(d.map(|d| d.name), Some("parallel".to_string()));
+    assert_eq!(diags.len(), 20_000);
+    let secs = start.elapsed().as_secs_f64();
+    assert!(secs < 30.0, "{secs} s");
 }
 
 // ---------------------------------------------------------------------------

@@ -192,3 +192,53 @@ fn diagnostics_output() {
         failures.join("\n")
     );
 }
+
+/// The directive catalogue (fixtures/directives: every directive and clause of
+/// the grammar, see the unit test `every_grammar_name_is_in_the_catalogue`),
+/// parsed and rendered as text and JSON. Only the directive front end runs:
+/// these files are not programs, and the goldens show what the parser made of
+/// each pragma, with no diagnostic.
+#[test]
+fn directive_catalogue() {
+    use pragma2cuda::directives::{parse_pragma, render_json, render_text};
+    use pragma2cuda::source::mask::find_pragmas;
+    let mut failures = Vec::new();
+    for p in inputs("fixtures/directives") {
+        let file = load(&p);
+        let name = p.file_stem().unwrap().to_string_lossy().into_owned();
+        let mut dirs = Vec::new();
+        for raw in find_pragmas(&file.text) {
+            let (d, diags) = parse_pragma(&file.text, raw.span);
+            if !diags.is_empty() {
+                failures.push(format!(
+                    "{}: {}",
+                    p.display(),
+                    render(&file, &diags, Format::Gcc, false)
+                ));
+            }
+            match d {
+                Some(d) => dirs.push(d),
+                None => failures.push(format!(
+                    "{}:{}: not a directive",
+                    p.display(),
+                    file.line_of(raw.span.start)
+                )),
+            }
+        }
+        let out = root().join("fixtures/out/directives");
+        for (ext, text) in [
+            ("txt", render_text(&file, &dirs)),
+            ("json", render_json(&file, &dirs)),
+        ] {
+            if let Some(f) = check(&out.join(format!("{name}.{ext}")), &text) {
+                failures.push(f);
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} failure(s):\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}

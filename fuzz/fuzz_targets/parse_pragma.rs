@@ -1,12 +1,13 @@
 //! Fuzzes the pragma scanner and parser: no input may panic, and for every
 //! pragma that parses without diagnostics, printing is a fixpoint
-//! (print(parse(print(d))) == print(d)).
+//! (print(parse(print(d))) == print(d)). The macro scanner and the `#if`
+//! group scanner run on the same text.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 use pragma2cuda::directives::{parse_pragma, print};
 use pragma2cuda::source::mask::{find_pragma_macros, find_pragmas, mask};
-use pragma2cuda::source::Span;
+use pragma2cuda::source::{cond, macros, Span};
 
 fuzz_target!(|data: &[u8]| {
     let (head, body) = data.split_at(data.len().min(4));
@@ -23,6 +24,17 @@ fuzz_target!(|data: &[u8]| {
     let masked = mask(text, &pragmas);
     assert_eq!(masked.len(), text.len());
     let _ = find_pragma_macros(text);
+    // The one-pass scanner finds the same pragmas, and its spans are in the text.
+    let found = macros::find_all(text);
+    assert_eq!(found.pragmas, pragmas);
+    for m in &found.from_macros {
+        assert!(m.use_span.end <= text.len() && m.text.end <= text.len());
+        let _ = parse_pragma(text, m.text);
+    }
+    for g in cond::groups(text) {
+        assert!(g.span().end <= text.len());
+        let _ = cond::arm_at(std::slice::from_ref(&g), text.len() / 2);
+    }
     for p in &pragmas {
         let (d, diags) = parse_pragma(text, p.span);
         if let (Some(d), true) = (d, diags.is_empty()) {
@@ -31,7 +43,11 @@ fuzz_target!(|data: &[u8]| {
             assert!(diags2.is_empty(), "reparse of {printed:?} reported {diags2:?}");
             let again = again.expect("printed directive parses");
             assert_eq!(print(&again), printed);
+            assert_eq!(again.name, d.name, "{printed:?}");
             assert_eq!(again.clauses.len(), d.clauses.len());
+            for (a, b) in again.clauses.iter().zip(&d.clauses) {
+                assert_eq!(a.name, b.name, "{printed:?}");
+            }
         }
     }
 });

@@ -57,7 +57,7 @@ codes! {
     UNKNOWN_DIRECTIVE = "E0102": "The directive name is not an OpenMP 5.2 or OpenACC 3.3 directive.";
     UNKNOWN_CLAUSE = "E0103": "The clause name is not an OpenMP 5.2 or OpenACC 3.3 clause.";
     BAD_CLAUSE_ARG = "E0104": "A clause argument is not of the form the clause takes (map type, reduction identifier, list item, expression).";
-    MACRO_PRAGMA = "E0105": "A pragma comes from a macro this file does not define (or defines with other tokens around `_Pragma`); rerun with --preprocess.";
+    MACRO_PRAGMA = "E0105": "A pragma comes from a macro this file does not define, or defines in a form pragma2cuda does not expand (other tokens around `_Pragma`); rerun with --preprocess.";
 
     CLAUSE_NOT_ALLOWED = "E0201": "The clause is not allowed on this directive.";
     CLAUSE_REPEATED = "E0202": "The clause may appear at most once on this directive.";

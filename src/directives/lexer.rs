@@ -336,7 +336,13 @@ fn tokenize(l: &[LByte], diags: &mut Vec<Diagnostic>) -> Vec<Token> {
             }
             Kind::Literal
         } else if c.is_ascii_punctuation() {
-            let text3: Vec<u8> = l[i..l.len().min(i + 3)].iter().map(|x| x.b).collect();
+            // Up to three bytes, on the stack (this runs for every operator).
+            let mut buf = [0u8; 3];
+            let m = (l.len() - i).min(3);
+            for (k, x) in l[i..i + m].iter().enumerate() {
+                buf[k] = x.b;
+            }
+            let text3 = &buf[..m];
             let n = if PUNCT3
                 .iter()
                 .any(|p| text3.starts_with(p.as_bytes()) && text3.len() >= 3)
@@ -358,9 +364,11 @@ fn tokenize(l: &[LByte], diags: &mut Vec<Diagnostic>) -> Vec<Token> {
             Kind::Other
         };
         let bytes: Vec<u8> = l[s..i].iter().map(|x| x.b).collect();
+        let text = String::from_utf8(bytes)
+            .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
         toks.push(Token {
             kind,
-            text: String::from_utf8_lossy(&bytes).into_owned(),
+            text,
             span: Span::new(l[s].start, l[i - 1].end),
             space_before: space,
         });

@@ -7,6 +7,8 @@
 //! The parser knows nothing of C: expressions inside clauses are kept as text.
 
 pub mod ast;
+#[cfg(test)]
+mod catalogue_tests;
 mod lexer;
 mod parser;
 mod print;

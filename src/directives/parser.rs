@@ -48,16 +48,14 @@ pub fn parse_pragma(src: &str, span: Span) -> (Option<Directive>, Vec<Diagnostic
     let whole = whole_span(src, span);
     let d = p.directive(pos, whole);
     // One error per place: a missing word can trip two checks of the same group.
-    let mut seen = Vec::new();
+    let mut seen = std::collections::HashSet::new();
     let mut diags = p.diags;
-    diags.retain(|d| {
-        let key = (d.code, d.primary_span());
-        let fresh = !seen.contains(&key);
-        seen.push(key);
-        fresh
-    });
+    diags.retain(|d| seen.insert((d.code, d.primary_span())));
     (d, diags)
 }
+
+/// No directive name is longer (in bytes): the longest-match loop stops there.
+const LONGEST_NAME: usize = 64;
 
 /// The given span clamped to the text, leading whitespace dropped.
 fn whole_span(src: &str, span: Span) -> Span {
@@ -265,6 +263,9 @@ impl Parser<'_> {
             if names.contains(&joined.as_str()) {
                 best = k + 1;
             }
+            if joined.len() > LONGEST_NAME {
+                break;
+            }
         }
         if best == 0 {
             self.unknown_directive(&words);
@@ -369,7 +370,8 @@ impl Parser<'_> {
         let bad = bad.min(words.len() - 1);
         let w = words[bad];
         let mut guess = None;
-        for k in (1..=words.len()).rev() {
+        // Directive names have at most six words: longer runs cannot be close.
+        for k in (1..=words.len().min(8)).rev() {
             let joined = words[..k]
                 .iter()
                 .map(|w| w.text.as_str())

@@ -20,11 +20,24 @@ pub fn print(d: &Directive) -> String {
         s.push_str(&args_text(d.model, shape, &a.args));
         s.push(')');
     }
-    for c in &d.clauses {
+    for (k, c) in d.clauses.iter().enumerate() {
+        // `parallel for, simd` (the clause `simd`) must not read back as the
+        // directive `parallel for simd`: the parser takes the longest name.
+        if k == 0 && d.arg.is_none() && extends_name(d.model, &d.name, &c.name) {
+            s.push(',');
+        }
         s.push(' ');
         s.push_str(&clause_text(d.model, &d.name, c));
     }
     s
+}
+
+/// Whether `directive clause` begins a longer directive name.
+fn extends_name(model: Model, directive: &str, clause: &str) -> bool {
+    let longer = format!("{directive} {clause}");
+    table::directives(model)
+        .iter()
+        .any(|n| *n == longer || n.starts_with(&format!("{longer} ")))
 }
 
 /// One clause as canonical text: `map(always, tofrom: a[0:n])`.

@@ -88,9 +88,9 @@ fn args_lines(out: &mut String, file: &SourceFile, indent: &str, args: &ClauseAr
 }
 
 /// One readable block per directive.
-pub fn render_text(file: &SourceFile, dirs: &[Directive]) -> String {
+pub fn render_text<'a>(file: &SourceFile, dirs: impl IntoIterator<Item = &'a Directive>) -> String {
     let mut out = String::new();
-    for (k, d) in dirs.iter().enumerate() {
+    for (k, d) in dirs.into_iter().enumerate() {
         if k > 0 {
             out.push('\n');
         }
@@ -136,9 +136,9 @@ fn span_json(file: &SourceFile, s: Span) -> serde_json::Value {
 }
 
 /// The directives as a JSON array.
-pub fn render_json(file: &SourceFile, dirs: &[Directive]) -> String {
+pub fn render_json<'a>(file: &SourceFile, dirs: impl IntoIterator<Item = &'a Directive>) -> String {
     let items: Vec<serde_json::Value> = dirs
-        .iter()
+        .into_iter()
         .map(|d| {
             let clauses: Vec<serde_json::Value> = d
                 .clauses

@@ -1,8 +1,10 @@
 //! "Did you mean ...?": the closest known name by edit distance.
 
 /// Edit distance over bytes (optimal string alignment: insertions, deletions,
-/// substitutions and transpositions of adjacent bytes each cost one).
-pub(crate) fn distance(a: &str, b: &str) -> usize {
+/// substitutions and transpositions of adjacent bytes each cost one). The
+/// reference [`distance_within`] is tested against.
+#[cfg(test)]
+fn distance(a: &str, b: &str) -> usize {
     let (a, b) = (a.as_bytes(), b.as_bytes());
     let w = b.len() + 1;
     let mut d = vec![0usize; (a.len() + 1) * w];
@@ -27,6 +29,39 @@ pub(crate) fn distance(a: &str, b: &str) -> usize {
     d[a.len() * w + b.len()]
 }
 
+/// [`distance`] when it is at most `limit`, computed row by row with three
+/// rows of memory; `None` as soon as two consecutive rows exceed `limit`
+/// everywhere (no later entry can come back under it). Unknown words are
+/// compared with every name of a table, so this runs often on bad input.
+pub(crate) fn distance_within(a: &str, b: &str, limit: usize) -> Option<usize> {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    let w = b.len() + 1;
+    let mut two_up: Vec<usize> = vec![0; w];
+    let mut up: Vec<usize> = (0..w).collect();
+    let mut row: Vec<usize> = vec![0; w];
+    let mut up_over = up.iter().all(|&v| v > limit);
+    for i in 1..=a.len() {
+        row[0] = i;
+        for j in 1..w {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let mut v = (up[j] + 1).min(row[j - 1] + 1).min(up[j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                v = v.min(two_up[j - 2] + 1);
+            }
+            row[j] = v;
+        }
+        let over = row.iter().all(|&v| v > limit);
+        if over && up_over {
+            return None;
+        }
+        up_over = over;
+        std::mem::swap(&mut two_up, &mut up);
+        std::mem::swap(&mut up, &mut row);
+    }
+    let d = up[b.len()];
+    (d <= limit).then_some(d)
+}
+
 /// The candidate closest to `word`, if it is close enough to be a likely typo
 /// (at most a third of the word's length, at least one edit). Ties go to the
 /// earlier candidate, so the answer is deterministic.
@@ -42,9 +77,21 @@ pub(crate) fn closest<'a>(
         if c == word {
             continue;
         }
-        let d = if c == lower { 0 } else { distance(&lower, c) };
-        if d <= limit && best.map_or(true, |(bd, _)| d < bd) {
-            best = Some((d, c));
+        // The distance is at least the difference in length: skip the
+        // quadratic computation for candidates that cannot be close (a long
+        // run of unknown words in a pragma would otherwise cost words² × names).
+        if lower.len().abs_diff(c.len()) > limit {
+            continue;
+        }
+        let d = if c == lower {
+            Some(0)
+        } else {
+            distance_within(&lower, c, limit)
+        };
+        if let Some(d) = d {
+            if best.map_or(true, |(bd, _)| d < bd) {
+                best = Some((d, c));
+            }
         }
     }
     best.map(|(_, c)| c)
@@ -63,6 +110,45 @@ mod tests {
         assert_eq!(distance("ab", ""), 2);
     }
 
+    /// The bounded distance agrees with the full one wherever it answers,
+    /// and answers exactly when the full one is within the limit.
+    #[test]
+    fn bounded_distance_agrees() {
+        let words = [
+            "",
+            "a",
+            "ab",
+            "ba",
+            "abc",
+            "acb",
+            "tofro",
+            "tofrom",
+            "num_threads",
+            "num_teams",
+            "NUM",
+            "paralel",
+            "parallel",
+            "firstprivte",
+            "firstprivate",
+            "xyzzy",
+            "abcdefgh",
+            "badcfehg",
+            "map",
+            "mapp",
+            "aaaa",
+            "aaab",
+        ];
+        for a in words {
+            for b in words {
+                let full = distance(a, b);
+                for limit in 0..6 {
+                    let want = (full <= limit).then_some(full);
+                    assert_eq!(distance_within(a, b, limit), want, "{a:?} {b:?} {limit}");
+                }
+            }
+        }
+    }
+
     #[test]
     fn closest_respects_limit() {
         assert_eq!(closest("tofro", ["to", "from", "tofrom"]), Some("tofrom"));
@@ -72,5 +158,10 @@ mod tests {
             closest("NUM_THREADS", ["num_teams", "num_threads"]),
             Some("num_threads")
         );
+        // Length alone rules a candidate out; a long word is cheap.
+        assert_eq!(closest("parallelxx", ["parallel"]), Some("parallel"));
+        assert_eq!(closest("parallelxxxxxxxx", ["parallel"]), None);
+        let long = "x".repeat(100_000);
+        assert_eq!(closest(&long, ["parallel", "for"]), None);
     }
 }

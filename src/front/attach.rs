@@ -56,8 +56,10 @@ fn skip_space(text: &str, mut pos: usize) -> usize {
     }
 }
 
-/// The outermost statement node that starts exactly at `pos`.
-pub fn statement_at<'t>(root: Node<'t>, pos: usize) -> Option<Node<'t>> {
+/// The outermost statement node that starts exactly at `pos` (tree-sitter's
+/// own lookups: the reference the faster [`Locator`] is tested against).
+#[cfg(test)]
+fn statement_at<'t>(root: Node<'t>, pos: usize) -> Option<Node<'t>> {
     let mut node = root.descendant_for_byte_range(pos, pos)?;
     let mut best = None;
     loop {
@@ -75,8 +77,9 @@ pub fn statement_at<'t>(root: Node<'t>, pos: usize) -> Option<Node<'t>> {
     best
 }
 
-/// The function definition that encloses `pos`, with its name.
-pub fn enclosing_function(root: Node<'_>, text: &str, pos: usize) -> Option<(String, Span)> {
+/// The function definition that encloses `pos`, with its name (reference, see above).
+#[cfg(test)]
+fn enclosing_function(root: Node<'_>, text: &str, pos: usize) -> Option<(String, Span)> {
     let mut node = root.descendant_for_byte_range(pos, pos)?;
     loop {
         if node.kind() == "function_definition" {
@@ -98,17 +101,85 @@ pub fn function_name(def: Node<'_>, text: &str) -> Option<String> {
     }
 }
 
-/// Attaches every directive to the statement that follows its pragma. `ends`
-/// gives, for each directive, the end of its pragma text.
+/// Finds the nodes around byte positions of one tree. tree-sitter's own
+/// `descendant_for_byte_range` scans the children of every level from the
+/// first, and `Node::parent` descends again from the root, so with thousands
+/// of top-level definitions each lookup is linear in the file and attaching
+/// every directive quadratic. The locator binary-searches the top level once
+/// per position and keeps the path it descended, so parents cost nothing.
+struct Locator<'t> {
+    top: Vec<Node<'t>>,
+}
+
+impl<'t> Locator<'t> {
+    fn new(root: Node<'t>) -> Self {
+        let mut c = root.walk();
+        let top = root.children(&mut c).collect();
+        Locator { top }
+    }
+
+    /// The nodes that contain `pos` (start <= pos < end), outermost first,
+    /// the root excluded: the ancestors of `descendant_for_byte_range(pos, pos)`.
+    /// `stop` ends the descent early at a node it accepts.
+    fn path(&self, pos: usize, stop: impl Fn(&Node<'t>) -> bool) -> Vec<Node<'t>> {
+        let i = self.top.partition_point(|n| n.start_byte() <= pos);
+        let Some(&first) = i.checked_sub(1).and_then(|i| self.top.get(i)) else {
+            return Vec::new();
+        };
+        if pos >= first.end_byte() {
+            return Vec::new();
+        }
+        let mut path = vec![first];
+        if stop(&first) {
+            return path;
+        }
+        let mut c = first.walk();
+        // The first child that ends after `pos`; it contains `pos` unless it starts after it.
+        while c.goto_first_child_for_byte(pos).is_some() {
+            let n = c.node();
+            if n.start_byte() > pos {
+                break;
+            }
+            path.push(n);
+            if stop(&n) {
+                break;
+            }
+        }
+        path
+    }
+
+    /// [`statement_at`] on the path to `pos`.
+    fn statement_at(&self, pos: usize) -> Option<Node<'t>> {
+        self.path(pos, |_| false)
+            .into_iter()
+            .rev()
+            .take_while(|n| n.start_byte() == pos)
+            .filter(|n| STATEMENT_KINDS.contains(&n.kind()))
+            .last()
+    }
+
+    /// [`enclosing_function`] on the path to `pos`; the descent stops at the
+    /// first function definition (C has no nested functions; for GNU C's,
+    /// this is the outer one, before which a kernel belongs anyway).
+    fn enclosing_function(&self, text: &str, pos: usize) -> Option<(String, Span)> {
+        let is_def = |n: &Node<'t>| n.kind() == "function_definition";
+        let def = self.path(pos, is_def).into_iter().rev().find(is_def)?;
+        let name = function_name(def, text).unwrap_or_default();
+        Some((name, Span::new(def.start_byte(), def.end_byte())))
+    }
+}
+
+/// Attaches every directive to the statement that follows its pragma.
 ///
 /// A pragma that ends an arm of an `#if` group governs the statement after
 /// the `#endif` (see [`crate::source::cond`]).
 pub fn attach(tree: &CTree, directives: Vec<Directive>) -> Vec<Attached> {
-    let mut out = Vec::new();
+    let mut out = Vec::with_capacity(directives.len());
     let mut groups: Option<Vec<cond::CondGroup>> = None;
+    let locator = tree.root().map(Locator::new);
     for d in directives {
-        let (stmt, function) = match tree.root() {
-            Some(root) => {
+        let (stmt, function) = match &locator {
+            Some(loc) => {
                 let mut pos = skip_space(&tree.text, d.span.end);
                 if tree.text.as_bytes().get(pos) == Some(&b'#') {
                     let gs = groups.get_or_insert_with(|| cond::groups(&tree.text));
@@ -116,8 +187,10 @@ pub fn attach(tree: &CTree, directives: Vec<Directive>) -> Vec<Attached> {
                         pos = skip_space(&tree.text, after);
                     }
                 }
-                let stmt = statement_at(root, pos).map(|n| Span::new(n.start_byte(), n.end_byte()));
-                let function = enclosing_function(root, &tree.text, d.span.start);
+                let stmt = loc
+                    .statement_at(pos)
+                    .map(|n| Span::new(n.start_byte(), n.end_byte()));
+                let function = loc.enclosing_function(&tree.text, d.span.start);
                 (stmt, function)
             }
             None => (None, None),
@@ -129,4 +202,31 @@ pub fn attach(tree: &CTree, directives: Vec<Directive>) -> Vec<Attached> {
         });
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::front::parse_c;
+
+    /// The locator finds what tree-sitter's own lookups find, at every offset.
+    #[test]
+    fn locator_agrees_with_tree_sitter() {
+        let text = "int g;\nvoid f(int n) {\n  if (n) {\n    for (int i = 0; i < n; i++) g += i;\n  }\n  g = 1; /* c */\n}\nint h(void) { return g; }\nstruct s { int a; };\n";
+        let tree = parse_c(text.to_string());
+        let root = tree.root().unwrap();
+        let loc = Locator::new(root);
+        for pos in 0..=text.len() + 2 {
+            assert_eq!(
+                loc.statement_at(pos).map(|n| n.id()),
+                statement_at(root, pos).map(|n| n.id()),
+                "statement at {pos}"
+            );
+            assert_eq!(
+                loc.enclosing_function(text, pos),
+                enclosing_function(root, text, pos),
+                "function at {pos}"
+            );
+        }
+    }
 }

@@ -20,7 +20,9 @@
 //! at the place of the use, so the front end attaches it to the statement
 //! that follows. Other macros are left alone, except that two kinds of use are
 //! reported so that nothing is dropped silently: a use of a macro of the file
-//! whose body holds an `omp`/`acc` pragma among other tokens ([`OpaqueUse`]),
+//! whose body holds an `omp`/`acc` pragma among other tokens, or whose
+//! argument is an `omp`/`acc` directive without a `_Pragma(#x)` body
+//! ([`OpaqueUse`]),
 //! and a name the file does not define, written alone on a line right before
 //! a `for` loop, which is how a pragma macro from a header looks
 //! ([`UnknownUse`]). The fix for both is `--preprocess`.
@@ -35,8 +37,8 @@ use super::mask::{
 };
 use super::Span;
 use crate::directives::Model;
-use std::cell::RefCell;
-use std::collections::{HashMap, HashSet};
+use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
 
 /// One pragma produced by a use of a macro of the file.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -54,8 +56,9 @@ pub struct MacroPragma {
     pub define_span: Span,
 }
 
-/// A use of a macro of the file whose body holds an `omp`/`acc` pragma among
-/// other tokens: pragma2cuda does not expand it.
+/// A use of a macro of the file that produces a pragma pragma2cuda does not
+/// expand: its body holds an `omp`/`acc` pragma among other tokens, or the
+/// use's argument is `omp ...`/`acc ...` and the body is not `_Pragma(#x)`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct OpaqueUse {
     pub name: String,
@@ -361,6 +364,8 @@ pub fn find_all(text: &str) -> Found {
     let b = text.as_bytes();
     // The three callbacks share the state; each borrows it for a moment.
     let state = RefCell::new(State::default());
+    // Every identifier matters once the file defines a pragma macro.
+    let all_idents = Cell::new(false);
     scan_idents(
         text,
         |line| {
@@ -383,8 +388,9 @@ pub fn find_all(text: &str) -> Found {
             let Some((name, function_like, params, body)) = read_define(b, line) else {
                 return;
             };
-            st.defined.insert(name.clone());
+            st.defined.insert(name.clone(), line);
             if let Some(expansion) = expansion(b, function_like, &params, body, &st.defs) {
+                all_idents.set(true);
                 st.defs.insert(
                     name,
                     Def {
@@ -415,12 +421,24 @@ pub fn find_all(text: &str) -> Found {
             // Cheap structural test first: most lines go on after their first word.
             if first {
                 if let Some(u) = unknown_use(b, name, span) {
-                    if !st.defined.contains(name) && !C_KEYWORDS.contains(&name) {
-                        st.found.unknown.push(u);
+                    match st.defined.get(name) {
+                        // `P(omp for)` with a `P` of the file that is not
+                        // expanded (`#define P(x) OTHER(x)`): a pragma is lost.
+                        Some(&define_span) if u.pragma_argument => {
+                            st.found.opaque.push(OpaqueUse {
+                                name: u.name,
+                                use_span: u.use_span,
+                                define_span,
+                            })
+                        }
+                        Some(_) => {}
+                        None if C_KEYWORDS.contains(&name) => {}
+                        None => st.found.unknown.push(u),
                     }
                 }
             }
         },
+        &all_idents,
     );
     let State {
         mut found,
@@ -439,7 +457,8 @@ struct State {
     found: Found,
     operators: Vec<RawPragma>,
     defs: HashMap<String, Def>,
-    defined: HashSet<String>,
+    /// Every name the file defines, with its `#define` line.
+    defined: HashMap<String, Span>,
 }
 
 /// Records the pragmas of one use of a pragma macro of the file.
@@ -490,6 +509,23 @@ fn expand_use(b: &[u8], name: &str, span: Span, def: &Def, found: &mut Found) {
 
 /// `NAME` or `NAME(...)` alone on its line, followed by a `for` loop.
 fn unknown_use(b: &[u8], name: &str, span: Span) -> Option<UnknownUse> {
+    // Cheap tests first: most lines go on with an operator after their first
+    // word, or end with `;`, `{`, `}` or `,`.
+    let after = skip_blank(b, span.end, b.len(), false);
+    if !matches!(b.get(after), None | Some(b'(' | b'\n' | b'\r' | b'/')) {
+        return None;
+    }
+    let eol = b[span.end..]
+        .iter()
+        .position(|&c| c == b'\n')
+        .map_or(b.len(), |p| span.end + p);
+    let last = b[span.end..eol]
+        .iter()
+        .rev()
+        .find(|c| !c.is_ascii_whitespace());
+    if matches!(last, Some(b';' | b'{' | b'}' | b',' | b'=')) {
+        return None;
+    }
     let mut end = span.end;
     let mut pragma_argument = false;
     let open = skip_blank(b, end, b.len(), false);
@@ -578,6 +614,15 @@ mod tests {
         let t = "#define LOOP(n) _Pragma(\"omp parallel for\") for (int i = 0; i < n; i++)\n#ifdef _OPENMP\n#define PAR _Pragma(\"omp for\")\n#else\n#define PAR\n#endif\nvoid f(){\n LOOP(3) g(i);\n PAR\n for(;;);\n}\n#undef PAR\nPAR\n";
         let f = find_all(t);
         assert_eq!(f.opaque.len(), 1);
+        // A macro of the file that is not expanded, with a pragma argument.
+        let t2 = "#define P(x) Q(x)\nvoid f(){\n P(omp parallel for)\n for(;;);\n P(x)\n}\n";
+        let f2 = find_all(t2);
+        assert_eq!(f2.opaque.len(), 1);
+        assert_eq!(
+            &t2[f2.opaque[0].use_span.start..f2.opaque[0].use_span.end],
+            "P(omp parallel for)"
+        );
+        assert!(f2.unknown.is_empty());
         assert_eq!(
             &t[f.opaque[0].use_span.start..f.opaque[0].use_span.end],
             "LOOP(3)"

@@ -16,6 +16,7 @@
 
 use super::Span;
 use crate::directives::Model;
+use std::cell::Cell;
 
 /// How a pragma was written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -235,46 +236,83 @@ pub(super) fn operators_in(b: &[u8], start: usize, end: usize) -> Vec<(Span, Mod
 /// Walks the text, calling `on_directive` with the span of every
 /// preprocessing directive line and `on_code` for every `_Pragma` outside them.
 pub(super) fn scan(text: &str, on_directive: impl FnMut(Span), on_code: impl FnMut(Span, Model)) {
-    scan_idents(text, on_directive, on_code, |_, _| {});
+    scan_idents(text, on_directive, on_code, |_, _| {}, &Cell::new(false));
 }
 
-/// [`scan`], also calling `on_ident` with the span of every identifier in
-/// code (outside directives, comments and literals; `_Pragma` operators
-/// excluded) and whether it is the first thing on its line.
+/// The bytes the scanner stops at in the middle of a line; it skips all
+/// others in a tight loop (most of a file is ordinary code).
+const fn stops(idents: bool) -> [bool; 256] {
+    let mut t = [false; 256];
+    let mut c = 0;
+    while c < 256 {
+        let b = c as u8;
+        t[c] = matches!(b, b'\n' | b'\\' | b'/' | b'"' | b'\'' | b'_')
+            || (idents && (b.is_ascii_alphanumeric()));
+        c += 1;
+    }
+    t
+}
+static STOPS: [bool; 256] = stops(false);
+static STOPS_IDENTS: [bool; 256] = stops(true);
+
+/// [`scan`], also calling `on_ident` with the span of identifiers in code
+/// (outside directives, comments and literals; `_Pragma` operators excluded)
+/// and whether each is the first thing on its line: every identifier while
+/// `all_idents` is set (the callbacks may set it), otherwise only the first
+/// of each line.
 pub(super) fn scan_idents(
     text: &str,
     mut on_directive: impl FnMut(Span),
     mut on_code: impl FnMut(Span, Model),
     mut on_ident: impl FnMut(Span, bool),
+    all_idents: &Cell<bool>,
 ) {
     let b = text.as_bytes();
+    let n = b.len();
     let mut i = 0;
     let mut line_start = true;
-    while i < b.len() {
+    while i < n {
+        if line_start {
+            // Indentation, blank lines and continuations keep the line start.
+            while i < n && matches!(b[i], b' ' | b'\t' | b'\r' | b'\x0c' | b'\n') {
+                i += 1;
+            }
+            if let Some(j) = skip_splice(b, i) {
+                i = j;
+                continue;
+            }
+            if i >= n {
+                break;
+            }
+            if b[i] == b'#' {
+                let end = logical_line_end(b, i);
+                on_directive(Span::new(i, end));
+                i = end;
+                line_start = false;
+                continue;
+            }
+        } else {
+            let stop = if all_idents.get() {
+                &STOPS_IDENTS
+            } else {
+                &STOPS
+            };
+            while i < n && !stop[b[i] as usize] {
+                i += 1;
+            }
+            if i >= n {
+                break;
+            }
+        }
         let c = b[i];
-        if c == b'\n' {
-            line_start = true;
-            i += 1;
-            continue;
-        }
-        if let Some(j) = skip_splice(b, i) {
-            i = j;
-            continue;
-        }
-        if line_start && (c == b' ' || c == b'\t' || c == b'\r' || c == b'\x0c') {
-            i += 1;
-            continue;
-        }
-        if line_start && c == b'#' {
-            let end = logical_line_end(b, i);
-            on_directive(Span::new(i, end));
-            i = end;
-            line_start = false;
-            continue;
-        }
         let first = line_start;
         line_start = false;
         match c {
+            b'\n' => {
+                line_start = true;
+                i += 1;
+            }
+            b'\\' => i = skip_splice(b, i).unwrap_or(i + 1),
             b'/' if b.get(i + 1) == Some(&b'*') => i = block_comment_end(b, i),
             b'/' if b.get(i + 1) == Some(&b'/') => i = logical_line_end(b, i),
             b'"' | b'\'' => i = skip_literal(b, i),
@@ -287,10 +325,10 @@ pub(super) fn scan_idents(
                     }
                 }
                 let s = i;
-                while i < b.len() && is_ident_byte(b[i]) {
+                while i < n && is_ident_byte(b[i]) {
                     i += 1;
                 }
-                if !c.is_ascii_digit() {
+                if !c.is_ascii_digit() && (first || all_idents.get()) {
                     on_ident(Span::new(s, i), first);
                 }
             }
