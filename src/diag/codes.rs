@@ -64,6 +64,8 @@ codes! {
     CONFLICTING_CLAUSES = "E0204": "A variable appears in clauses whose data-sharing attributes conflict.";
     NO_ASSOCIATED_LOOP = "E0205": "A loop directive must be followed by a for loop (or by as many nested loops as collapse asks for).";
     DEFAULT_NONE = "E0206": "default(none) is in effect and a referenced variable is listed in no data-sharing clause.";
+    NO_STATEMENT = "E0207": "A construct with a structured block (target data, acc data) must be followed by a statement, not a declaration or the end of a block.";
+    UNMATCHED_DECLARE = "E0208": "begin declare target / declare target without clauses has no matching end declare target, or an end has no begin.";
 
     LOOP_NOT_CANONICAL = "E0301": "The loop is not in OpenMP canonical form (init; test with < <= > >= !=; increment by a loop-invariant step).";
     UNDECLARED = "E0302": "A name used in a clause or an offloaded region has no visible declaration.";

@@ -8,19 +8,34 @@
 //! all generated names come from the central [`namer::Namer`].
 
 pub mod cxx;
+pub mod data;
+pub mod declare;
 pub mod edits;
 pub mod namer;
 pub mod region;
 pub mod templates;
 
+use crate::lower::data::DataOp;
+use crate::lower::declare::DeclarePlan;
 use crate::lower::Region;
 use crate::source::{SourceFile, Span};
 use edits::{apply, Edit};
+
+/// The indentation of the line `pos` is on.
+fn indent_at(text: &str, pos: usize) -> String {
+    let line_start = text[..pos].rfind('\n').map(|i| i + 1).unwrap_or(0);
+    text[line_start..pos]
+        .chars()
+        .take_while(|c| *c == ' ' || *c == '\t')
+        .collect()
+}
 
 /// Writes the whole output file.
 pub fn emit_file(
     file: &SourceFile,
     regions: &[Region],
+    data: &[DataOp],
+    declare: &DeclarePlan,
     cxx_edits: Vec<Edit>,
     namer: &mut namer::Namer,
 ) -> String {
@@ -47,16 +62,25 @@ pub fn emit_file(
         let t = region::emit_region(r, &body, &fallback, &file.name, namer);
         edits.push(Edit::insert(r.function_start, 10, t.kernel));
         // Indent the host block like the pragma it replaces.
-        let line_start = file.text[..r.pragma.start]
-            .rfind('\n')
-            .map(|i| i + 1)
-            .unwrap_or(0);
-        let indent: String = file.text[line_start..r.pragma.start]
-            .chars()
-            .take_while(|c| *c == ' ' || *c == '\t')
-            .collect();
+        let indent = indent_at(&file.text, r.pragma.start);
         let host = t.host.replace('\n', &format!("\n{indent}"));
         edits.push(Edit::replace(Span::new(r.pragma.start, r.stmt.end), host));
+    }
+    for op in data {
+        let t = data::emit_data(op, &file.name, namer);
+        let indent = indent_at(&file.text, op.pragma.start);
+        let nl = format!("\n{indent}");
+        edits.push(Edit::replace(op.pragma, t.open.replace('\n', &nl)));
+        if let (Some(close), Some(stmt)) = (t.close, op.stmt) {
+            // Data regions that end together close innermost first.
+            let order = u32::MAX - u32::try_from(op.pragma.start).unwrap_or(u32::MAX - 1000);
+            edits.push(Edit::insert(stmt.end, order, close.replace('\n', &nl)));
+        }
+    }
+    for e in declare::declare_edits(declare, namer) {
+        if !inside_region(&e) {
+            edits.push(e);
+        }
     }
     let mut out = String::new();
     out.push_str(&format!(
@@ -66,6 +90,7 @@ pub fn emit_file(
     ));
     out.push_str(templates::DEVICE_PRELUDE);
     out.push_str(templates::HOST_PRELUDE);
+    out.push_str(templates::RUNTIME_PRELUDE);
     out.push_str(templates::CXX_COMPAT);
     out.push_str("/* ---- translated source ---- */\n");
     out.push_str(&apply(&file.text, Span::new(0, file.text.len()), &edits));

@@ -120,6 +120,8 @@ pub struct Region {
     pub if_cond: Option<String>,
     /// Notes shown in the plan (choices the user may want to know about).
     pub notes: Vec<String>,
+    /// Functions the region's statement calls (they must be device functions).
+    pub calls: Vec<String>,
 }
 
 impl Region {
