@@ -332,7 +332,7 @@ inline void p2c_update(struct p2c_range r, int to_device, int absent_ok, const c
     if (!m) {
         if (absent_ok)
             return;
-        p2c_fail_var(where, r.name, "is not present on the device", to_device ? "`update device` needs it mapped" : "`update self` needs it mapped");
+        p2c_fail_var(where, r.name, "is not present on the device", to_device ? "there is no device copy to update" : "there is no device copy to read back");
     }
     p2c_transfer(m, r, to_device, where);
 }

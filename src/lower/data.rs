@@ -257,13 +257,13 @@ pub fn resolve_item(
                 "member access"
             })
             .with_help(format!(
-                "map the data through a pointer variable: `T *p = {}{}; ... {}(p[0:n])`",
+                "copy the member into a pointer variable and use that in the regions: `T *p = {}{};` with `{}`",
                 item.name,
                 item.path,
                 if d.model == Model::Omp {
-                    "map(tofrom: ...)"
+                    "map(tofrom: p[0:n])"
                 } else {
-                    "copy"
+                    "copy(p[0:n])"
                 }
             )),
         );

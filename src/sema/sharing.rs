@@ -362,7 +362,7 @@ pub fn decide(
         {
             (
                 mapped(MapKind::ToFrom),
-                "declare target variable (the region uses its device copy)",
+                "declare target / acc declare variable (the region uses its device copy)",
             )
         } else if sym.ty.is_pointer() && env.enclosing.contains(&u.name) {
             (
