@@ -202,14 +202,7 @@ fn lower_all(
             }
         }
     }
-    let calls: Vec<(String, String)> = regions
-        .iter()
-        .flat_map(|r| {
-            r.calls
-                .iter()
-                .map(move |c| (c.clone(), format!("the region at line {}", r.line)))
-        })
-        .collect();
+    let calls: Vec<(String, Span)> = regions.iter().flat_map(|r| r.calls.clone()).collect();
     declare::add_called(&mut declare, file, &a.tree, &calls, diags);
     Lowered {
         regions,

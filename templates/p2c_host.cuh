@@ -426,10 +426,34 @@ inline void p2c_check_launch(const char *where)
     p2c_check(cudaDeviceSynchronize(), where, "kernel execution");
 }
 
-/* Blocks for `trip` iterations at `threads` per block, at least 1, at most `cap`. */
+/* How many threads the device keeps resident at once (SMs x threads per SM),
+ * asked once; 0 when the device cannot say (then nothing is capped). */
+inline unsigned long long p2c_resident_threads(void)
+{
+    static const unsigned long long resident = [] {
+        int dev = 0, sms = 0, per_sm = 0;
+        if (cudaGetDevice(&dev) != cudaSuccess
+            || cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess
+            || cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxThreadsPerMultiProcessor, dev) != cudaSuccess
+            || sms < 1 || per_sm < 1) {
+            (void)cudaGetLastError();
+            return 0ull;
+        }
+        return (unsigned long long)sms * (unsigned long long)per_sm;
+    }();
+    return resident;
+}
+
+/* Blocks for a grid-stride loop of `trip` iterations at `threads` per block:
+ * one iteration per thread, but no more blocks than the device runs at once
+ * (the loop hands the rest to the same threads, and a reduction then has
+ * fewer partials to combine); at least 1, at most `cap`. */
 inline unsigned p2c_blocks_for(unsigned long long trip, unsigned threads, unsigned cap)
 {
     unsigned long long b = (trip + threads - 1) / threads;
+    unsigned long long resident = p2c_resident_threads() / threads;
+    if (resident > 0 && b > resident)
+        b = resident;
     if (b < 1)
         b = 1;
     return (unsigned)(b > cap ? cap : b);

@@ -71,6 +71,8 @@ codes! {
     UNDECLARED = "E0302": "A name used in a clause or an offloaded region has no visible declaration.";
     UNSUPPORTED_TYPE = "E0303": "The type of a variable used in an offloaded region cannot be passed to a kernel (local type, variable-length array, pointer to pointer).";
     BAD_REDUCTION_TYPE = "E0304": "The reduction operator is not defined for the variable's type.";
+    GLOBAL_NOT_ON_DEVICE = "E0311": "A device function uses a file-scope variable that has no device copy; name it in `declare target` (or a file-scope `acc declare create`), or pass its value as a parameter.";
+    CALL_NOT_ON_DEVICE = "E0310": "An offloaded region calls a function that has no definition in the file and is not in the CUDA device library, so it cannot run on the device.";
 
     POINTER_NO_EXTENT = "E0401": "A pointer is used in an offloaded region with no extent; map an array section such as map(tofrom: p[0:n]).";
     BAD_SECTION = "E0402": "The array section does not fit the variable (too many dimensions, or a section of a scalar).";

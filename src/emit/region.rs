@@ -558,6 +558,34 @@ fn host_text(r: &Region, fallback: &str, file_name: &str, n: &Names) -> String {
     for e in exits.iter().rev() {
         let _ = writeln!(h, "{ind}{e}");
     }
+    // Private variables and loop variables declared before the region are
+    // not written by it (their value afterwards is unspecified in both
+    // models); the host code may no longer name them at all.
+    let untouched: Vec<&str> = r
+        .nest
+        .iter()
+        .filter(|l| l.declared_type.is_none())
+        .map(|l| l.var.as_str())
+        .chain(
+            r.vars
+                .iter()
+                .filter(|v| v.attr == Attr::Private)
+                .map(|v| v.sym.name.as_str()),
+        )
+        .fold(Vec::new(), |mut acc, name| {
+            if !acc.contains(&name) {
+                acc.push(name);
+            }
+            acc
+        });
+    if !untouched.is_empty() {
+        let list: Vec<String> = untouched.iter().map(|v| format!("(void)&{v};")).collect();
+        let _ = writeln!(
+            h,
+            "{ind}{} /* private in the region: the host copies are not written */",
+            list.join(" ")
+        );
+    }
     h.push('}');
     match &r.if_cond {
         None => h,

@@ -341,7 +341,7 @@ pub fn build_region(
         });
     }
     let loop_vars: Vec<String> = nest.iter().map(|l| l.var.clone()).collect();
-    let (used, calls) = uses::free_identifiers(stmt, &file.text);
+    let (used, _calls) = uses::free_identifiers(stmt, &file.text);
     let is_kernels = d.model == Model::Acc && d.name == "kernels loop";
     let vars = sharing::decide(d, is_kernels, &used, &symbols, &loop_vars, env, diags);
     // Kernels live at file scope: types defined inside the function are out of reach.
@@ -529,12 +529,11 @@ pub fn build_region(
     let body = nest.last().map(|l| l.body).unwrap_or(stmt_span);
     // Loop bounds and steps are evaluated on the host; the kernel needs only
     // what the innermost body names.
-    let body_names: std::collections::BTreeSet<String> = node_at(tree, body)
-        .map(|b| uses::free_identifiers(b, &file.text).0)
-        .unwrap_or_else(|| used.clone())
-        .into_iter()
-        .map(|u| u.name)
-        .collect();
+    let (body_uses, calls) = node_at(tree, body)
+        .map(|b| uses::free_identifiers(b, &file.text))
+        .unwrap_or_else(|| (used.clone(), Vec::new()));
+    let body_names: std::collections::BTreeSet<String> =
+        body_uses.into_iter().map(|u| u.name).collect();
     Some(Region {
         model: d.model,
         construct: d.name.clone(),
@@ -553,11 +552,11 @@ pub fn build_region(
         nest_types,
         body,
         body_names,
+        calls,
         vars,
         reductions,
         if_cond,
         notes,
-        calls: calls.into_iter().map(|(n, _)| n).collect(),
     })
 }
 

@@ -23,7 +23,7 @@ use crate::diag::{codes, Diagnostic};
 use crate::directives::{ClauseArgs, Directive, Model};
 use crate::front::{function_name, Attached, CTree};
 use crate::sema::ctype::{declarator, specifiers};
-use crate::sema::{symbols, uses, CType, Storage};
+use crate::sema::{calls, symbols, uses, CType, Storage};
 use crate::source::{SourceFile, Span};
 use std::collections::{BTreeMap, BTreeSet};
 use tree_sitter::Node;
@@ -458,6 +458,15 @@ pub fn collect(
             continue;
         }
         let Some(decls) = tops.get(&m.name) else {
+            if m.rule.starts_with("acc routine") {
+                // `acc routine(fmin) seq`: a function from a header; CUDA
+                // supplies the device versions of the C math library.
+                plan.notes.push(format!(
+                    "`{}` ({}) is not declared in this file: a library function needs no marking",
+                    m.name, m.rule
+                ));
+                continue;
+            }
             diags.push(
                 Diagnostic::new(
                     codes::UNDECLARED,
@@ -546,13 +555,14 @@ fn device_fn(
 }
 
 /// Adds the functions defined in this file that offloaded code calls
-/// (transitively: calls inside device functions too), then finds the uses of
-/// device variables in every device function's body.
+/// (transitively: calls inside device functions too; sema::calls reports the
+/// calls the device cannot make), then finds the uses of device variables in
+/// every device function's body.
 pub fn add_called(
     plan: &mut DeclarePlan,
     file: &SourceFile,
     tree: &CTree,
-    region_calls: &[(String, String)],
+    region_calls: &[(String, Span)],
     diags: &mut Vec<Diagnostic>,
 ) {
     let Some(root) = tree.root() else {
@@ -566,59 +576,47 @@ pub fn add_called(
             .find(|t| t.is_definition)
             .and_then(|t| t.body.clone())
     };
-    let calls_in = |body: Span| -> Vec<String> {
-        root.descendant_for_byte_range(body.start, body.end)
-            .map(|n| {
-                uses::free_identifiers(n, text)
-                    .1
-                    .into_iter()
-                    .map(|(n, _)| n)
-                    .collect()
-            })
-            .unwrap_or_default()
-    };
-    // (callee, who calls it)
-    let mut work: Vec<(String, String)> = region_calls.to_vec();
+    // The explicit device functions defined here are roots as well: their
+    // calls and their file-scope variables are checked like a region's.
+    let mut roots: Vec<(String, Span)> = region_calls.to_vec();
     for f in &plan.fns {
-        if let Some((b, _)) = body_of(&f.name) {
-            for c in calls_in(b) {
-                work.push((c, format!("device function `{}`", f.name)));
-            }
+        if let Some(start) = tops
+            .get(&f.name)
+            .and_then(|d| d.iter().find(|t| t.is_definition))
+            .map(|t| t.start)
+        {
+            roots.push((f.name.clone(), Span::new(start, start)));
         }
     }
-    let mut i = 0;
-    while i < work.len() {
-        let (callee, caller) = work[i].clone();
-        i += 1;
-        if callee == "main" || plan.fns.iter().any(|f| f.name == callee) {
+    let visible = |name: &str, at: Span| -> Option<crate::sema::Symbol> {
+        let node = root.descendant_for_byte_range(at.start, at.end)?;
+        let mut s = symbols::visible_at(root, text, node).remove(name)?;
+        // A function designator is not a pointer variable.
+        if matches!(s.ty.derivs.first(), Some(crate::sema::Deriv::Function)) {
+            s.ty.derivs.truncate(1);
+        } else if s.ty.is_function() {
+            s.ty.derivs
+                .retain(|d| !matches!(d, crate::sema::Deriv::Function));
+        }
+        Some(s)
+    };
+    let device_vars: BTreeSet<String> = plan.vars.iter().map(|v| v.name.clone()).collect();
+    let reached = calls::device_functions(root, text, &roots, &visible, &device_vars, diags);
+    for f in reached {
+        if f.name == "main" || plan.fns.iter().any(|g| g.name == f.name) {
             continue;
         }
-        let Some(decls) = tops.get(&callee) else {
+        let Some(decls) = tops.get(&f.name) else {
             continue;
         };
-        if !decls.iter().any(|t| t.is_definition) {
-            continue;
-        }
-        let rule = format!("called from {caller} (implicitly a device function)");
-        if let Some(f) = device_fn(
-            &callee,
-            decls,
-            "__host__ __device__",
-            rule,
-            Span::new(0, 0),
-            diags,
-        ) {
-            if let Some((b, _)) = body_of(&callee) {
-                for c in calls_in(b) {
-                    work.push((c, format!("device function `{callee}`")));
-                }
-            }
-            plan.fns.push(f);
+        let rule = "called from an offloaded region or a device function (implicitly a device function)".to_string();
+        if let Some(d) = device_fn(&f.name, decls, "__host__ __device__", rule, f.name_span, diags) {
+            plan.fns.push(d);
         }
     }
+    plan.fns.sort_by(|a, b| a.name.cmp(&b.name));
     // Device variables named in device function bodies.
-    let vars: BTreeSet<&str> = plan.vars.iter().map(|v| v.name.as_str()).collect();
-    if vars.is_empty() {
+    if device_vars.is_empty() {
         return;
     }
     for f in &mut plan.fns {
@@ -630,7 +628,7 @@ pub fn add_called(
         };
         f.var_uses = uses::free_occurrences(n, text, &params)
             .into_iter()
-            .filter(|(name, _)| vars.contains(name.as_str()))
+            .filter(|(name, _)| device_vars.contains(name))
             .collect();
     }
 }

@@ -115,13 +115,13 @@ pub struct Region {
     /// Free names of the innermost body: the variables the kernel itself
     /// reads or writes (the others are only mapped, or feed host-side bounds).
     pub body_names: std::collections::BTreeSet<String>,
+    /// Functions the innermost body calls (bounds and steps run on the host).
+    pub calls: Vec<(String, Span)>,
     pub vars: Vec<VarAttr>,
     pub reductions: Vec<Reduction>,
     pub if_cond: Option<String>,
     /// Notes shown in the plan (choices the user may want to know about).
     pub notes: Vec<String>,
-    /// Functions the region's statement calls (they must be device functions).
-    pub calls: Vec<String>,
 }
 
 impl Region {

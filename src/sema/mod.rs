@@ -1,11 +1,14 @@
 //! Semantic analysis over the C tree: the declarations visible at a region
 //! (symbols), the variables a region uses (uses), canonical loop nests
-//! (loops), and the data-sharing attribute of every used variable (sharing).
+//! (loops), the data-sharing attribute of every used variable (sharing), and
+//! the functions regions call, with what the device can run (calls).
 //!
 //! Architecture invariant: sema reads the tree and the directives, never
 //! rewrites text, and reports every problem as a located diagnostic.
 
+pub mod calls;
 pub mod ctype;
+pub mod device_lib;
 pub mod loops;
 pub mod sharing;
 pub mod symbols;

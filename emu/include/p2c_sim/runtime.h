@@ -203,6 +203,22 @@ inline cudaError_t cudaGetDeviceProperties(cudaDeviceProp *prop, int device) {
     prop->l2CacheSize = 0;
     return cudaSuccess;
 }
+inline cudaError_t cudaDeviceGetAttribute(int *value, cudaDeviceAttr attr, int device) {
+    if (!value) return p2c_sim::set_error(cudaErrorInvalidValue);
+    cudaDeviceProp prop;
+    if (cudaError_t e = cudaGetDeviceProperties(&prop, device); e != cudaSuccess) return e;
+    switch (attr) {
+    case cudaDevAttrMaxThreadsPerBlock: *value = prop.maxThreadsPerBlock; break;
+    case cudaDevAttrMaxSharedMemoryPerBlock: *value = static_cast<int>(prop.sharedMemPerBlock); break;
+    case cudaDevAttrWarpSize: *value = prop.warpSize; break;
+    case cudaDevAttrMultiProcessorCount: *value = prop.multiProcessorCount; break;
+    case cudaDevAttrMaxThreadsPerMultiProcessor: *value = prop.maxThreadsPerMultiProcessor; break;
+    case cudaDevAttrComputeCapabilityMajor: *value = prop.major; break;
+    case cudaDevAttrComputeCapabilityMinor: *value = prop.minor; break;
+    default: return p2c_sim::set_error(cudaErrorInvalidValue);
+    }
+    return cudaSuccess;
+}
 inline cudaError_t cudaDeviceSynchronize() { return cudaSuccess; }
 inline cudaError_t cudaDeviceReset() { return cudaSuccess; }
 inline cudaError_t cudaThreadSynchronize() { return cudaSuccess; }

@@ -97,6 +97,17 @@ enum cudaError {
 };
 typedef enum cudaError cudaError_t;
 
+// The device attributes cudaDeviceGetAttribute answers (CUDA's own values).
+enum cudaDeviceAttr {
+    cudaDevAttrMaxThreadsPerBlock = 1,
+    cudaDevAttrMaxSharedMemoryPerBlock = 8,
+    cudaDevAttrWarpSize = 10,
+    cudaDevAttrMultiProcessorCount = 16,
+    cudaDevAttrMaxThreadsPerMultiProcessor = 39,
+    cudaDevAttrComputeCapabilityMajor = 75,
+    cudaDevAttrComputeCapabilityMinor = 76
+};
+
 enum cudaMemcpyKind {
     cudaMemcpyHostToHost = 0,
     cudaMemcpyHostToDevice = 1,
