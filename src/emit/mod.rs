@@ -1,8 +1,9 @@
 //! Emission: the output `.cu` file. The prelude from `templates/`, then the
 //! user's file with every byte outside offloaded regions copied unchanged,
 //! except the few edits C needs to be valid C++ (see `cxx`), kernels placed
-//! before the function they come from, and each region replaced by the host
-//! code that maps its data and launches its kernel.
+//! before the function they come from, each region replaced by the host
+//! code that maps its data and launches its kernel, each data construct by
+//! its present-table calls (`data`), and the device declarations (`declare`).
 //!
 //! Architecture invariant: the emitter only spells what lowering decided;
 //! all generated names come from the central [`namer::Namer`].

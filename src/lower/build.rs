@@ -89,7 +89,7 @@ fn lowered_clause(model: Model, name: &str) -> bool {
     match model {
         Model::Omp => matches!(
             name,
-            "map" | "num_teams" | "thread_limit" | "num_threads" | "nowait"
+            "map" | "num_teams" | "thread_limit" | "num_threads" | "nowait" | "device"
         ),
         Model::Acc => matches!(
             name,
@@ -521,6 +521,41 @@ pub fn build_region(
         .clause("if")
         .and_then(|c| c.expr())
         .map(|e| e.text.clone());
+    // device(n): 0 is the GPU; the host's device number runs the loop on the
+    // host, like if(false); any other number is a runtime error.
+    if let Some(c) = d.clause("device") {
+        if let crate::directives::ClauseArgs::Expr {
+            modifier: Some(m), ..
+        } = &c.args
+        {
+            if m.text != "device_num" {
+                diags.push(
+                    Diagnostic::new(
+                        codes::NOT_SUPPORTED,
+                        m.span,
+                        format!("`device({}: ...)` is not supported yet", m.text),
+                    )
+                    .with_label("not lowered yet"),
+                );
+                return None;
+            }
+        }
+    }
+    let if_cond = match d.clause("device").and_then(|c| c.expr()) {
+        None => if_cond,
+        Some(dev) => {
+            let check = format!(
+                "p2c_device_arg((long long)({}), \"{}:{}\")",
+                dev.text,
+                file.name.replace('\\', "\\\\").replace('"', "\\\""),
+                file.line_of(d.span.start)
+            );
+            Some(match if_cond {
+                Some(c) => format!("({c}) && {check}"),
+                None => check,
+            })
+        }
+    };
     let (function, function_start) = at
         .function
         .clone()

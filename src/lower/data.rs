@@ -436,6 +436,22 @@ pub fn build_data(
                 continue;
             }
             (Model::Omp, "device") => {
+                if let ClauseArgs::Expr {
+                    modifier: Some(m), ..
+                } = &c.args
+                {
+                    if m.text != "device_num" {
+                        diags.push(
+                            Diagnostic::new(
+                                codes::NOT_SUPPORTED,
+                                m.span,
+                                format!("`device({}: ...)` is not supported yet", m.text),
+                            )
+                            .with_label("not lowered yet"),
+                        );
+                        continue;
+                    }
+                }
                 device = c.expr().map(|e| e.text.clone());
                 continue;
             }

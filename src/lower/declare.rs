@@ -609,8 +609,17 @@ pub fn add_called(
         let Some(decls) = tops.get(&f.name) else {
             continue;
         };
-        let rule = "called from an offloaded region or a device function (implicitly a device function)".to_string();
-        if let Some(d) = device_fn(&f.name, decls, "__host__ __device__", rule, f.name_span, diags) {
+        let rule =
+            "called from an offloaded region or a device function (implicitly a device function)"
+                .to_string();
+        if let Some(d) = device_fn(
+            &f.name,
+            decls,
+            "__host__ __device__",
+            rule,
+            f.name_span,
+            diags,
+        ) {
             plan.fns.push(d);
         }
     }
