@@ -96,6 +96,14 @@ fn data_construct_errors_are_located() {
     // A data construct inside a kernel region.
     let (_, codes) = cuda("int main(void) { int a[8];\n#pragma acc parallel loop copy(a)\nfor (int i = 0; i < 8; i++) {\n#pragma acc update self(a)\n a[i] = i; }\n return 0; }\n");
     assert_eq!(codes, vec!["E0901"]);
+    // An executable data construct at file scope.
+    let (_, codes) =
+        cuda("int v[4];\n#pragma omp target update to(v)\nint main(void) { return 0; }\n");
+    assert_eq!(codes, vec!["E0203"]);
+    // Declarative directives inside a function are reported, not dropped.
+    let (_, codes) =
+        cuda("int f(int x);\nint main(void) {\n#pragma acc routine(f) seq\n return 0; }\n");
+    assert_eq!(codes, vec!["E0901"]);
     // A section of a pointer needs its length.
     let (_, codes) = cuda("void f(int *a) {\n#pragma acc enter data copyin(a[2:])\n}\n");
     assert_eq!(codes, vec!["E0402"]);

@@ -369,6 +369,21 @@ pub fn build_data(
     let d = &at.directive;
     let errors_before = diags.iter().filter(|x| x.is_error()).count();
     let root = tree.root()?;
+    if at.function.is_none() {
+        diags.push(
+            Diagnostic::new(
+                codes::BAD_NESTING,
+                d.name_span,
+                format!(
+                    "`{} {}` is executable: it must be inside a function",
+                    d.model.as_str(),
+                    d.name
+                ),
+            )
+            .with_label("at file scope"),
+        );
+        return None;
+    }
     let stmt = if kind == DataKind::Region {
         let Some(stmt_span) = at.stmt else {
             diags.push(

@@ -219,6 +219,31 @@ pub fn collect(
     for at in attached {
         let d = &at.directive;
         if at.function.is_some() {
+            // `acc declare` in a function is a data construct (lower::data).
+            let declarative = matches!(
+                (d.model, d.name.as_str()),
+                (
+                    Model::Omp,
+                    "declare target" | "begin declare target" | "end declare target"
+                ) | (Model::Acc, "routine")
+            );
+            if declarative {
+                diags.push(
+                    Diagnostic::new(
+                        codes::NOT_SUPPORTED,
+                        d.name_span,
+                        format!(
+                            "`{} {}` inside a function is not supported yet",
+                            d.model.as_str(),
+                            d.name
+                        ),
+                    )
+                    .with_label("inside a function")
+                    .with_help(
+                        "put the directive at file scope, next to the declarations it names",
+                    ),
+                );
+            }
             continue;
         }
         let one_line = pragma_one_line(file.slice(d.span));
