@@ -5,8 +5,10 @@ use crate::directives::{self, Directive};
 use crate::emit::{self, cxx, emit_file, namer::Namer};
 use crate::front::{attach, parse_c, Attached, CTree};
 use crate::lower::build::{self, build_region, Kind};
-use crate::lower::device_fns::device_functions;
+use crate::lower::data::{build_data, DataKind, DataOp};
+use crate::lower::declare::{self, DeclarePlan};
 use crate::lower::{plan, Region};
+use crate::sema::sharing::DataEnv;
 use crate::source::{cond, macros, mask, SourceFile, Span};
 use crate::valid;
 use std::collections::HashMap;
@@ -150,8 +152,61 @@ fn macro_diagnostics(found: &macros::Found, diags: &mut Vec<Diagnostic>) {
     }
 }
 
-/// Lowers every offloaded region; passes host-only OpenMP through; reports
-/// the rest. Directives nested in a lowered region are not supported yet.
+/// Everything lowering decided for one file.
+pub(crate) struct Lowered {
+    pub regions: Vec<Region>,
+    pub data: Vec<DataOp>,
+    pub declare: DeclarePlan,
+    /// The file maps data outside structured constructs.
+    pub unstructured: bool,
+}
+
+/// Runtime routines that map data outside any structured construct.
+const DYNAMIC_MAPPING_CALLS: &[&str] = &[
+    "acc_copyin",
+    "acc_create",
+    "acc_pcopyin",
+    "acc_pcreate",
+    "acc_present_or_copyin",
+    "acc_present_or_create",
+    "acc_map_data",
+];
+
+fn mentions_word(text: &str, word: &str) -> bool {
+    let b = text.as_bytes();
+    let ident = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
+    text.match_indices(word).any(|(i, _)| {
+        (i == 0 || !ident(b[i - 1])) && !b.get(i + word.len()).is_some_and(|c| ident(*c))
+    })
+}
+
+/// The data environment a region at `at` sees: device variables, what the
+/// data constructs around it map, whether the file maps data dynamically.
+fn data_env(at: &Attached, data: &[DataOp], declare: &DeclarePlan, unstructured: bool) -> DataEnv {
+    let pos = at.directive.span.start;
+    let func = at.function.as_ref().map(|f| f.0.as_str()).unwrap_or("");
+    let mut enclosing = std::collections::BTreeSet::new();
+    for op in data {
+        let covers = match (op.kind, op.stmt) {
+            (DataKind::Region, Some(stmt)) => op.pragma.start < pos && pos < stmt.end,
+            (DataKind::DeclareScope, _) => op.function == func && op.pragma.start < pos,
+            _ => false,
+        };
+        if covers {
+            enclosing.extend(op.mapped_names().map(str::to_string));
+        }
+    }
+    DataEnv {
+        declared: declare.vars.iter().map(|v| v.name.clone()).collect(),
+        enclosing,
+        unstructured,
+    }
+}
+
+/// Lowers every offloaded region and data construct; reads the declarations
+/// for the device; passes host-only OpenMP through; reports the rest.
+/// Directives nested in a lowered region are not supported yet (data
+/// constructs are not regions: what they cover is lowered as usual).
 /// A directive with a parse or validation error is not lowered (it has its
 /// diagnostic; lowering would only report consequences of it);
 /// its region still counts as claimed, so what is nested in it is not taken
@@ -161,15 +216,25 @@ fn lower_all(
     a: &Analysis,
     namer: &mut Namer,
     diags: &mut Vec<Diagnostic>,
-) -> Vec<Region> {
+) -> Lowered {
+    let mut declare = declare::collect(file, &a.tree, &a.attached, diags);
+    let unstructured = a.attached.iter().any(|at| {
+        matches!(
+            build::classify(&at.directive, at.function.is_some()),
+            Kind::Data(DataKind::Enter | DataKind::Exit)
+        )
+    }) || DYNAMIC_MAPPING_CALLS
+        .iter()
+        .any(|c| mentions_word(&file.text, c));
     let mut regions = Vec::new();
+    let mut data: Vec<DataOp> = Vec::new();
     // (pragma start .. statement end, statement) of every lowered region.
     let mut claimed: Vec<(Span, Span)> = Vec::new();
     let mut groups: Option<Vec<cond::CondGroup>> = None;
     for (i, at) in a.attached.iter().enumerate() {
         let d = &at.directive;
         if a.rejected.get(i).copied().unwrap_or(false) {
-            if let (Kind::Offload, Some(stmt)) = (build::classify(d), at.stmt) {
+            if let (Kind::Offload, Some(stmt)) = (build::classify(d, at.function.is_some()), at.stmt) {
                 claimed.push((Span::new(d.span.start, stmt.end), stmt));
             }
             continue;
@@ -212,13 +277,18 @@ fn lower_all(
             );
             continue;
         }
-        match build::classify(d) {
-            Kind::HostPassthrough => {}
+        match build::classify(d, at.function.is_some()) {
+            Kind::HostPassthrough | Kind::Declare => {}
             Kind::NotSupported => diags.push(
                 Diagnostic::new(codes::NOT_SUPPORTED, d.name_span, format!("`{} {}` is not supported yet", d.model.as_str(), d.name))
                     .with_label("not lowered yet")
-                    .with_note("lowered so far: omp target teams distribute parallel for [simd], target parallel for [simd], target teams distribute; acc parallel loop, kernels loop, serial loop"),
+                    .with_note("lowered so far: omp target teams distribute parallel for [simd], target parallel for [simd], target teams distribute, target data, target enter/exit data, target update, declare target; acc parallel loop, kernels loop, serial loop, data, enter/exit data, update, declare, routine"),
             ),
+            Kind::Data(kind) => {
+                if let Some(op) = build_data(file, &a.tree, at, kind, diags) {
+                    data.push(op);
+                }
+            }
             Kind::Offload => {
                 let func = at.function.as_ref().map(|f| f.0.clone()).unwrap_or_else(|| "file".into());
                 let line = file.origin(d.span.start).1;
@@ -226,13 +296,21 @@ fn lower_all(
                 if let Some(stmt) = at.stmt {
                     claimed.push((Span::new(d.span.start, stmt.end), stmt));
                 }
-                if let Some(r) = build_region(file, &a.tree, at, kernel, diags) {
+                let env = data_env(at, &data, &declare, unstructured);
+                if let Some(r) = build_region(file, &a.tree, at, kernel, &env, diags) {
                     regions.push(r);
                 }
             }
         }
     }
-    regions
+    let calls: Vec<(String, Span)> = regions.iter().flat_map(|r| r.calls.clone()).collect();
+    declare::add_called(&mut declare, file, &a.tree, &calls, diags);
+    Lowered {
+        regions,
+        data,
+        declare,
+        unstructured,
+    }
 }
 
 /// Translates one file. Never panics; returns the output with all diagnostics.
@@ -250,14 +328,19 @@ pub fn translate(file: &SourceFile, opts: &Options) -> Translation {
         )),
         Emit::Plan | Emit::Cuda => {
             let mut namer = Namer::new(&file.text);
-            let regions = lower_all(file, &a, &mut namer, &mut diags);
+            let low = lower_all(file, &a, &mut namer, &mut diags);
             if opts.emit == Emit::Plan {
-                Some(plan::render(file, &regions))
+                Some(plan::render(file, &low.regions, &low.data, &low.declare))
             } else {
-                let mut edits = cxx::compat_edits(&a.tree, &file.text, &mut namer, &mut diags);
-                let device_fns = device_functions(&a.tree, &file.text, &regions, &mut diags);
-                edits.extend(emit::device_fn_edits(&device_fns));
-                Some(emit_file(file, &regions, edits, &mut namer))
+                let edits = cxx::compat_edits(&a.tree, &file.text, &mut namer, &mut diags);
+                Some(emit_file(
+                    file,
+                    &low.regions,
+                    &low.data,
+                    &low.declare,
+                    edits,
+                    &mut namer,
+                ))
             }
         }
     };
@@ -279,11 +362,15 @@ pub fn lower_region_at(file: &SourceFile, offset: usize) -> (Option<RegionView>,
         (at.directive.span.start <= offset
             && offset < end
             && !a.rejected.get(i).copied().unwrap_or(false)
-            && matches!(build::classify(&at.directive), Kind::Offload))
+            && matches!(build::classify(&at.directive, at.function.is_some()), Kind::Offload))
         .then_some(at)
     }) else {
         return (None, diags);
     };
+    // The data environment comes from the whole file; its diagnostics are
+    // not this region's.
+    let low = lower_all(file, &a, &mut Namer::new(&file.text), &mut Vec::new());
+    let env = data_env(at, &low.data, &low.declare, low.unstructured);
     let mut namer = Namer::new(&file.text);
     let func = at
         .function
@@ -294,9 +381,9 @@ pub fn lower_region_at(file: &SourceFile, offset: usize) -> (Option<RegionView>,
         "{func}_L{}",
         file.origin(at.directive.span.start).1
     ));
-    let region = build_region(file, &a.tree, at, kernel, &mut diags);
+    let region = build_region(file, &a.tree, at, kernel, &env, &mut diags);
     let view = region.map(|r| {
-        let plan_text = plan::render(file, std::slice::from_ref(&r));
+        let plan_text = plan::render(file, std::slice::from_ref(&r), &[], &DeclarePlan::default());
         let t = emit::region::emit_region(
             &r,
             file.slice(r.body),

@@ -1,25 +1,63 @@
 /* ---- pragma2cuda host helpers (templates/p2c_host.cuh) -------------------
  * The device data environment: a present table of mapped host ranges with
- * reference counts (OpenMP map / OpenACC data clauses), kernel launch checks,
- * launch-size helpers and reduction scratch buffers.
+ * reference counts (OpenMP map / OpenACC data clauses, enter/exit data,
+ * update, declare target), kernel launch checks, launch-size helpers and
+ * reduction scratch buffers.
  */
 #include <string.h>
 
 inline namespace p2c_prelude_1 {
 
+/* What a map clause does on entry and on exit. The kind is the low four bits;
+ * the modifiers are flags above it. */
 enum p2c_map_kind {
-    P2C_MAP_ALLOC = 0,  /* map(alloc:)  / create  */
-    P2C_MAP_TO = 1,     /* map(to:)     / copyin  */
-    P2C_MAP_FROM = 2,   /* map(from:)   / copyout */
-    P2C_MAP_TOFROM = 3, /* map(tofrom:) / copy    */
-    P2C_MAP_PRESENT = 4 /* present: must already be mapped */
+    P2C_MAP_ALLOC = 0,      /* map(alloc:)  / create     */
+    P2C_MAP_TO = 1,         /* map(to:)     / copyin     */
+    P2C_MAP_FROM = 2,       /* map(from:)   / copyout    */
+    P2C_MAP_TOFROM = 3,     /* map(tofrom:) / copy       */
+    P2C_MAP_PRESENT = 4,    /* present: must already be mapped; no transfer */
+    P2C_MAP_RELEASE = 5,    /* map(release:) / acc delete: one reference less, no transfer */
+    P2C_MAP_DELETE = 6,     /* map(delete:): every reference dropped, no transfer */
+    P2C_MAP_NO_CREATE = 7,  /* acc no_create: one reference more if present, nothing otherwise */
+    P2C_MAP_KIND = 15,
+    P2C_MAP_ALWAYS = 16,    /* always: transfer even when the data was or stays present */
+    P2C_MAP_MUST_BE_PRESENT = 32, /* map(present, ...): an error when not present */
+    P2C_MAP_FINALIZE = 64,  /* acc exit data finalize: the dynamic count drops to zero */
+    P2C_MAP_IMPLICIT = 128  /* an implicitly mapped whole array: a section of it already
+                               present stands for it (the kernel uses only that part) */
+};
+
+/* Which reference count an entry or exit changes. OpenACC 3.3 keeps two per
+ * mapping: structured (data and compute constructs) and dynamic (enter/exit
+ * data, acc_copyin and friends); the data is freed when both are zero.
+ * OpenMP 5.2 has one count: its enter/exit data change the sum, taking from
+ * the dynamic part first. A structured exit whose own count is already zero
+ * (OpenMP only: `exit data` released the reference a data region took) takes
+ * from the dynamic part, so the sum stays OpenMP's count. */
+enum p2c_ref {
+    P2C_REF_STRUCTURED = 0,
+    P2C_REF_ACC_DYNAMIC = 1,
+    P2C_REF_OMP_DYNAMIC = 2
 };
 
 struct p2c_mapping {
     const char *host;
     size_t bytes;
     char *dev;
-    long refcount;
+    long structured, dynamic;
+    int permanent; /* declare target / acc declare variables, acc_map_data: never unmapped by counts */
+    int owned;     /* dev was allocated here (freed when the mapping ends) */
+    const char *name;
+};
+
+/* A host range as a map clause names it: `rows` rows of `pitch` bytes from
+ * `host`, of which bytes [off, off + width) of each row are transferred (a
+ * 2-D section a[lo:n][lo2:n2]; one row for anything else). The device copy
+ * always covers whole rows, so kernels index it as the host array. */
+struct p2c_range {
+    const char *host;
+    size_t pitch, rows, off, width;
+    const char *name;
 };
 
 inline struct p2c_mapping *p2c_present_table;
@@ -31,35 +69,94 @@ inline void p2c_fail(const char *where, const char *what, const char *detail)
     exit(EXIT_FAILURE);
 }
 
+/* An error about one variable: "`a` is not present on the device (...)". */
+inline void p2c_fail_var(const char *where, const char *name, const char *what, const char *detail)
+{
+    char msg[512];
+    if (name)
+        snprintf(msg, sizeof msg, "`%s` %s", name, what);
+    else
+        snprintf(msg, sizeof msg, "the data %s", what);
+    p2c_fail(where, msg, detail);
+}
+
 inline void p2c_check(cudaError_t err, const char *where, const char *what)
 {
     if (err != cudaSuccess)
         p2c_fail(where, what, cudaGetErrorString(err));
 }
 
-/* The mapping that contains [host, host + bytes), or NULL. */
-inline struct p2c_mapping *p2c_lookup(const void *host, size_t bytes)
+inline size_t p2c_range_bytes(struct p2c_range r)
 {
-    const char *h = (const char *)host;
-    for (size_t i = 0; i < p2c_present_count; i++) {
-        struct p2c_mapping *m = &p2c_present_table[i];
-        if (h >= m->host && h + bytes <= m->host + m->bytes)
-            return m;
-    }
-    return NULL;
+    return r.pitch * r.rows;
 }
 
-/* Maps [host, host + bytes) and returns its device address. A range already
- * present is reused with its reference count raised and is not copied again. */
-inline void *p2c_map_enter(const void *host, size_t bytes, int kind, const char *where)
+/* The whole object at `host`. */
+inline struct p2c_range p2c_bytes(const void *host, size_t bytes, const char *name)
 {
-    struct p2c_mapping *m = p2c_lookup(host, bytes);
-    if (m) {
-        m->refcount++;
-        return m->dev + ((const char *)host - m->host);
+    struct p2c_range r = {(const char *)host, bytes, 1, 0, bytes, name};
+    return r;
+}
+
+template <class T>
+inline struct p2c_range p2c_object(T *var, const char *name)
+{
+    return p2c_bytes(var, sizeof(T), name);
+}
+
+/* base[lo : len] with elements (or rows) of type T. */
+template <class T>
+inline struct p2c_range p2c_section(T *base, long long lo, long long len, const char *where, const char *name)
+{
+    if (len < 0)
+        p2c_fail_var(where, name, "has an array section with a negative length", NULL);
+    struct p2c_range r = {(const char *)(base + lo), sizeof(T), (size_t)len, 0, sizeof(T), name};
+    return r;
+}
+
+/* base[lo : len][lo2 : len2] where T is a row (an array type). */
+template <class T>
+inline struct p2c_range p2c_section2(T *base, long long lo, long long len, long long lo2, long long len2, const char *where, const char *name)
+{
+    const size_t elem = sizeof((*base)[0]);
+    const long long extent = (long long)(sizeof(T) / elem);
+    struct p2c_range r = p2c_section(base, lo, len, where, name);
+    if (len2 < 0)
+        p2c_fail_var(where, name, "has an array section with a negative length", NULL);
+    if (lo2 < 0 || lo2 + len2 > extent) {
+        char msg[96];
+        snprintf(msg, sizeof msg, "[%lld:%lld] in a row of %lld elements", lo2, len2, extent);
+        p2c_fail_var(where, name, "has a section outside the array", msg);
     }
-    if (kind == P2C_MAP_PRESENT)
-        p2c_fail(where, "data is not present on the device", NULL);
+    r.off = (size_t)lo2 * elem;
+    r.width = (size_t)len2 * elem;
+    return r;
+}
+
+/* ---- declare target / acc declare variables -------------------------------
+ * Each such variable has a __device__ mirror. A registration record (made by
+ * a constructor before main, without touching CUDA) is turned into a
+ * permanent present-table entry linking the two addresses the first time the
+ * table is used, so that map clauses and `update` find the mirror. */
+struct p2c_declared {
+    const void *host;
+    size_t bytes;
+    void *(*device)(void);
+    const char *name;
+    struct p2c_declared *next;
+    p2c_declared(const void *h, size_t n, void *(*d)(void), const char *nm);
+};
+
+inline struct p2c_declared *p2c_declared_pending;
+
+inline p2c_declared::p2c_declared(const void *h, size_t n, void *(*d)(void), const char *nm)
+    : host(h), bytes(n), device(d), name(nm), next(p2c_declared_pending)
+{
+    p2c_declared_pending = this;
+}
+
+inline struct p2c_mapping *p2c_table_add(const void *host, size_t bytes, char *dev, const char *name, const char *where)
+{
     if (p2c_present_count == p2c_present_capacity) {
         size_t cap = p2c_present_capacity ? 2 * p2c_present_capacity : 16;
         struct p2c_mapping *t = (struct p2c_mapping *)realloc(p2c_present_table, cap * sizeof *t);
@@ -68,62 +165,259 @@ inline void *p2c_map_enter(const void *host, size_t bytes, int kind, const char 
         p2c_present_table = t;
         p2c_present_capacity = cap;
     }
-    void *dev = NULL;
-    p2c_check(cudaMalloc(&dev, bytes ? bytes : 1), where, "cudaMalloc");
-    if ((kind == P2C_MAP_TO || kind == P2C_MAP_TOFROM) && bytes)
-        p2c_check(cudaMemcpy(dev, host, bytes, cudaMemcpyHostToDevice), where, "copy to device");
-    m = &p2c_present_table[p2c_present_count++];
+    struct p2c_mapping *m = &p2c_present_table[p2c_present_count++];
     m->host = (const char *)host;
     m->bytes = bytes;
-    m->dev = (char *)dev;
-    m->refcount = 1;
-    return dev;
+    m->dev = dev;
+    m->structured = 0;
+    m->dynamic = 0;
+    m->permanent = 0;
+    m->owned = 1;
+    m->name = name;
+    return m;
 }
 
-/* Ends one reference to [host, host + bytes); the last one copies back
- * (from / tofrom) and frees the device copy. */
+inline void p2c_register_declared(void)
+{
+    while (p2c_declared_pending) {
+        struct p2c_declared *d = p2c_declared_pending;
+        p2c_declared_pending = d->next;
+        void *dev = d->device();
+        if (!dev)
+            p2c_fail_var("pragma2cuda", d->name, "(declare target): its device copy cannot be found", NULL);
+        struct p2c_mapping *m = p2c_table_add(d->host, d->bytes, (char *)dev, d->name, d->name);
+        m->permanent = 1;
+        m->owned = 0;
+    }
+}
+
+/* The mapping that contains `r` (its whole rows), or NULL. A range that
+ * overlaps a mapping without lying inside it is an error (OpenMP leaves it
+ * unspecified, OpenACC makes it an error): the device copy would be split;
+ * except for an implicitly mapped array (`implicit`), which then uses the
+ * part of it that is present, as OpenMP and OpenACC say. */
+inline struct p2c_mapping *p2c_find(struct p2c_range r, const char *where, int implicit = 0)
+{
+    if (p2c_declared_pending)
+        p2c_register_declared();
+    const char *h = r.host;
+    const size_t bytes = p2c_range_bytes(r);
+    for (size_t i = 0; i < p2c_present_count; i++) {
+        struct p2c_mapping *m = &p2c_present_table[i];
+        const char *end = m->host + m->bytes;
+        if (bytes == 0) {
+            if (h == m->host || (h > m->host && h < end))
+                return m;
+            continue;
+        }
+        if (h >= m->host && h + bytes <= end)
+            return m;
+        if (h < end && h + bytes > m->host && m->bytes) {
+            if (implicit)
+                return m;
+            char msg[256];
+            snprintf(msg, sizeof msg, "it overlaps the device copy of `%s` without lying inside it; a mapped section must lie inside one mapping or outside all",
+                     m->name ? m->name : "other data");
+            p2c_fail_var(where, r.name, "is partly present on the device", msg);
+        }
+    }
+    return NULL;
+}
+
+/* Copies the named bytes of `r` between the host and the mapping `m`. */
+inline void p2c_transfer(struct p2c_mapping *m, struct p2c_range r, int to_device, const char *where)
+{
+    if (r.rows == 0 || r.width == 0)
+        return;
+    char *dev = m->dev + (r.host - m->host) + r.off;
+    char *host = (char *)r.host + r.off;
+    cudaError_t e;
+    if (r.rows == 1 || r.width == r.pitch)
+        e = to_device ? cudaMemcpy(dev, host, r.pitch * (r.rows - 1) + r.width, cudaMemcpyHostToDevice)
+                      : cudaMemcpy(host, dev, r.pitch * (r.rows - 1) + r.width, cudaMemcpyDeviceToHost);
+    else
+        e = to_device ? cudaMemcpy2D(dev, r.pitch, host, r.pitch, r.width, r.rows, cudaMemcpyHostToDevice)
+                      : cudaMemcpy2D(host, r.pitch, dev, r.pitch, r.width, r.rows, cudaMemcpyDeviceToHost);
+    p2c_check(e, where, to_device ? "copy to device" : "copy from device");
+}
+
+/* Map-entering: the device address of r.host. A range already present gets
+ * one more reference (of kind `ref`) and is not copied again (unless
+ * `always`); otherwise it is allocated, copied in for to/tofrom, and starts
+ * with one reference. NULL only for no_create of absent data. */
+inline char *p2c_enter(struct p2c_range r, int kind, int ref, const char *where)
+{
+    const int k = kind & P2C_MAP_KIND;
+    struct p2c_mapping *m = p2c_find(r, where, kind & P2C_MAP_IMPLICIT);
+    if (!m) {
+        if (k == P2C_MAP_NO_CREATE)
+            return NULL;
+        if (k == P2C_MAP_PRESENT || (kind & P2C_MAP_MUST_BE_PRESENT))
+            p2c_fail_var(where, r.name, "is not present on the device", "a `present` clause or modifier requires it to be mapped already");
+        void *dev = NULL;
+        const size_t bytes = p2c_range_bytes(r);
+        p2c_check(cudaMalloc(&dev, bytes ? bytes : 1), where, "cudaMalloc");
+        m = p2c_table_add(r.host, bytes, (char *)dev, r.name, where);
+        if (k == P2C_MAP_TO || k == P2C_MAP_TOFROM)
+            p2c_transfer(m, r, 1, where);
+    } else if ((kind & P2C_MAP_ALWAYS) && (k == P2C_MAP_TO || k == P2C_MAP_TOFROM)) {
+        p2c_transfer(m, r, 1, where);
+    }
+    if (!m->permanent) {
+        if (ref == P2C_REF_STRUCTURED)
+            m->structured++;
+        else
+            m->dynamic++;
+    }
+    return m->dev + (r.host - m->host);
+}
+
+/* Map-exiting. Absent data is left alone (it may have been deleted by an
+ * exit data inside the region). The last reference copies back (from /
+ * tofrom, not release or delete) and frees the device copy; `always` copies
+ * back regardless. */
+inline void p2c_exit(struct p2c_range r, int kind, int ref, const char *where)
+{
+    const int k = kind & P2C_MAP_KIND;
+    struct p2c_mapping *m = p2c_find(r, where, kind & P2C_MAP_IMPLICIT);
+    if (!m)
+        return;
+    const int copy_back = k == P2C_MAP_FROM || k == P2C_MAP_TOFROM;
+    if (m->permanent) {
+        if ((kind & P2C_MAP_ALWAYS) && copy_back)
+            p2c_transfer(m, r, 0, where);
+        return;
+    }
+    if (k == P2C_MAP_DELETE) {
+        m->structured = 0;
+        m->dynamic = 0;
+    } else if (ref == P2C_REF_ACC_DYNAMIC) {
+        if (m->dynamic == 0)
+            return; /* OpenACC: no dynamic reference, no action */
+        if (kind & P2C_MAP_FINALIZE)
+            m->dynamic = 0;
+        else
+            m->dynamic--;
+    } else if (ref == P2C_REF_OMP_DYNAMIC) {
+        if (m->dynamic > 0)
+            m->dynamic--;
+        else if (m->structured > 0)
+            m->structured--;
+    } else {
+        if (m->structured > 0)
+            m->structured--;
+        else if (m->dynamic > 0)
+            m->dynamic--;
+    }
+    if (m->structured + m->dynamic > 0) {
+        if ((kind & P2C_MAP_ALWAYS) && copy_back)
+            p2c_transfer(m, r, 0, where);
+        return;
+    }
+    if (copy_back)
+        p2c_transfer(m, r, 0, where);
+    if (m->owned)
+        p2c_check(cudaFree(m->dev), where, "cudaFree");
+    *m = p2c_present_table[--p2c_present_count];
+}
+
+enum p2c_update_dir { P2C_TO_HOST = 0, P2C_TO_DEVICE = 1 };
+enum p2c_absent { P2C_ABSENT_IS_ERROR = 0, P2C_ABSENT_IS_SKIPPED = 1 };
+
+/* `target update` / `acc update`: copies a present range one way. Absent data
+ * is skipped when `absent_ok` (OpenMP, acc if_present), an error otherwise. */
+inline void p2c_update(struct p2c_range r, int to_device, int absent_ok, const char *where)
+{
+    struct p2c_mapping *m = p2c_find(r, where);
+    if (!m) {
+        if (absent_ok)
+            return;
+        p2c_fail_var(where, r.name, "is not present on the device", to_device ? "there is no device copy to update" : "there is no device copy to read back");
+    }
+    p2c_transfer(m, r, to_device, where);
+}
+
+/* The entry points the kernels' host code uses (structured references). */
+inline void *p2c_map_enter(const void *host, size_t bytes, int kind, const char *where)
+{
+    return p2c_enter(p2c_bytes(host, bytes, NULL), kind, P2C_REF_STRUCTURED, where);
+}
+
 inline void p2c_map_exit(const void *host, size_t bytes, int kind, const char *where)
 {
-    struct p2c_mapping *m = p2c_lookup(host, bytes);
-    if (!m)
-        p2c_fail(where, "data is not present on the device", NULL);
-    if (--m->refcount > 0)
-        return;
-    if ((kind == P2C_MAP_FROM || kind == P2C_MAP_TOFROM) && m->bytes)
-        p2c_check(cudaMemcpy((void *)m->host, m->dev, m->bytes, cudaMemcpyDeviceToHost), where, "copy from device");
-    p2c_check(cudaFree(m->dev), where, "cudaFree");
-    *m = p2c_present_table[--p2c_present_count];
+    p2c_exit(p2c_bytes(host, bytes, NULL), kind, P2C_REF_STRUCTURED, where);
 }
 
 /* Array section base[lo : len] of element type T: maps it and returns the
  * device address that corresponds to `base`, so kernels index as on the host. */
 template <class T>
-inline T *p2c_map_section(T *base, long long lo, long long len, int kind, const char *where)
+inline T *p2c_map_section(T *base, long long lo, long long len, int kind, const char *where, const char *name = NULL)
 {
-    if (len < 0)
-        p2c_fail(where, "array section has a negative length", NULL);
-    T *dev = (T *)p2c_map_enter(base + lo, (size_t)len * sizeof(T), kind, where);
+    T *dev = (T *)p2c_enter(p2c_section(base, lo, len, where, name), kind, P2C_REF_STRUCTURED, where);
     return dev - lo;
 }
 
 template <class T>
-inline void p2c_unmap_section(T *base, long long lo, long long len, int kind, const char *where)
+inline void p2c_unmap_section(T *base, long long lo, long long len, int kind, const char *where, const char *name = NULL)
 {
-    p2c_map_exit(base + lo, (size_t)len * sizeof(T), kind, where);
+    p2c_exit(p2c_section(base, lo, len, where, name), kind, P2C_REF_STRUCTURED, where);
+}
+
+/* A 2-D section base[lo : len][lo2 : len2]: whole rows on the device, only the
+ * named columns transferred. */
+template <class T>
+inline T *p2c_map_section2(T *base, long long lo, long long len, long long lo2, long long len2, int kind, const char *where, const char *name = NULL)
+{
+    T *dev = (T *)p2c_enter(p2c_section2(base, lo, len, lo2, len2, where, name), kind, P2C_REF_STRUCTURED, where);
+    return dev - lo;
+}
+
+template <class T>
+inline void p2c_unmap_section2(T *base, long long lo, long long len, long long lo2, long long len2, int kind, const char *where, const char *name = NULL)
+{
+    p2c_exit(p2c_section2(base, lo, len, lo2, len2, where, name), kind, P2C_REF_STRUCTURED, where);
 }
 
 /* A mapped scalar: its device copy. */
 template <class T>
-inline T *p2c_map_scalar(T *var, int kind, const char *where)
+inline T *p2c_map_scalar(T *var, int kind, const char *where, const char *name = NULL)
 {
-    return (T *)p2c_map_enter(var, sizeof(T), kind, where);
+    return (T *)p2c_enter(p2c_object(var, name), kind, P2C_REF_STRUCTURED, where);
 }
 
 template <class T>
-inline void p2c_unmap_scalar(T *var, int kind, const char *where)
+inline void p2c_unmap_scalar(T *var, int kind, const char *where, const char *name = NULL)
 {
-    p2c_map_exit(var, sizeof(T), kind, where);
+    p2c_exit(p2c_object(var, name), kind, P2C_REF_STRUCTURED, where);
 }
+
+/* acc declare inside a function: the data lives until the function returns
+ * (by any path), so the exits run from a destructor, newest first. */
+struct p2c_declare_scope {
+    struct p2c_range items[32];
+    int kinds[32];
+    int count;
+    const char *where;
+    p2c_declare_scope(const char *w) : count(0), where(w) {}
+    p2c_declare_scope(const p2c_declare_scope &) = delete;
+    p2c_declare_scope &operator=(const p2c_declare_scope &) = delete;
+    void add(struct p2c_range r, int kind)
+    {
+        if (count == 32)
+            p2c_fail(where, "more than 32 variables in the `acc declare` directives of one function", NULL);
+        p2c_enter(r, kind, P2C_REF_STRUCTURED, where);
+        items[count] = r;
+        kinds[count] = kind;
+        count++;
+    }
+    ~p2c_declare_scope()
+    {
+        while (count > 0) {
+            count--;
+            p2c_exit(items[count], kinds[count], P2C_REF_STRUCTURED, where);
+        }
+    }
+};
 
 /* Reports a failed launch or a fault in the kernel, with the region's place. */
 inline void p2c_check_launch(const char *where)

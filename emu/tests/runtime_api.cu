@@ -24,6 +24,8 @@ __global__ void indices(uint3 *tid, uint3 *bid, dim3 *bdim, dim3 *gdim) {
     gdim[g] = gridDim;
 }
 
+__global__ void where(int *out) { out[threadIdx.x] = p2c_sim_on_device() ? 1 : 0; }
+
 __global__ void hello(int v) {
     if (threadIdx.x == 0) printf("device printf %d\n", v);
 }
@@ -81,6 +83,18 @@ int main() {
     CHECK(cudaMemcpyToSymbol(c_table, table, sizeof table + 4) == cudaErrorInvalidValue,
           "symbol overflow accepted");
     cudaGetLastError();
+    // A symbol's address is device memory: plain copies to and from it work, in its bounds.
+    int *scale_addr = nullptr;
+    CUDA_OK(cudaGetSymbolAddress((void **)&scale_addr, d_scale));
+    int five = 5, back = 0;
+    CUDA_OK(cudaMemcpy(scale_addr, &five, sizeof five, cudaMemcpyHostToDevice));
+    CUDA_OK(cudaMemcpy(&back, scale_addr, sizeof back, cudaMemcpyDeviceToHost));
+    CHECK(back == 5 && d_scale == 5, "copy through a symbol address: %d", back);
+    CHECK(cudaMemcpy(scale_addr, table, 2 * sizeof(int), cudaMemcpyHostToDevice) == cudaErrorInvalidValue,
+          "copy past the end of a symbol accepted");
+    CHECK(cudaFree(scale_addr) == cudaErrorInvalidValue, "cudaFree of a symbol accepted");
+    cudaGetLastError();
+    CUDA_OK(cudaMemcpy(scale_addr, &four, sizeof four, cudaMemcpyHostToDevice));
 
     // Built-in index variables in 3-D.
     const dim3 grid(2, 3, 2), block(4, 2, 3);
@@ -144,6 +158,13 @@ int main() {
     CUDA_OK(cudaEventDestroy(e0));
     CUDA_OK(cudaEventDestroy(e1));
     CUDA_OK(cudaStreamDestroy(s));
+
+    // Where code runs: kernel threads see p2c_sim_on_device(), the host does not.
+    CHECK(!p2c_sim_on_device(), "host code reported as device code");
+    CUDA_OK(cudaMemset(di, 0, 8 * sizeof(int)));
+    p2c_sim_launch(where, 1, 8, 0)(di);
+    CUDA_OK(cudaMemcpy(ho, di, 8 * sizeof(int), cudaMemcpyDeviceToHost));
+    for (int i = 0; i < 8; ++i) CHECK(ho[i] == 1, "kernel thread %d not on the device", i);
 
     hello(0);  // device code called on the host is plain C++
     p2c_sim_launch(hello, 1, 32, 0)(42);

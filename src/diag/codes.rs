@@ -76,11 +76,14 @@ codes! {
     MISSING_CLAUSE = "E0215": "The directive needs a clause it does not have (`target update` needs `to` or `from`, `acc enter data` a data clause, ...).";
     BAD_MAP_TYPE = "E0216": "The map type is not allowed on this directive (`from` on `target enter data`, `delete` on `target`, ...).";
     UNKNOWN_REDUCTION = "E0217": "The reduction identifier is not a built-in operator of the model and no `declare reduction` before it defines it.";
+    NO_STATEMENT = "E0218": "A construct with a structured block (target data, acc data) must be followed by a statement, not a declaration or the end of a block.";
+    UNMATCHED_DECLARE = "E0219": "begin declare target / declare target without clauses has no matching end declare target, or an end has no begin.";
 
     LOOP_NOT_CANONICAL = "E0301": "The loop is not in OpenMP canonical form (init; test with < <= > >= !=; increment by a loop-invariant step).";
     UNDECLARED = "E0302": "A name used in a clause or an offloaded region has no visible declaration.";
     UNSUPPORTED_TYPE = "E0303": "The type of a variable used in an offloaded region cannot be passed to a kernel (local type, variable-length array, pointer to pointer).";
     BAD_REDUCTION_TYPE = "E0304": "The reduction operator is not defined for the variable's type.";
+    GLOBAL_NOT_ON_DEVICE = "E0311": "A device function uses a file-scope variable that has no device copy; name it in `declare target` (or a file-scope `acc declare create`), or pass its value as a parameter.";
     CALL_NOT_ON_DEVICE = "E0310": "An offloaded region calls a function that has no definition in the file and is not in the CUDA device library, so it cannot run on the device.";
 
     POINTER_NO_EXTENT = "E0401": "A pointer is used in an offloaded region with no extent; map an array section such as map(tofrom: p[0:n]).";

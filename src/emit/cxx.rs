@@ -4,7 +4,9 @@
 //! here, and only here: casts on the `void *` of malloc/calloc/realloc,
 //! identifiers that are C++ keywords renamed, `extern "C"` around every
 //! declaration with external linkage (so the object links with C objects) and
-//! around quoted `#include`s (user headers declare C functions). `restrict`
+//! around quoted `#include`s (user headers declare C functions), and
+//! `#include <omp.h>` / `<openacc.h>` replaced by the prelude's runtime API
+//! (see `runtime_includes`). `restrict`
 //! and `_Bool` need no edit: the prelude spells them. C99 complex types are
 //! diagnosed (E0501).
 
@@ -33,8 +35,37 @@ pub fn compat_edits(
     keyword_renames(root, tree, namer, &mut edits, diags);
     allocator_casts(root, tree, &mut edits, diags);
     c_linkage(root, tree, orig, &mut edits);
+    runtime_includes(root, tree, &mut edits);
     complex_types(orig, diags);
     edits
+}
+
+/// `#include <omp.h>` and `#include <openacc.h>` become comments: the prelude
+/// (templates/p2c_runtime.cuh) declares the runtime routines so that they
+/// work in device code too, and includes the host compiler's header itself
+/// when there is one. (clang has no openacc.h; nvcc without -fopenmp would
+/// give device code the host-only declarations.)
+fn runtime_includes(root: Node<'_>, tree: &CTree, edits: &mut Vec<Edit>) {
+    walk(root, &mut |n| {
+        if n.kind() != "preproc_include" {
+            return;
+        }
+        let Some(path) = n.child_by_field_name("path") else {
+            return;
+        };
+        let header = tree.text_of(path);
+        if !matches!(header, "<omp.h>" | "<openacc.h>") {
+            return;
+        }
+        let text = tree.text_of(n);
+        let newline = if text.ends_with('\n') { "\n" } else { "" };
+        edits.push(Edit::replace(
+            Span::new(n.start_byte(), n.end_byte()),
+            format!(
+                "/* #include {header}: provided by the pragma2cuda prelude (p2c_runtime.cuh) */{newline}"
+            ),
+        ));
+    });
 }
 
 fn walk<'t>(n: Node<'t>, f: &mut dyn FnMut(Node<'t>)) {

@@ -103,30 +103,45 @@ fn literal_step(l: &CanonLoop) -> bool {
     int_literal(&l.step).is_some()
 }
 
-/// The section bounds of a mapped variable as host expressions: (lo, len).
+/// The section bounds of a mapped variable as host expressions: (lo, len)
+/// of the first dimension, and of the second when a section names one.
 fn section_bounds(
     name: &str,
     sections: &[crate::directives::Section],
     is_array: bool,
-) -> (String, String) {
-    let s = sections.first();
-    let lo = s
-        .and_then(|s| s.lower.as_ref())
-        .map(|e| e.text.clone())
-        .unwrap_or_else(|| "0".into());
-    let extent = format!("(long long)(sizeof({name}) / sizeof({name}[0]))");
-    let len = match s.and_then(|s| s.length.as_ref()) {
-        Some(e) => e.text.clone(),
-        None if is_array => {
-            if lo == "0" {
-                extent
-            } else {
-                format!("{extent} - ({lo})")
+) -> ((String, String), Option<(String, String)>) {
+    let bounds = |s: Option<&crate::directives::Section>, extent: String, known: bool| {
+        let lo = s
+            .and_then(|s| s.lower.as_ref())
+            .map(|e| e.text.clone())
+            .unwrap_or_else(|| "0".into());
+        let len = match s.and_then(|s| s.length.as_ref()) {
+            Some(e) => e.text.clone(),
+            None if s.is_some_and(|s| s.is_index) => "1".into(),
+            None if known => {
+                if lo == "0" {
+                    extent
+                } else {
+                    format!("{extent} - ({lo})")
+                }
             }
-        }
-        None => "0".into(),
+            None => "0".into(),
+        };
+        (lo, len)
     };
-    (lo, len)
+    let first = bounds(
+        sections.first(),
+        format!("(long long)(sizeof({name}) / sizeof({name}[0]))"),
+        is_array,
+    );
+    let second = sections.get(1).map(|s| {
+        bounds(
+            Some(s),
+            format!("(long long)(sizeof({name}[0]) / sizeof({name}[0][0]))"),
+            true,
+        )
+    });
+    (first, second)
 }
 
 pub fn emit_region(
@@ -436,11 +451,16 @@ fn host_text(r: &Region, fallback: &str, file_name: &str, n: &Names) -> String {
             Attr::Firstprivate => {}
             Attr::Private => {}
             Attr::Mapped { kind, sections } => {
-                let k = kind.runtime_name();
+                // An implicitly mapped whole array may find a section of itself present.
+                let k = if v.is_implicit() && v.sym.ty.is_array() {
+                    format!("{} | P2C_MAP_IMPLICIT", kind.runtime_name())
+                } else {
+                    kind.runtime_name().to_string()
+                };
                 if v.sym.ty.is_scalar() {
                     let _ = writeln!(
                         h,
-                        "{ind}{}p2c_map_scalar(&{name}, {k}, {w});",
+                        "{ind}{}p2c_map_scalar(&{name}, {k}, {w}, \"{name}\");",
                         bind(
                             CType {
                                 base: v.sym.ty.base.clone(),
@@ -449,20 +469,41 @@ fn host_text(r: &Region, fallback: &str, file_name: &str, n: &Names) -> String {
                             .declare(dev)
                         )
                     );
-                    exits.push(format!("p2c_unmap_scalar(&{name}, {k}, {w});"));
+                    exits.push(format!("p2c_unmap_scalar(&{name}, {k}, {w}, \"{name}\");"));
                 } else {
-                    let (lo, len) = section_bounds(name, sections, v.sym.ty.is_array());
+                    let ((lo, len), second) = section_bounds(name, sections, v.sym.ty.is_array());
                     let lo_n = format!("{dev}_lo");
                     let len_n = format!("{dev}_len");
-                    let _ = writeln!(h, "{ind}const long long {lo_n} = {lo}, {len_n} = {len};");
-                    let _ = writeln!(
-                        h,
-                        "{ind}{}p2c_map_section({name}, {lo_n}, {len_n}, {k}, {w});",
-                        bind(v.sym.ty.decayed().declare(dev))
-                    );
-                    exits.push(format!(
-                        "p2c_unmap_section({name}, {lo_n}, {len_n}, {k}, {w});"
-                    ));
+                    match second {
+                        None => {
+                            let _ =
+                                writeln!(h, "{ind}const long long {lo_n} = {lo}, {len_n} = {len};");
+                            let _ = writeln!(
+                                h,
+                                "{ind}{}p2c_map_section({name}, {lo_n}, {len_n}, {k}, {w}, \"{name}\");",
+                                bind(v.sym.ty.decayed().declare(dev))
+                            );
+                            exits.push(format!(
+                                "p2c_unmap_section({name}, {lo_n}, {len_n}, {k}, {w}, \"{name}\");"
+                            ));
+                        }
+                        Some((lo2, len2)) => {
+                            let lo2_n = format!("{dev}_lo2");
+                            let len2_n = format!("{dev}_len2");
+                            let _ = writeln!(
+                                h,
+                                "{ind}const long long {lo_n} = {lo}, {len_n} = {len}, {lo2_n} = {lo2}, {len2_n} = {len2};"
+                            );
+                            let _ = writeln!(
+                                h,
+                                "{ind}{}p2c_map_section2({name}, {lo_n}, {len_n}, {lo2_n}, {len2_n}, {k}, {w}, \"{name}\");",
+                                bind(v.sym.ty.decayed().declare(dev))
+                            );
+                            exits.push(format!(
+                                "p2c_unmap_section2({name}, {lo_n}, {len_n}, {lo2_n}, {len2_n}, {k}, {w}, \"{name}\");"
+                            ));
+                        }
+                    }
                 }
                 if r.in_kernel(v) {
                     args.push(dev.clone());
@@ -570,9 +611,7 @@ fn host_text(r: &Region, fallback: &str, file_name: &str, n: &Names) -> String {
                 .iter()
                 .enumerate()
                 .filter(|(_, v)| {
-                    v.attr == Attr::Firstprivate
-                        && v.rule == "explicit clause"
-                        && v.sym.ty.is_scalar()
+                    v.attr == Attr::Firstprivate && !v.is_implicit() && v.sym.ty.is_scalar()
                 })
                 .collect();
             for (i, v) in &firsts {

@@ -4,5 +4,8 @@
 pub const DEVICE_PRELUDE: &str = include_str!("../../templates/p2c_device.cuh");
 /// Host data environment, launch checks and reduction scratch.
 pub const HOST_PRELUDE: &str = include_str!("../../templates/p2c_host.cuh");
+/// The OpenMP / OpenACC runtime routines on the device and the host, and the
+/// standard names mapped onto them (replaces `<omp.h>` / `<openacc.h>`).
+pub const RUNTIME_PRELUDE: &str = include_str!("../../templates/p2c_runtime.cuh");
 /// Spellings that make C valid C++ without touching the user's text.
 pub const CXX_COMPAT: &str = include_str!("../../templates/p2c_cxx_compat.cuh");

@@ -13,6 +13,11 @@ use crate::source::{SourceFile, Span};
 pub enum Kind {
     /// An offloaded loop construct lowered to a kernel.
     Offload,
+    /// A data construct: host code that maps, unmaps or updates data.
+    Data(super::data::DataKind),
+    /// Declarations for the device: `declare target`, `acc routine`, `acc
+    /// declare` (at file scope; inside a function it is `Data`).
+    Declare,
     /// Host-only OpenMP: the pragma stays as it is.
     HostPassthrough,
     /// Valid, but not lowered yet.
@@ -31,14 +36,26 @@ fn omp_schedule(name: &str) -> Option<Schedule> {
     }
 }
 
-/// Classifies a directive for the driver.
-pub fn classify(d: &Directive) -> Kind {
+/// Classifies a directive for the driver. `in_function`: the pragma is inside
+/// a function body (`acc declare` means a data region there).
+pub fn classify(d: &Directive, in_function: bool) -> Kind {
+    use super::data::DataKind;
     match d.model {
         Model::Omp => {
             if omp_schedule(&d.name).is_some() {
-                Kind::Offload
-            } else if d
-                .words()
+                return Kind::Offload;
+            }
+            match d.name.as_str() {
+                "target data" => return Kind::Data(DataKind::Region),
+                "target enter data" => return Kind::Data(DataKind::Enter),
+                "target exit data" => return Kind::Data(DataKind::Exit),
+                "target update" => return Kind::Data(DataKind::Update),
+                "declare target" | "begin declare target" | "end declare target" => {
+                    return Kind::Declare
+                }
+                _ => {}
+            }
+            if d.words()
                 .any(|w| matches!(w, "target" | "teams" | "distribute"))
                 || d.name.starts_with("declare")
                 || d.name.starts_with("begin declare")
@@ -52,6 +69,12 @@ pub fn classify(d: &Directive) -> Kind {
         }
         Model::Acc => match d.name.as_str() {
             "parallel loop" | "kernels loop" | "serial loop" => Kind::Offload,
+            "data" => Kind::Data(DataKind::Region),
+            "enter data" => Kind::Data(DataKind::Enter),
+            "exit data" => Kind::Data(DataKind::Exit),
+            "update" => Kind::Data(DataKind::Update),
+            "declare" if in_function => Kind::Data(DataKind::DeclareScope),
+            "declare" | "routine" => Kind::Declare,
             _ => Kind::NotSupported,
         },
     }
@@ -66,7 +89,7 @@ fn lowered_clause(model: Model, name: &str) -> bool {
     match model {
         Model::Omp => matches!(
             name,
-            "map" | "num_teams" | "thread_limit" | "num_threads" | "nowait"
+            "map" | "num_teams" | "thread_limit" | "num_threads" | "nowait" | "device"
         ),
         Model::Acc => matches!(
             name,
@@ -137,6 +160,7 @@ pub fn build_region(
     tree: &CTree,
     at: &Attached,
     kernel: String,
+    env: &sharing::DataEnv,
     diags: &mut Vec<Diagnostic>,
 ) -> Option<Region> {
     let d = &at.directive;
@@ -284,7 +308,7 @@ pub fn build_region(
     let loop_vars: Vec<String> = nest.iter().map(|l| l.var.clone()).collect();
     let (used, _calls) = uses::free_identifiers(stmt, &file.text);
     let is_kernels = d.model == Model::Acc && d.name == "kernels loop";
-    let vars = sharing::decide(d, is_kernels, &used, &symbols, &loop_vars, diags);
+    let vars = sharing::decide(d, is_kernels, &used, &symbols, &loop_vars, env, diags);
     // Kernels live at file scope: types defined inside the function are out of reach.
     let func_text = at
         .function
@@ -462,6 +486,41 @@ pub fn build_region(
         .clause("if")
         .and_then(|c| c.expr())
         .map(|e| e.text.clone());
+    // device(n): 0 is the GPU; the host's device number runs the loop on the
+    // host, like if(false); any other number is a runtime error.
+    if let Some(c) = d.clause("device") {
+        if let crate::directives::ClauseArgs::Expr {
+            modifier: Some(m), ..
+        } = &c.args
+        {
+            if m.text != "device_num" {
+                diags.push(
+                    Diagnostic::new(
+                        codes::NOT_SUPPORTED,
+                        m.span,
+                        format!("`device({}: ...)` is not supported yet", m.text),
+                    )
+                    .with_label("not lowered yet"),
+                );
+                return None;
+            }
+        }
+    }
+    let if_cond = match d.clause("device").and_then(|c| c.expr()) {
+        None => if_cond,
+        Some(dev) => {
+            let check = format!(
+                "p2c_device_arg((long long)({}), \"{}:{}\")",
+                dev.text,
+                file.name.replace('\\', "\\\\").replace('"', "\\\""),
+                file.line_of(d.span.start)
+            );
+            Some(match if_cond {
+                Some(c) => format!("({c}) && {check}"),
+                None => check,
+            })
+        }
+    };
     let (function, function_start) = at
         .function
         .clone()

@@ -7,7 +7,8 @@
 //! the emitter makes no decision of its own beyond spelling.
 
 pub mod build;
-pub mod device_fns;
+pub mod data;
+pub mod declare;
 pub mod ir;
 pub mod plan;
 

@@ -1,5 +1,7 @@
 //! `--emit=plan`: the region IR as text, for people and golden tests.
 
+use super::data::{DataKind, DataOp, RangeExpr};
+use super::declare::DeclarePlan;
 use super::ir::{Region, Size};
 use crate::sema::sharing::Attr;
 use crate::source::SourceFile;
@@ -13,7 +15,125 @@ fn size(s: &Size) -> String {
     }
 }
 
-pub fn render(file: &SourceFile, regions: &[Region]) -> String {
+fn range(r: &RangeExpr) -> String {
+    match r {
+        RangeExpr::Object => " (whole variable)".to_string(),
+        RangeExpr::Section { lo, len } => format!("[{lo}:{len}]"),
+        RangeExpr::Section2 { lo, len, lo2, len2 } => {
+            format!(
+                "[{lo}:{len}][{lo2}:{len2}] (whole rows on the device, the columns transferred)"
+            )
+        }
+    }
+}
+
+/// The data constructs and device declarations, after the regions.
+fn render_data(file: &SourceFile, data: &[DataOp], declare: &DeclarePlan, o: &mut String) {
+    for op in data {
+        let (l, c) = file.line_col(op.pragma.start);
+        let _ = writeln!(
+            o,
+            "data {} {} at {}:{}:{} in {}()",
+            op.model.as_str(),
+            op.construct,
+            file.name,
+            l,
+            c,
+            op.function
+        );
+        let _ = writeln!(o, "  kind:      {}", op.kind.as_str());
+        if let (DataKind::Region, Some(stmt)) = (op.kind, op.stmt) {
+            let _ = writeln!(
+                o,
+                "  covers:    lines {}-{}",
+                file.line_of(stmt.start),
+                file.line_of(stmt.end.saturating_sub(1).max(stmt.start))
+            );
+        }
+        if let Some(cond) = &op.if_cond {
+            let _ = writeln!(o, "  if:        {cond} (else nothing is mapped)");
+        }
+        if let Some(dev) = &op.device {
+            let _ = writeln!(
+                o,
+                "  device:    {dev} (0: the GPU; the host's number: nothing is mapped)"
+            );
+        }
+        let refs = match op.refs {
+            "P2C_REF_OMP_DYNAMIC" => "OpenMP reference count",
+            "P2C_REF_ACC_DYNAMIC" => "dynamic reference count",
+            _ => "structured reference count",
+        };
+        for it in &op.items {
+            let what = if op.kind == DataKind::Update {
+                format!(
+                    "update {}{}",
+                    if it.to_device {
+                        "to the device"
+                    } else {
+                        "to the host"
+                    },
+                    if it.absent_ok {
+                        ", skipped when absent"
+                    } else {
+                        ", absent is an error"
+                    }
+                )
+            } else {
+                let words: Vec<String> = it
+                    .kind
+                    .split(" | ")
+                    .map(|k| {
+                        k.trim_start_matches("P2C_MAP_")
+                            .to_lowercase()
+                            .replace('_', " ")
+                    })
+                    .collect();
+                format!("{} ({refs})", words.join(", "))
+            };
+            let _ = writeln!(
+                o,
+                "  item:      {}{} -- {what} [{}]",
+                it.name,
+                range(&it.range),
+                it.clause
+            );
+        }
+        for n in &op.notes {
+            let _ = writeln!(o, "  note:      {n}");
+        }
+        o.push('\n');
+    }
+    for f in &declare.fns {
+        let _ = writeln!(o, "device function {}: {} [{}]", f.name, f.spec, f.rule);
+        for (v, s) in &f.var_uses {
+            let _ = writeln!(
+                o,
+                "  uses:      {v} at line {} (the device copy on the device)",
+                file.line_of(s.start)
+            );
+        }
+    }
+    for v in &declare.vars {
+        let _ = writeln!(
+            o,
+            "device variable {} : {} -- __device__ copy, present from the start [{}]",
+            v.name,
+            v.ty.type_name(),
+            v.rule
+        );
+    }
+    for n in &declare.notes {
+        let _ = writeln!(o, "note: {n}");
+    }
+}
+
+pub fn render(
+    file: &SourceFile,
+    regions: &[Region],
+    data: &[DataOp],
+    declare: &DeclarePlan,
+) -> String {
     let mut o = String::new();
     for r in regions {
         let (name, l) = file.origin(r.pragma.start);
@@ -99,5 +219,6 @@ pub fn render(file: &SourceFile, regions: &[Region]) -> String {
         }
         o.push('\n');
     }
+    render_data(file, data, declare, &mut o);
     o
 }

@@ -9,8 +9,8 @@
 //! A call the device cannot make is a located error, never a file nvcc
 //! rejects: a function with no definition in the file (unless the CUDA
 //! device library provides it, see [`device_lib`](super::device_lib)), a call
-//! through a function pointer, or a device function that reads a file-scope
-//! variable (which would need a device copy: `declare target`).
+//! through a function pointer, or a device function that uses a file-scope
+//! variable with no device copy (one not named by `declare target`).
 
 use super::device_lib;
 use super::symbols::{declared_by, Storage, Symbol};
@@ -95,6 +95,7 @@ pub fn device_functions(
     text: &str,
     calls: &[(String, Span)],
     visible: &dyn Fn(&str, Span) -> Option<Symbol>,
+    device_vars: &BTreeSet<String>,
     diags: &mut Vec<Diagnostic>,
 ) -> Vec<FileFunction> {
     let funcs = file_functions(root, text);
@@ -141,20 +142,27 @@ pub fn device_functions(
                         continue;
                     }
                     if let Some(sym) = visible(&u.name, u.span) {
-                        if sym.storage == Storage::Global && !sym.ty.is_function() {
+                        if sym.storage == Storage::Global
+                            && !sym.ty.is_function()
+                            && !sym.is_typedef
+                            && !device_vars.contains(&u.name)
+                        {
                             diags.push(
                                 Diagnostic::new(
-                                    codes::NOT_SUPPORTED,
+                                    codes::GLOBAL_NOT_ON_DEVICE,
                                     origin,
                                     format!(
-                                        "`{}` uses the file-scope variable `{}` on the device; device copies of global variables (`declare target`) are not supported yet",
+                                        "`{}` uses the file-scope variable `{}` on the device, which has no device copy",
                                         f.name, u.name
                                     ),
                                 )
                                 .with_label("called on the device")
                                 .with_secondary(u.span, "file-scope variable used here")
                                 .with_secondary(sym.span, "declared here")
-                                .with_help("pass the value as a parameter"),
+                                .with_help(format!(
+                                    "name it in `#pragma omp declare target({})` (or `#pragma acc declare create({})`), or pass the value as a parameter",
+                                    u.name, u.name
+                                )),
                             );
                         }
                     }

@@ -88,6 +88,20 @@ pub enum Attr {
     Reduction { op: RedOp },
 }
 
+/// What the file's data environment adds to the implicit rules of a region.
+#[derive(Clone, Debug, Default)]
+pub struct DataEnv {
+    /// File-scope variables with a device copy (`declare target`, file-scope
+    /// `acc declare`): a region uses that copy, whatever the variable's type.
+    pub declared: std::collections::BTreeSet<String>,
+    /// Variables listed by enclosing data constructs (`target data`, `acc
+    /// data`, `acc declare` earlier in the function).
+    pub enclosing: std::collections::BTreeSet<String>,
+    /// The file maps data without a structured construct (enter data,
+    /// acc_copyin, ...): a pointer may point into data mapped elsewhere.
+    pub unstructured: bool,
+}
+
 /// A variable of a region, its attribute, and the rule that decided it.
 #[derive(Clone, Debug)]
 pub struct VarAttr {
@@ -96,6 +110,16 @@ pub struct VarAttr {
     pub rule: &'static str,
     /// The clause item, or the first use when implicit.
     pub span: Span,
+}
+
+/// The rule of every attribute that a clause gave.
+pub const EXPLICIT: &str = "explicit clause";
+
+impl VarAttr {
+    /// Decided by an implicit rule, not by a clause of the construct.
+    pub fn is_implicit(&self) -> bool {
+        self.rule != EXPLICIT
+    }
 }
 
 fn map_kind_of(
@@ -177,6 +201,7 @@ pub fn decide(
     uses: &[Use],
     symbols: &HashMap<String, Symbol>,
     loop_vars: &[String],
+    env: &DataEnv,
     diags: &mut Vec<Diagnostic>,
 ) -> Vec<VarAttr> {
     let mut out: Vec<VarAttr> = Vec::new();
@@ -312,7 +337,7 @@ pub fn decide(
             out.push(VarAttr {
                 sym,
                 attr,
-                rule: "explicit clause",
+                rule: EXPLICIT,
                 span: clause.span,
             });
         }
@@ -336,7 +361,33 @@ pub fn decide(
             });
             continue;
         }
-        let (attr, rule) = if sym.ty.is_scalar() {
+        let mapped = |kind| Attr::Mapped {
+            kind,
+            sections: vec![],
+        };
+        let (attr, rule) = if sym.storage == super::Storage::Global
+            && env.declared.contains(&u.name)
+        {
+            (
+                mapped(MapKind::ToFrom),
+                "declare target / acc declare variable (the region uses its device copy)",
+            )
+        } else if sym.ty.is_pointer() && env.enclosing.contains(&u.name) {
+            (
+                mapped(MapKind::Present),
+                "pointer listed by an enclosing data construct (zero-length section: must be present)",
+            )
+        } else if sym.ty.is_pointer() && env.unstructured {
+            (
+                mapped(MapKind::Present),
+                "pointer into data mapped elsewhere (zero-length section: must be present)",
+            )
+        } else if sym.ty.is_scalar() && dir.model == Model::Acc && env.enclosing.contains(&u.name) {
+            (
+                mapped(MapKind::ToFrom),
+                "scalar listed by an enclosing data construct (present: the device copy)",
+            )
+        } else if sym.ty.is_scalar() {
             if is_kernels {
                 (
                     Attr::Mapped {
@@ -411,7 +462,7 @@ pub fn decide(
 
 /// Sections must fit the variable: one per subscriptable dimension at most;
 /// a pointer needs a section; pointers below the first level are not followed.
-fn check_sections(item: &ListItem, sym: &Symbol, diags: &mut Vec<Diagnostic>) -> bool {
+pub fn check_sections(item: &ListItem, sym: &Symbol, diags: &mut Vec<Diagnostic>) -> bool {
     let dims = sym.ty.dims();
     if item.sections.len() > dims {
         diags.push(

@@ -129,6 +129,43 @@ pub fn visible_at(root: Node<'_>, text: &str, at: Node<'_>) -> HashMap<String, S
     map
 }
 
+/// Every symbol visible at byte `pos`, a point between statements or
+/// top-level items (where a stand-alone pragma sits).
+pub fn visible_before(root: Node<'_>, text: &str, pos: usize) -> HashMap<String, Symbol> {
+    // The innermost block that contains `pos`, or the file.
+    let mut n = root.descendant_for_byte_range(pos, pos).unwrap_or(root);
+    while n.id() != root.id()
+        && !(n.kind() == "compound_statement" && n.start_byte() < pos && pos < n.end_byte())
+    {
+        match n.parent() {
+            Some(p) => n = p,
+            None => break,
+        }
+    }
+    let at_file = n.id() == root.id();
+    let mut map = if at_file {
+        HashMap::new()
+    } else {
+        visible_at(root, text, n)
+    };
+    let mut c = n.walk();
+    for item in n.children(&mut c) {
+        if item.end_byte() > pos {
+            break;
+        }
+        let mut syms = Vec::new();
+        if at_file {
+            collect_file_scope(item, text, &mut syms);
+        } else if matches!(item.kind(), "declaration" | "type_definition") {
+            declared_by(item, text, Storage::Local, &mut syms);
+        }
+        for s in syms {
+            map.insert(s.name.clone(), s);
+        }
+    }
+    map
+}
+
 /// The file-scope declarations of a tree, indexed once so that many
 /// lookups (one set per directive) cost a binary search each instead of a
 /// walk over the file. Gives the answers of [`visible_at`].

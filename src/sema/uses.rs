@@ -25,9 +25,28 @@ pub fn free_identifiers(node: Node<'_>, text: &str) -> (Vec<Use>, Vec<(String, S
         scopes: vec![Vec::new()],
         uses: Vec::new(),
         calls: Vec::new(),
+        every: Vec::new(),
     };
     w.visit(node);
     (w.uses, w.calls)
+}
+
+/// Every occurrence of a free variable in `node` (not only the first), in
+/// source order; `bound` are names already declared around it (a function's
+/// parameters).
+pub fn free_occurrences(node: Node<'_>, text: &str, bound: &[String]) -> Vec<(String, Span)> {
+    let mut w = Walker {
+        text,
+        scopes: vec![bound.to_vec()],
+        uses: Vec::new(),
+        calls: Vec::new(),
+        every: Vec::new(),
+    };
+    w.visit(node);
+    let mut v = w.every;
+    v.sort_by_key(|(_, s)| (s.start, s.end));
+    v.dedup();
+    v
 }
 
 struct Walker<'a> {
@@ -35,6 +54,7 @@ struct Walker<'a> {
     scopes: Vec<Vec<String>>,
     uses: Vec<Use>,
     calls: Vec<(String, Span)>,
+    every: Vec<(String, Span)>,
 }
 
 impl Walker<'_> {
@@ -57,6 +77,8 @@ impl Walker<'_> {
         if self.is_local(&name) {
             return;
         }
+        self.every
+            .push((name.clone(), Span::new(n.start_byte(), n.end_byte())));
         if let Some(u) = self.uses.iter_mut().find(|u| u.name == name) {
             u.written |= written;
         } else {

@@ -225,6 +225,11 @@ inline unsigned __reduce_xor_sync(unsigned mask, unsigned v) {
                                           [](unsigned a, unsigned b) { return a ^ b; });
 }
 
+// ---- where code runs -----------------------------------------------------------------------
+// Whether the caller runs as a CUDA thread of a kernel (the emulator's __CUDA_ARCH__ test,
+// made at run time because host and device code are one compilation here).
+inline bool p2c_sim_on_device() { return p2c_sim::tctx != nullptr; }
+
 // ---- dynamic shared memory --------------------------------------------------------------
 inline unsigned char *p2c_sim_dynamic_shared() {
     return p2c_sim::ctx("p2c_sim_dynamic_shared").launch->dyn_shared;

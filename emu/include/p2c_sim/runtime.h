@@ -24,24 +24,33 @@ inline cudaError_t set_error(cudaError_t e) {
 // Allocations made by cudaMalloc* so that device-side ranges of copies can be checked.
 struct Allocations {
     std::mutex m;
-    std::map<uintptr_t, size_t> blocks;  // start -> size
+    std::map<uintptr_t, size_t> blocks;   // start -> size
+    std::map<uintptr_t, size_t> symbols;  // __device__ variables whose address was taken
 
     void add(void *p, size_t n) {
         std::lock_guard<std::mutex> g(m);
         blocks[reinterpret_cast<uintptr_t>(p)] = n;
     }
+    // A __device__ variable is device memory too (cudaGetSymbolAddress), but never freed.
+    void add_symbol(const void *p, size_t n) {
+        std::lock_guard<std::mutex> g(m);
+        symbols[reinterpret_cast<uintptr_t>(p)] = n;
+    }
     bool remove(void *p) {
         std::lock_guard<std::mutex> g(m);
         return blocks.erase(reinterpret_cast<uintptr_t>(p)) == 1;
     }
-    // True when [p, p+n) lies inside one allocation.
+    static bool inside(const std::map<uintptr_t, size_t> &in, uintptr_t a, size_t n) {
+        auto it = in.upper_bound(a);
+        if (it == in.begin()) return false;
+        --it;
+        return a >= it->first && a - it->first <= it->second && n <= it->second - (a - it->first);
+    }
+    // True when [p, p+n) lies inside one allocation (or one device variable).
     bool contains(const void *p, size_t n) {
         std::lock_guard<std::mutex> g(m);
         uintptr_t a = reinterpret_cast<uintptr_t>(p);
-        auto it = blocks.upper_bound(a);
-        if (it == blocks.begin()) return false;
-        --it;
-        return a >= it->first && a - it->first <= it->second && n <= it->second - (a - it->first);
+        return inside(blocks, a, n) || inside(symbols, a, n);
     }
 };
 
@@ -308,7 +317,10 @@ inline cudaError_t cudaMemcpyFromSymbol(void *dst, const T &symbol, size_t n, si
 }
 template <class T>
 inline cudaError_t cudaGetSymbolAddress(void **p, const T &symbol) {
+    if (!p) return p2c_sim::set_error(cudaErrorInvalidValue);
     *p = const_cast<T *>(&symbol);
+    // The address is device memory from now on: copies to and from it are checked as such.
+    p2c_sim::allocations().add_symbol(&symbol, sizeof(T));
     return cudaSuccess;
 }
 

@@ -1,0 +1,179 @@
+//! The host code of data constructs: present-table calls from
+//! templates/p2c_host.cuh, in place of the pragma (and, for a structured
+//! construct, after its statement).
+
+use super::namer::Namer;
+use crate::lower::data::{DataItem, DataKind, DataOp, RangeExpr};
+use std::fmt::Write;
+
+/// The text that replaces the pragma, and for a structured construct the
+/// text inserted after its statement.
+pub struct DataText {
+    pub open: String,
+    pub close: Option<String>,
+}
+
+fn escape(s: &str) -> String {
+    s.replace('\\', "\\\\").replace('"', "\\\"")
+}
+
+/// The `p2c_range` of an item, as a host expression.
+fn range(item: &DataItem, where_: &str) -> String {
+    let n = &item.name;
+    match &item.range {
+        RangeExpr::Object => format!("p2c_object(&{n}, \"{n}\")"),
+        RangeExpr::Section { lo, len } => {
+            format!("p2c_section({n}, {lo}, {len}, {where_}, \"{n}\")")
+        }
+        RangeExpr::Section2 { lo, len, lo2, len2 } => {
+            format!("p2c_section2({n}, {lo}, {len}, {lo2}, {len2}, {where_}, \"{n}\")")
+        }
+    }
+}
+
+/// The condition under which the construct acts: `if` and `device` clauses.
+fn condition(op: &DataOp, where_: &str) -> Option<String> {
+    let dev = op
+        .device
+        .as_ref()
+        .map(|d| format!("p2c_device_arg((long long)({d}), {where_})"));
+    match (&op.if_cond, dev) {
+        (None, None) => None,
+        (Some(c), None) => Some(format!("({c})")),
+        (None, Some(d)) => Some(d),
+        (Some(c), Some(d)) => Some(format!("({c}) && {d}")),
+    }
+}
+
+pub fn emit_data(op: &DataOp, file_name: &str, namer: &mut Namer) -> DataText {
+    let ind = "    ";
+    if op.kind == DataKind::DeclareScope {
+        let scope = namer.fresh("p2c_declare");
+        let mut o = format!(
+            "/* pragma2cuda: `{}`: mapped until the function returns */\n",
+            op.pragma_text
+        );
+        let _ = write!(
+            o,
+            "p2c_declare_scope {scope}(\"{}:{}\");",
+            escape(file_name),
+            op.line
+        );
+        for it in &op.items {
+            let where_ = format!("{scope}.where");
+            let _ = write!(o, "\n{scope}.add({}, {});", range(it, &where_), it.kind);
+        }
+        return DataText {
+            open: o,
+            close: None,
+        };
+    }
+    let w = namer.fresh("p2c_where");
+    let mut o = String::new();
+    let what = match op.kind {
+        DataKind::Region => ": the data below is mapped until the end of the statement",
+        _ => "",
+    };
+    let _ = writeln!(o, "{{ /* pragma2cuda: `{}`{what} */", op.pragma_text);
+    let _ = writeln!(
+        o,
+        "{ind}const char *{w} = \"{}:{}\";",
+        escape(file_name),
+        op.line
+    );
+    for n in &op.notes {
+        let _ = writeln!(o, "{ind}/* {} */", n.replace("*/", "* /"));
+    }
+    let cond = condition(op, &w);
+    match op.kind {
+        DataKind::Region => {
+            let on = cond.as_ref().map(|c| {
+                let on = namer.fresh("p2c_on");
+                let _ = writeln!(o, "{ind}const int {on} = {c};");
+                on
+            });
+            let ranges: Vec<String> = op
+                .items
+                .iter()
+                .map(|it| namer.fresh(&format!("p2c_range_{}", it.name)))
+                .collect();
+            for (it, r) in op.items.iter().zip(&ranges) {
+                let value = match &on {
+                    Some(on) => format!("{on} ? {} : p2c_range()", range(it, &w)),
+                    None => range(it, &w),
+                };
+                let _ = writeln!(o, "{ind}const p2c_range {r} = {value};");
+            }
+            let (inner, guard_open, guard_close) = match &on {
+                Some(on) => (
+                    format!("{ind}{ind}"),
+                    format!("{ind}if ({on}) {{\n"),
+                    format!("{ind}}}\n"),
+                ),
+                None => (ind.to_string(), String::new(), String::new()),
+            };
+            o.push_str(&guard_open);
+            for (it, r) in op.items.iter().zip(&ranges) {
+                let _ = writeln!(o, "{inner}p2c_enter({r}, {}, {}, {w});", it.kind, op.refs);
+            }
+            o.push_str(&guard_close);
+            // The statement follows; the close text comes after it.
+            let o = o.trim_end_matches('\n').to_string();
+            let mut c = String::new();
+            c.push('\n');
+            c.push_str(&guard_open);
+            for (it, r) in op.items.iter().zip(&ranges).rev() {
+                let _ = writeln!(c, "{inner}p2c_exit({r}, {}, {}, {w});", it.kind, op.refs);
+            }
+            c.push_str(&guard_close);
+            c.push('}');
+            DataText {
+                open: o,
+                close: Some(c),
+            }
+        }
+        _ => {
+            let inner = if cond.is_some() {
+                format!("{ind}{ind}")
+            } else {
+                ind.to_string()
+            };
+            if let Some(c) = &cond {
+                let _ = writeln!(o, "{ind}if ({c}) {{");
+            }
+            for it in &op.items {
+                let r = range(it, &w);
+                let _ = match op.kind {
+                    DataKind::Enter => {
+                        writeln!(o, "{inner}p2c_enter({r}, {}, {}, {w});", it.kind, op.refs)
+                    }
+                    DataKind::Exit => {
+                        writeln!(o, "{inner}p2c_exit({r}, {}, {}, {w});", it.kind, op.refs)
+                    }
+                    _ => writeln!(
+                        o,
+                        "{inner}p2c_update({r}, {}, {}, {w});",
+                        if it.to_device {
+                            "P2C_TO_DEVICE"
+                        } else {
+                            "P2C_TO_HOST"
+                        },
+                        if it.absent_ok {
+                            "P2C_ABSENT_IS_SKIPPED"
+                        } else {
+                            "P2C_ABSENT_IS_ERROR"
+                        }
+                    ),
+                };
+            }
+            if cond.is_some() {
+                let _ = writeln!(o, "{ind}}}");
+            }
+            o.push('}');
+            DataText {
+                open: o,
+                close: None,
+            }
+        }
+    }
+}

@@ -1,0 +1,593 @@
+//! Data constructs: `target data`, `target enter/exit data`, `target update`
+//! and OpenACC's `data`, `enter/exit data`, `update`, and `declare` inside a
+//! function, lowered to operations on the present table (templates/p2c_host.cuh).
+//!
+//! A structured construct (`target data`, `acc data`) maps its list on entry
+//! and unmaps it after its statement, taking a structured reference; the
+//! regions nested in it find the data present, take a reference of their own
+//! and copy nothing. enter/exit data take and drop dynamic references
+//! (OpenACC's dynamic count; OpenMP's single count). Every item's host range
+//! is computed once, on entry, so the exit uses the bounds the entry saw.
+
+use crate::diag::{codes, Diagnostic};
+use crate::directives::{Clause, ClauseArgs, Directive, ListItem, Model, Section};
+use crate::front::{Attached, CTree};
+use crate::sema::sharing::check_sections;
+use crate::sema::{symbols, Symbol};
+use crate::source::{SourceFile, Span};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DataKind {
+    /// `target data`, `acc data`: map on entry, unmap after the statement.
+    Region,
+    /// `target enter data`, `acc enter data`.
+    Enter,
+    /// `target exit data`, `acc exit data`.
+    Exit,
+    /// `target update`, `acc update`.
+    Update,
+    /// `acc declare` in a function: mapped until the function returns.
+    DeclareScope,
+}
+
+impl DataKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            DataKind::Region => "data region (map on entry, unmap after the statement)",
+            DataKind::Enter => "enter data (dynamic references)",
+            DataKind::Exit => "exit data (dynamic references)",
+            DataKind::Update => "update (copies between present data and the host)",
+            DataKind::DeclareScope => "declare (mapped until the function returns)",
+        }
+    }
+}
+
+/// The host range a list item names, as host expressions.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RangeExpr {
+    /// The whole variable (a scalar, or an array without a section).
+    Object,
+    /// `base[lo : len]` (rows of a multi-dimensional array included).
+    Section { lo: String, len: String },
+    /// `base[lo : len][lo2 : len2]`: whole rows on the device, only the
+    /// named columns transferred.
+    Section2 {
+        lo: String,
+        len: String,
+        lo2: String,
+        len2: String,
+    },
+}
+
+#[derive(Clone, Debug)]
+pub struct DataItem {
+    pub name: String,
+    pub range: RangeExpr,
+    /// The runtime kind: `P2C_MAP_TO`, `P2C_MAP_FROM | P2C_MAP_ALWAYS`, ...
+    pub kind: String,
+    /// `update`: to the device (true) or to the host.
+    pub to_device: bool,
+    /// `update`: absent data is skipped (OpenMP without `present`, acc
+    /// `if_present`) rather than an error.
+    pub absent_ok: bool,
+    /// The clause name as written (for the plan).
+    pub clause: String,
+    pub span: Span,
+}
+
+/// One data construct, decided.
+#[derive(Clone, Debug)]
+pub struct DataOp {
+    pub kind: DataKind,
+    pub model: Model,
+    pub construct: String,
+    pub pragma_text: String,
+    pub pragma: Span,
+    /// The statement a structured construct covers.
+    pub stmt: Option<Span>,
+    pub function: String,
+    pub line: usize,
+    pub items: Vec<DataItem>,
+    pub if_cond: Option<String>,
+    /// `device(n)`: checked at run time (0 maps, the host device number skips).
+    pub device: Option<String>,
+    /// The reference count entries and exits change (`P2C_REF_...`).
+    pub refs: &'static str,
+    pub notes: Vec<String>,
+}
+
+impl DataOp {
+    /// The variables this construct maps for the code it covers.
+    pub fn mapped_names(&self) -> impl Iterator<Item = &str> {
+        self.items.iter().map(|i| i.name.as_str())
+    }
+}
+
+fn not_supported(c: &Clause, d: &Directive, diags: &mut Vec<Diagnostic>) {
+    diags.push(
+        Diagnostic::new(
+            codes::NOT_SUPPORTED,
+            c.name_span,
+            format!(
+                "clause `{}` on `{} {}` is not supported yet",
+                c.name,
+                d.model.as_str(),
+                d.name
+            ),
+        )
+        .with_label("not lowered yet"),
+    );
+}
+
+/// Clauses with no effect here: every data operation is synchronous, which
+/// is a valid schedule for `nowait`, `depend`, `async` and `wait`.
+fn synchronous_clause(model: Model, name: &str) -> bool {
+    match model {
+        Model::Omp => matches!(name, "nowait" | "depend"),
+        Model::Acc => matches!(name, "async" | "wait"),
+    }
+}
+
+/// The map type and modifiers of an OpenMP map / motion clause.
+fn omp_map_kind(
+    d: &Directive,
+    kind: DataKind,
+    c: &Clause,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<String> {
+    let mut ty: Option<&str> = None;
+    let mut flags = Vec::new();
+    for m in c.modifiers() {
+        match m.text.as_str() {
+            t @ ("to" | "from" | "tofrom" | "alloc" | "release" | "delete") => ty = Some(t),
+            "always" => flags.push("P2C_MAP_ALWAYS"),
+            "present" => flags.push("P2C_MAP_MUST_BE_PRESENT"),
+            "close" => {}
+            other => {
+                diags.push(
+                    Diagnostic::new(
+                        codes::NOT_SUPPORTED,
+                        m.span,
+                        format!("map modifier `{other}` is not supported yet"),
+                    )
+                    .with_label("not lowered yet"),
+                );
+                return None;
+            }
+        }
+    }
+    let ty = ty.unwrap_or(match kind {
+        DataKind::Enter => "to",
+        DataKind::Exit => "from",
+        _ => "tofrom",
+    });
+    let allowed: &[&str] = match kind {
+        DataKind::Enter => &["to", "alloc"],
+        DataKind::Exit => &["from", "release", "delete"],
+        _ => &["to", "from", "tofrom", "alloc"],
+    };
+    if !allowed.contains(&ty) {
+        let span = c
+            .modifiers()
+            .iter()
+            .find(|m| m.text == ty)
+            .map(|m| m.span)
+            .unwrap_or(c.span);
+        diags.push(
+            Diagnostic::new(
+                codes::BAD_CLAUSE_ARG,
+                span,
+                format!("map type `{ty}` is not allowed on `omp {}`", d.name),
+            )
+            .with_label("map type")
+            .with_note(format!("allowed here: {}", allowed.join(", "))),
+        );
+        return None;
+    }
+    let base = match ty {
+        "to" => "P2C_MAP_TO",
+        "from" => "P2C_MAP_FROM",
+        "alloc" => "P2C_MAP_ALLOC",
+        "release" => "P2C_MAP_RELEASE",
+        "delete" => "P2C_MAP_DELETE",
+        _ => "P2C_MAP_TOFROM",
+    };
+    Some(join_kind(base, &flags))
+}
+
+fn join_kind(base: &str, flags: &[&str]) -> String {
+    let mut v = vec![base];
+    v.extend_from_slice(flags);
+    v.join(" | ")
+}
+
+/// The runtime kind of an OpenACC data clause on construct `kind`, or None
+/// when the clause is not a data clause there.
+fn acc_clause_kind(kind: DataKind, name: &str) -> Option<&'static str> {
+    let entry = matches!(
+        kind,
+        DataKind::Region | DataKind::Enter | DataKind::DeclareScope
+    );
+    match name {
+        "copy" | "pcopy" | "present_or_copy" if kind != DataKind::Enter && entry => {
+            Some("P2C_MAP_TOFROM")
+        }
+        "copyin" | "pcopyin" | "present_or_copyin" if entry => Some("P2C_MAP_TO"),
+        "copyout" | "pcopyout" | "present_or_copyout" if kind != DataKind::Enter && entry => {
+            Some("P2C_MAP_FROM")
+        }
+        "create" | "pcreate" | "present_or_create" if entry => Some("P2C_MAP_ALLOC"),
+        "device_resident" if kind == DataKind::DeclareScope => Some("P2C_MAP_ALLOC"),
+        "present" if kind == DataKind::Region || kind == DataKind::DeclareScope => {
+            Some("P2C_MAP_PRESENT")
+        }
+        "no_create" if kind == DataKind::Region => Some("P2C_MAP_NO_CREATE"),
+        "copyout" if kind == DataKind::Exit => Some("P2C_MAP_FROM"),
+        "delete" if kind == DataKind::Exit => Some("P2C_MAP_RELEASE"),
+        _ => None,
+    }
+}
+
+/// Resolves one list item to a variable and its host range; None (with a
+/// diagnostic) when it cannot be mapped.
+pub fn resolve_item(
+    d: &Directive,
+    item: &ListItem,
+    symbols: &std::collections::HashMap<String, Symbol>,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<(Symbol, RangeExpr)> {
+    if !item.path.is_empty() {
+        let deep = item.path.contains("->") || !item.sections.is_empty();
+        diags.push(
+            Diagnostic::new(
+                codes::NOT_SUPPORTED,
+                item.span,
+                if deep {
+                    format!(
+                        "`{}{}`: deep copy through pointer members is not supported yet",
+                        item.name, item.path
+                    )
+                } else {
+                    "struct members in data clauses are not supported yet".to_string()
+                },
+            )
+            .with_label(if deep {
+                "the data behind a member pointer"
+            } else {
+                "member access"
+            })
+            .with_help(format!(
+                "copy the member into a pointer variable and use that in the regions: `T *p = {}{};` with `{}`",
+                item.name,
+                item.path,
+                if d.model == Model::Omp {
+                    "map(tofrom: p[0:n])"
+                } else {
+                    "copy(p[0:n])"
+                }
+            )),
+        );
+        return None;
+    }
+    let sym = match symbols.get(&item.name) {
+        Some(s) if !s.is_typedef && !s.ty.is_function() => s.clone(),
+        _ => {
+            diags.push(
+                Diagnostic::new(
+                    codes::UNDECLARED,
+                    item.name_span,
+                    format!("`{}` is not a declared variable", item.name),
+                )
+                .with_label("not declared before this directive"),
+            );
+            return None;
+        }
+    };
+    if !check_sections(item, &sym, diags) {
+        return None;
+    }
+    if item.sections.len() > 2 {
+        diags.push(
+            Diagnostic::new(
+                codes::NOT_SUPPORTED,
+                item.sections[2].span,
+                "array sections in more than two dimensions are not supported yet",
+            )
+            .with_label("third dimension")
+            .with_help("map whole rows: leave the sections of the inner dimensions out"),
+        );
+        return None;
+    }
+    let name = &item.name;
+    let bound =
+        |s: &Section, dim: usize, diags: &mut Vec<Diagnostic>| -> Option<(String, String)> {
+            let lo = s
+                .lower
+                .as_ref()
+                .map(|e| e.text.clone())
+                .unwrap_or_else(|| "0".into());
+            if s.is_index {
+                return Some((lo, "1".into()));
+            }
+            let len =
+                match &s.length {
+                    Some(e) => e.text.clone(),
+                    None => {
+                        let known = match dim {
+                            0 => sym.ty.is_array(),
+                            _ => true,
+                        };
+                        if !known {
+                            diags.push(
+                        Diagnostic::new(
+                            codes::BAD_SECTION,
+                            s.span,
+                            format!("the length of this section of pointer `{name}` must be given"),
+                        )
+                        .with_label("no length")
+                        .with_help(format!("write `{name}[{lo}:n]`")),
+                    );
+                            return None;
+                        }
+                        let extent = if dim == 0 {
+                            format!("(long long)(sizeof({name}) / sizeof({name}[0]))")
+                        } else {
+                            format!("(long long)(sizeof({name}[0]) / sizeof({name}[0][0]))")
+                        };
+                        if lo == "0" {
+                            extent
+                        } else {
+                            format!("{extent} - ({lo})")
+                        }
+                    }
+                };
+            Some((lo, len))
+        };
+    let range = match item.sections.as_slice() {
+        [] => RangeExpr::Object,
+        [s] => {
+            let (lo, len) = bound(s, 0, diags)?;
+            RangeExpr::Section { lo, len }
+        }
+        [s, t, ..] => {
+            let (lo, len) = bound(s, 0, diags)?;
+            let (lo2, len2) = bound(t, 1, diags)?;
+            RangeExpr::Section2 { lo, len, lo2, len2 }
+        }
+    };
+    Some((sym, range))
+}
+
+/// Lowers one data construct.
+pub fn build_data(
+    file: &SourceFile,
+    tree: &CTree,
+    at: &Attached,
+    kind: DataKind,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<DataOp> {
+    let d = &at.directive;
+    let errors_before = diags.iter().filter(|x| x.is_error()).count();
+    let root = tree.root()?;
+    if at.function.is_none() {
+        diags.push(
+            Diagnostic::new(
+                codes::BAD_NESTING,
+                d.name_span,
+                format!(
+                    "`{} {}` is executable: it must be inside a function",
+                    d.model.as_str(),
+                    d.name
+                ),
+            )
+            .with_label("at file scope"),
+        );
+        return None;
+    }
+    let stmt = if kind == DataKind::Region {
+        let Some(stmt_span) = at.stmt else {
+            diags.push(
+                Diagnostic::new(
+                    codes::NO_STATEMENT,
+                    d.span,
+                    format!(
+                        "`{} {}` must be followed by a statement",
+                        d.model.as_str(),
+                        d.name
+                    ),
+                )
+                .with_label("no statement follows"),
+            );
+            return None;
+        };
+        let node = root.descendant_for_byte_range(stmt_span.start, stmt_span.end)?;
+        if node.kind() == "declaration" {
+            diags.push(
+                Diagnostic::new(
+                    codes::NO_STATEMENT,
+                    stmt_span,
+                    format!(
+                        "`{} {}` is followed by a declaration, which is not a structured block",
+                        d.model.as_str(),
+                        d.name
+                    ),
+                )
+                .with_label("a declaration")
+                .with_secondary(d.span, "data region begins here")
+                .with_help("put the statements the data region covers in braces `{ ... }`"),
+            );
+            return None;
+        }
+        if node.has_error() {
+            diags.push(
+                Diagnostic::new(
+                    codes::C_PARSE,
+                    stmt_span,
+                    "the C code of this data region could not be parsed; no code is generated for it",
+                )
+                .with_label("syntax error in here")
+                .with_secondary(d.span, "data region begins here"),
+            );
+            return None;
+        }
+        Some(stmt_span)
+    } else {
+        None
+    };
+    let symbols = symbols::visible_before(root, &file.text, d.span.start);
+    let mut items = Vec::new();
+    let mut if_cond = None;
+    let mut device = None;
+    // OpenMP skips absent data in `update`; OpenACC only with if_present.
+    let mut present_ok = d.model == Model::Omp;
+    let mut finalize = false;
+    let mut notes = Vec::new();
+    for c in &d.clauses {
+        let name = c.name.as_str();
+        // Which list items this clause maps, with what kind and direction.
+        let (item_kind, to_device, present): (Option<String>, bool, bool) = match (d.model, name) {
+            (_, "if") => {
+                if_cond = c.expr().map(|e| e.text.clone());
+                continue;
+            }
+            (Model::Omp, "device") => {
+                if let ClauseArgs::Expr {
+                    modifier: Some(m), ..
+                } = &c.args
+                {
+                    if m.text != "device_num" {
+                        diags.push(
+                            Diagnostic::new(
+                                codes::NOT_SUPPORTED,
+                                m.span,
+                                format!("`device({}: ...)` is not supported yet", m.text),
+                            )
+                            .with_label("not lowered yet"),
+                        );
+                        continue;
+                    }
+                }
+                device = c.expr().map(|e| e.text.clone());
+                continue;
+            }
+            (Model::Acc, "if_present") if kind == DataKind::Update => {
+                present_ok = true;
+                continue;
+            }
+            (Model::Acc, "finalize") if kind == DataKind::Exit => {
+                finalize = true;
+                continue;
+            }
+            (m, n) if synchronous_clause(m, n) => {
+                if !notes.iter().any(|x: &String| x.contains("synchronous")) {
+                    notes.push(format!(
+                        "`{n}`: every data operation is synchronous here, which `{n}` allows"
+                    ));
+                }
+                continue;
+            }
+            (Model::Omp, "map") if kind != DataKind::Update => {
+                match omp_map_kind(d, kind, c, diags) {
+                    Some(k) => (Some(k), false, false),
+                    None => continue,
+                }
+            }
+            (Model::Omp, "to" | "from") if kind == DataKind::Update => {
+                let mut present = false;
+                let mut bad = false;
+                for m in c.modifiers() {
+                    match m.text.as_str() {
+                        "present" => present = true,
+                        other => {
+                            diags.push(
+                                Diagnostic::new(
+                                    codes::NOT_SUPPORTED,
+                                    m.span,
+                                    format!("motion modifier `{other}` is not supported yet"),
+                                )
+                                .with_label("not lowered yet"),
+                            );
+                            bad = true;
+                        }
+                    }
+                }
+                if bad {
+                    continue;
+                }
+                (Some(String::new()), name == "to", present)
+            }
+            (Model::Acc, "host" | "self" | "device") if kind == DataKind::Update => {
+                (Some(String::new()), name == "device", false)
+            }
+            (Model::Acc, n) => match acc_clause_kind(kind, n) {
+                Some(k) => (Some(k.to_string()), false, false),
+                None => {
+                    not_supported(c, d, diags);
+                    continue;
+                }
+            },
+            _ => {
+                not_supported(c, d, diags);
+                continue;
+            }
+        };
+        let Some(item_kind) = item_kind else { continue };
+        if !matches!(c.args, ClauseArgs::List { .. }) {
+            continue;
+        }
+        for item in c.items() {
+            let Some((sym, range)) = resolve_item(d, item, &symbols, diags) else {
+                continue;
+            };
+            items.push(DataItem {
+                name: sym.name.clone(),
+                range,
+                kind: item_kind.clone(),
+                to_device,
+                absent_ok: present_ok && !present,
+                clause: c.name.clone(),
+                span: item.span,
+            });
+        }
+    }
+    if finalize {
+        for it in &mut items {
+            it.kind.push_str(" | P2C_MAP_FINALIZE");
+        }
+    }
+    if present_ok {
+        // if_present may follow the list clauses.
+        for it in &mut items {
+            if kind == DataKind::Update && d.model == Model::Acc {
+                it.absent_ok = true;
+            }
+        }
+    }
+    if diags.iter().filter(|x| x.is_error()).count() > errors_before {
+        return None;
+    }
+    let refs = match (kind, d.model) {
+        (DataKind::Enter | DataKind::Exit, Model::Omp) => "P2C_REF_OMP_DYNAMIC",
+        (DataKind::Enter | DataKind::Exit, Model::Acc) => "P2C_REF_ACC_DYNAMIC",
+        _ => "P2C_REF_STRUCTURED",
+    };
+    Some(DataOp {
+        kind,
+        model: d.model,
+        construct: d.name.clone(),
+        pragma_text: super::build::pragma_one_line(file.slice(d.span)),
+        pragma: d.span,
+        stmt,
+        function: at
+            .function
+            .as_ref()
+            .map(|f| f.0.clone())
+            .unwrap_or_else(|| "file".into()),
+        line: file.line_of(d.span.start),
+        items,
+        if_cond,
+        device,
+        refs,
+        notes,
+    })
+}

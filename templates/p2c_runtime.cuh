@@ -1,0 +1,482 @@
+/* ---- pragma2cuda runtime API (templates/p2c_runtime.cuh) ------------------
+ * The OpenMP and OpenACC runtime routines a translated program calls, on the
+ * device and on the host, so the output needs neither libgomp nor an offload
+ * runtime. The translator replaces `#include <omp.h>` and `#include
+ * <openacc.h>` in the user's file with this prelude. It includes the host
+ * compiler's own omp.h / openacc.h when there is one (for omp_get_wtime,
+ * locks, the acc_device_t values), then defines p2c_* routines and maps the
+ * standard names onto them with macros, so calls in kernels, in declare
+ * target functions and in host code all reach a routine that works there.
+ *
+ * Host side: thread-related OpenMP routines (omp_get_thread_num, ...) ask the
+ * host OpenMP runtime when the host side is compiled with -fopenmp
+ * (`nvcc -Xcompiler -fopenmp`, _OPENMP defined) and answer for one thread
+ * otherwise; device-related ones (omp_get_num_devices, omp_target_*,
+ * acc_copyin, ...) always answer from CUDA and the present table.
+ * Device side: the thread's place in the launch (teams = blocks, threads of
+ * a team = threads of a block).
+ */
+#if defined(__has_include)
+#if __has_include(<omp.h>)
+#include <omp.h>
+#define P2C_HAVE_OMP_H 1
+#endif
+#if __has_include(<openacc.h>)
+#include <openacc.h>
+#define P2C_HAVE_OPENACC_H 1
+#endif
+#endif
+#include <limits.h>
+#include <time.h>
+
+#if !defined(P2C_HAVE_OPENACC_H) && !defined(_OPENACC_H)
+/* No openacc.h here (clang): the OpenACC types, with libgomp's values. */
+typedef enum acc_device_t {
+    acc_device_current = -1,
+    acc_device_none = 0,
+    acc_device_default = 1,
+    acc_device_host = 2,
+    acc_device_not_host = 4,
+    acc_device_nvidia = 5
+} acc_device_t;
+typedef enum acc_async_t { acc_async_noval = -1, acc_async_sync = -2 } acc_async_t;
+#endif
+
+/* (device expression, host expression): the one that applies where the code
+ * runs. CUDA compiles each side separately (__CUDA_ARCH__); the emulator runs
+ * both in one program and asks at run time. */
+#if defined(__CUDA_ARCH__)
+#define P2C_DEVICE_OR_HOST(dev, host) (dev)
+#elif defined(P2C_SIMT_EMULATOR)
+#define P2C_DEVICE_OR_HOST(dev, host) (p2c_sim_on_device() ? (dev) : (host))
+#else
+#define P2C_DEVICE_OR_HOST(dev, host) (host)
+#endif
+
+/* A declare target variable named in device code: its __device__ mirror on
+ * the device, the host variable on the host. */
+#define P2C_DECLARED_VAR(host_var, dev_var) (*P2C_DEVICE_OR_HOST(&(dev_var), &(host_var)))
+
+/* A host OpenMP routine when the host side has OpenMP, a one-thread answer otherwise. */
+#if defined(_OPENMP) && defined(P2C_HAVE_OMP_H)
+#define P2C_HOST_OMP(call, serial) (call)
+#else
+#define P2C_HOST_OMP(call, serial) (serial)
+#endif
+
+inline namespace p2c_prelude_1 {
+
+/* ---- OpenMP: where a thread is ---- */
+__host__ __device__ inline int p2c_omp_get_thread_num(void)
+{
+    return P2C_DEVICE_OR_HOST((int)p2c_thread_id(), P2C_HOST_OMP(omp_get_thread_num(), 0));
+}
+
+__host__ __device__ inline int p2c_omp_get_num_threads(void)
+{
+    return P2C_DEVICE_OR_HOST((int)p2c_block_threads(), P2C_HOST_OMP(omp_get_num_threads(), 1));
+}
+
+__host__ __device__ inline int p2c_omp_get_max_threads(void)
+{
+    return P2C_DEVICE_OR_HOST((int)p2c_block_threads(), P2C_HOST_OMP(omp_get_max_threads(), 1));
+}
+
+__host__ __device__ inline int p2c_omp_get_thread_limit(void)
+{
+    return P2C_DEVICE_OR_HOST((int)p2c_block_threads(), P2C_HOST_OMP(omp_get_thread_limit(), INT_MAX));
+}
+
+__host__ __device__ inline int p2c_omp_get_team_num(void)
+{
+    return P2C_DEVICE_OR_HOST((int)blockIdx.x, P2C_HOST_OMP(omp_get_team_num(), 0));
+}
+
+__host__ __device__ inline int p2c_omp_get_num_teams(void)
+{
+    return P2C_DEVICE_OR_HOST((int)gridDim.x, P2C_HOST_OMP(omp_get_num_teams(), 1));
+}
+
+/* A kernel's threads form one parallel region when a block has more than one. */
+__host__ __device__ inline int p2c_omp_in_parallel(void)
+{
+    return P2C_DEVICE_OR_HOST(p2c_block_threads() > 1 ? 1 : 0, P2C_HOST_OMP(omp_in_parallel(), 0));
+}
+
+__host__ __device__ inline int p2c_omp_get_level(void)
+{
+    return P2C_DEVICE_OR_HOST(p2c_block_threads() > 1 ? 1 : 0, P2C_HOST_OMP(omp_get_level(), 0));
+}
+
+__host__ __device__ inline int p2c_omp_get_active_level(void)
+{
+    return P2C_DEVICE_OR_HOST(p2c_block_threads() > 1 ? 1 : 0, P2C_HOST_OMP(omp_get_active_level(), 0));
+}
+
+__host__ __device__ inline int p2c_omp_is_initial_device(void)
+{
+    return P2C_DEVICE_OR_HOST(0, 1);
+}
+
+/* ---- OpenMP: devices and device memory (host) ---- */
+inline int p2c_omp_get_num_devices(void)
+{
+    int n = 0;
+    if (cudaGetDeviceCount(&n) != cudaSuccess) {
+        (void)cudaGetLastError();
+        n = 0;
+    }
+    return n;
+}
+
+/* OpenMP 5.2: the host's device number is omp_get_num_devices(). */
+inline int p2c_omp_get_initial_device(void)
+{
+    return p2c_omp_get_num_devices();
+}
+
+inline int p2c_omp_get_default_device(void)
+{
+    return p2c_omp_get_num_devices() > 0 ? 0 : p2c_omp_get_initial_device();
+}
+
+__host__ __device__ inline int p2c_omp_get_device_num(void)
+{
+    return P2C_DEVICE_OR_HOST(0, p2c_omp_get_initial_device());
+}
+
+inline int p2c_omp_is_host_device(int device_num)
+{
+    return device_num == p2c_omp_get_initial_device();
+}
+
+inline void *p2c_omp_target_alloc(size_t size, int device_num)
+{
+    if (p2c_omp_is_host_device(device_num))
+        return malloc(size);
+    void *p = NULL;
+    if (device_num != 0 || cudaMalloc(&p, size ? size : 1) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return NULL;
+    }
+    return p;
+}
+
+inline void p2c_omp_target_free(void *p, int device_num)
+{
+    if (!p)
+        return;
+    if (p2c_omp_is_host_device(device_num))
+        free(p);
+    else
+        p2c_check(cudaFree(p), "omp_target_free", "cudaFree");
+}
+
+inline int p2c_omp_target_memcpy(void *dst, const void *src, size_t length, size_t dst_offset, size_t src_offset,
+                                 int dst_device_num, int src_device_num)
+{
+    const int dh = p2c_omp_is_host_device(dst_device_num), sh = p2c_omp_is_host_device(src_device_num);
+    if ((!dh && dst_device_num != 0) || (!sh && src_device_num != 0))
+        return 1;
+    const cudaMemcpyKind kind = dh ? (sh ? cudaMemcpyHostToHost : cudaMemcpyDeviceToHost)
+                                   : (sh ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToDevice);
+    if (length == 0)
+        return 0;
+    if (cudaMemcpy((char *)dst + dst_offset, (const char *)src + src_offset, length, kind) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return 1;
+    }
+    return 0;
+}
+
+inline int p2c_omp_target_is_present(const void *ptr, int device_num)
+{
+    if (p2c_omp_is_host_device(device_num))
+        return 1;
+    return p2c_find(p2c_bytes(ptr, 1, NULL), "omp_target_is_present") != NULL;
+}
+
+/* A `device(n)` clause of a data construct: 1 to act on the GPU (device 0),
+ * 0 when n is the host's device number (the construct does nothing); any
+ * other number is an error. */
+inline int p2c_device_arg(long long n, const char *where)
+{
+    if (n == 0 && p2c_omp_get_num_devices() > 0)
+        return 1;
+    if (n == p2c_omp_get_initial_device())
+        return 0;
+    char msg[64];
+    snprintf(msg, sizeof msg, "device(%lld)", n);
+    p2c_fail(where, "no such device: only device 0 and the host are available", msg);
+    return 0;
+}
+
+#if !(defined(_OPENMP) && defined(P2C_HAVE_OMP_H))
+/* Without host OpenMP: the host routines a program commonly calls, for one thread. */
+inline double p2c_omp_get_wtime(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+inline double p2c_omp_get_wtick(void)
+{
+    return 1e-9;
+}
+
+inline void p2c_omp_set_num_threads(int n)
+{
+    (void)n;
+}
+
+inline int p2c_omp_get_num_procs(void)
+{
+    return 1;
+}
+#endif
+
+/* ---- OpenACC ---- */
+__host__ __device__ inline int p2c_acc_on_device(int dev)
+{
+    return P2C_DEVICE_OR_HOST(dev == acc_device_not_host || dev == acc_device_nvidia ? 1 : 0,
+                              dev == acc_device_host ? 1 : 0);
+}
+
+inline int p2c_acc_get_num_devices(int dev)
+{
+    if (dev == acc_device_host)
+        return 1;
+    if (dev == acc_device_none)
+        return 0;
+    return p2c_omp_get_num_devices();
+}
+
+inline acc_device_t p2c_acc_get_device_type(void)
+{
+    return p2c_omp_get_num_devices() > 0 ? acc_device_nvidia : acc_device_host;
+}
+
+inline void p2c_acc_set_device_type(int dev)
+{
+    (void)dev;
+}
+
+inline int p2c_acc_get_device_num(int dev)
+{
+    (void)dev;
+    return 0;
+}
+
+inline void p2c_acc_set_device_num(int num, int dev)
+{
+    (void)dev;
+    if (num > 0)
+        p2c_fail("acc_set_device_num", "only device 0 is supported", NULL);
+}
+
+inline void p2c_acc_init(int dev)
+{
+    (void)dev;
+    p2c_check(cudaFree(0), "acc_init", "CUDA initialisation");
+}
+
+inline void p2c_acc_shutdown(int dev)
+{
+    (void)dev;
+    p2c_check(cudaDeviceSynchronize(), "acc_shutdown", "cudaDeviceSynchronize");
+}
+
+/* Data routines: dynamic references, as enter/exit data. */
+inline void *p2c_acc_copyin(const void *h, size_t bytes)
+{
+    return p2c_enter(p2c_bytes(h, bytes, NULL), P2C_MAP_TO, P2C_REF_ACC_DYNAMIC, "acc_copyin");
+}
+
+inline void *p2c_acc_create(const void *h, size_t bytes)
+{
+    return p2c_enter(p2c_bytes(h, bytes, NULL), P2C_MAP_ALLOC, P2C_REF_ACC_DYNAMIC, "acc_create");
+}
+
+inline void p2c_acc_copyout(const void *h, size_t bytes)
+{
+    p2c_exit(p2c_bytes(h, bytes, NULL), P2C_MAP_FROM, P2C_REF_ACC_DYNAMIC, "acc_copyout");
+}
+
+inline void p2c_acc_copyout_finalize(const void *h, size_t bytes)
+{
+    p2c_exit(p2c_bytes(h, bytes, NULL), P2C_MAP_FROM | P2C_MAP_FINALIZE, P2C_REF_ACC_DYNAMIC, "acc_copyout_finalize");
+}
+
+inline void p2c_acc_delete(const void *h, size_t bytes)
+{
+    p2c_exit(p2c_bytes(h, bytes, NULL), P2C_MAP_RELEASE, P2C_REF_ACC_DYNAMIC, "acc_delete");
+}
+
+inline void p2c_acc_delete_finalize(const void *h, size_t bytes)
+{
+    p2c_exit(p2c_bytes(h, bytes, NULL), P2C_MAP_RELEASE | P2C_MAP_FINALIZE, P2C_REF_ACC_DYNAMIC, "acc_delete_finalize");
+}
+
+inline int p2c_acc_is_present(const void *h, size_t bytes)
+{
+    return p2c_find(p2c_bytes(h, bytes ? bytes : 1, NULL), "acc_is_present") != NULL;
+}
+
+inline void *p2c_acc_deviceptr(const void *h)
+{
+    struct p2c_mapping *m = p2c_find(p2c_bytes(h, 0, NULL), "acc_deviceptr");
+    return m ? m->dev + ((const char *)h - m->host) : NULL;
+}
+
+inline void *p2c_acc_hostptr(const void *d)
+{
+    const char *p = (const char *)d;
+    if (p2c_declared_pending)
+        p2c_register_declared();
+    for (size_t i = 0; i < p2c_present_count; i++) {
+        struct p2c_mapping *m = &p2c_present_table[i];
+        if (p >= m->dev && p < m->dev + (m->bytes ? m->bytes : 1))
+            return (void *)(m->host + (p - m->dev));
+    }
+    return NULL;
+}
+
+inline void p2c_acc_update_device(const void *h, size_t bytes)
+{
+    p2c_update(p2c_bytes(h, bytes, NULL), 1, 0, "acc_update_device");
+}
+
+inline void p2c_acc_update_self(const void *h, size_t bytes)
+{
+    p2c_update(p2c_bytes(h, bytes, NULL), 0, 0, "acc_update_self");
+}
+
+inline void *p2c_acc_malloc(size_t bytes)
+{
+    void *p = NULL;
+    if (cudaMalloc(&p, bytes ? bytes : 1) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return NULL;
+    }
+    return p;
+}
+
+inline void p2c_acc_free(void *d)
+{
+    if (d)
+        p2c_check(cudaFree(d), "acc_free", "cudaFree");
+}
+
+/* acc_map_data: the user's device memory becomes the device copy of h; only
+ * acc_unmap_data ends the mapping, and never frees the memory. */
+inline void p2c_acc_map_data(const void *h, void *d, size_t bytes)
+{
+    if (p2c_find(p2c_bytes(h, bytes, NULL), "acc_map_data"))
+        p2c_fail("acc_map_data", "the host data is already present on the device", NULL);
+    struct p2c_mapping *m = p2c_table_add(h, bytes, (char *)d, NULL, "acc_map_data");
+    m->permanent = 1;
+    m->owned = 0;
+}
+
+inline void p2c_acc_unmap_data(const void *h)
+{
+    struct p2c_mapping *m = p2c_find(p2c_bytes(h, 0, NULL), "acc_unmap_data");
+    if (!m || m->host != (const char *)h || m->owned)
+        p2c_fail("acc_unmap_data", "the data was not mapped by acc_map_data", NULL);
+    *m = p2c_present_table[--p2c_present_count];
+}
+
+inline void p2c_acc_memcpy_to_device(void *d, const void *h, size_t bytes)
+{
+    if (bytes)
+        p2c_check(cudaMemcpy(d, h, bytes, cudaMemcpyHostToDevice), "acc_memcpy_to_device", "copy to device");
+}
+
+inline void p2c_acc_memcpy_from_device(void *h, const void *d, size_t bytes)
+{
+    if (bytes)
+        p2c_check(cudaMemcpy(h, d, bytes, cudaMemcpyDeviceToHost), "acc_memcpy_from_device", "copy from device");
+}
+
+/* Every operation is synchronous: nothing is ever pending. */
+inline void p2c_acc_wait(int queue)
+{
+    (void)queue;
+}
+
+inline void p2c_acc_wait_all(void)
+{
+}
+
+inline int p2c_acc_async_test(int queue)
+{
+    (void)queue;
+    return 1;
+}
+
+inline int p2c_acc_async_test_all(void)
+{
+    return 1;
+}
+} /* namespace p2c_prelude_1 */
+
+/* The standard names. */
+#define omp_get_thread_num p2c_omp_get_thread_num
+#define omp_get_num_threads p2c_omp_get_num_threads
+#define omp_get_max_threads p2c_omp_get_max_threads
+#define omp_get_thread_limit p2c_omp_get_thread_limit
+#define omp_get_team_num p2c_omp_get_team_num
+#define omp_get_num_teams p2c_omp_get_num_teams
+#define omp_in_parallel p2c_omp_in_parallel
+#define omp_get_level p2c_omp_get_level
+#define omp_get_active_level p2c_omp_get_active_level
+#define omp_is_initial_device p2c_omp_is_initial_device
+#define omp_get_num_devices p2c_omp_get_num_devices
+#define omp_get_initial_device p2c_omp_get_initial_device
+#define omp_get_default_device p2c_omp_get_default_device
+#define omp_get_device_num p2c_omp_get_device_num
+#define omp_target_alloc p2c_omp_target_alloc
+#define omp_target_free p2c_omp_target_free
+#define omp_target_memcpy p2c_omp_target_memcpy
+#define omp_target_is_present p2c_omp_target_is_present
+#if !(defined(_OPENMP) && defined(P2C_HAVE_OMP_H))
+#define omp_get_wtime p2c_omp_get_wtime
+#define omp_get_wtick p2c_omp_get_wtick
+#define omp_set_num_threads p2c_omp_set_num_threads
+#define omp_get_num_procs p2c_omp_get_num_procs
+#endif
+#define acc_on_device p2c_acc_on_device
+#define acc_get_num_devices p2c_acc_get_num_devices
+#define acc_get_device_type p2c_acc_get_device_type
+#define acc_set_device_type p2c_acc_set_device_type
+#define acc_get_device_num p2c_acc_get_device_num
+#define acc_set_device_num p2c_acc_set_device_num
+#define acc_init p2c_acc_init
+#define acc_shutdown p2c_acc_shutdown
+#define acc_copyin p2c_acc_copyin
+#define acc_present_or_copyin p2c_acc_copyin
+#define acc_pcopyin p2c_acc_copyin
+#define acc_create p2c_acc_create
+#define acc_present_or_create p2c_acc_create
+#define acc_pcreate p2c_acc_create
+#define acc_copyout p2c_acc_copyout
+#define acc_copyout_finalize p2c_acc_copyout_finalize
+#define acc_delete p2c_acc_delete
+#define acc_delete_finalize p2c_acc_delete_finalize
+#define acc_is_present p2c_acc_is_present
+#define acc_deviceptr p2c_acc_deviceptr
+#define acc_hostptr p2c_acc_hostptr
+#define acc_update_device p2c_acc_update_device
+#define acc_update_self p2c_acc_update_self
+#define acc_malloc p2c_acc_malloc
+#define acc_free p2c_acc_free
+#define acc_map_data p2c_acc_map_data
+#define acc_unmap_data p2c_acc_unmap_data
+#define acc_memcpy_to_device p2c_acc_memcpy_to_device
+#define acc_memcpy_from_device p2c_acc_memcpy_from_device
+#define acc_wait p2c_acc_wait
+#define acc_wait_all p2c_acc_wait_all
+#define acc_async_test p2c_acc_async_test
+#define acc_async_test_all p2c_acc_async_test_all
+/* ---- end of runtime API ---- */

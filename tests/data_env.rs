@@ -1,0 +1,127 @@
+//! Translation-level checks of the data environment that the runnable
+//! fixtures cannot show (gcc 12 rejects the OpenMP 5.1 spellings, device-only
+//! functions cannot run on the host): what the output declares, and which
+//! inputs are errors.
+
+use pragma2cuda::source::SourceFile;
+use pragma2cuda::{translate, Emit, Options};
+
+fn cuda(src: &str) -> (Option<String>, Vec<String>) {
+    let t = translate(&SourceFile::new("t.c", src), &Options::default());
+    let codes = t
+        .diagnostics
+        .iter()
+        .map(|d| d.code.as_str().to_string())
+        .collect();
+    let failed = t.has_errors();
+    (t.output.filter(|_| !failed), codes)
+}
+
+fn plan(src: &str) -> String {
+    translate(&SourceFile::new("t.c", src), &Options { emit: Emit::Plan })
+        .output
+        .unwrap_or_default()
+}
+
+#[test]
+fn begin_declare_target_and_device_type() {
+    let src = "#pragma omp begin declare target\nint lut[3] = {1, 2, 3};\nint get(int i) { return lut[i]; }\n#pragma omp end declare target\n\
+               int only_dev(int x);\n#pragma omp declare target to(only_dev) device_type(nohost)\nint only_dev(int x) { return x; }\n\
+               int main(void) { int a[4];\n#pragma omp target teams distribute parallel for map(from: a)\n for (int i = 0; i < 4; i++) a[i] = get(i % 3) + only_dev(i);\n return a[0]; }\n";
+    let (out, codes) = cuda(src);
+    let out = out.unwrap_or_else(|| panic!("errors: {codes:?}"));
+    assert!(out.contains("__host__ __device__ int get(int i) { return P2C_DECLARED_VAR(lut, p2c_mirror_lut)[i]; }"), "{out}");
+    assert!(
+        out.contains("__device__ int p2c_mirror_lut[3] = {1, 2, 3};"),
+        "{out}"
+    );
+    assert!(
+        out.contains("static p2c_declared p2c_mirror_lut_entry(&lut, sizeof(lut)"),
+        "{out}"
+    );
+    // nohost: device only, on the prototype and the definition.
+    assert_eq!(
+        out.matches("__device__ int only_dev(int x)").count(),
+        2,
+        "{out}"
+    );
+    assert!(!out.contains("__host__ __device__ int only_dev"), "{out}");
+}
+
+#[test]
+fn link_and_library_routines_need_no_device_copy() {
+    let src = "#include <math.h>\n#pragma acc routine(fmin) seq\nint big[100];\n#pragma omp declare target link(big)\nint main(void) { return 0; }\n";
+    let (out, codes) = cuda(src);
+    let out = out.unwrap_or_else(|| panic!("errors: {codes:?}"));
+    assert!(!out.contains("p2c_mirror_big"), "{out}");
+    let p = plan(src);
+    assert!(p.contains("`big` (declare target link)"), "{p}");
+    assert!(
+        p.contains("`fmin` (acc routine (line 2)) is not declared in this file"),
+        "{p}"
+    );
+}
+
+#[test]
+fn runtime_headers_come_from_the_prelude() {
+    let src = "#include <stdio.h>\n#include <omp.h>\n#include <openacc.h>\nint main(void) { printf(\"%d\\n\", omp_get_num_devices()); return 0; }\n";
+    let (out, _) = cuda(src);
+    let out = out.unwrap();
+    let body = &out[out.find("/* ---- translated source ---- */").unwrap()..];
+    assert!(
+        body.contains(
+            "/* #include <omp.h>: provided by the pragma2cuda prelude (p2c_runtime.cuh) */\n"
+        ),
+        "{body}"
+    );
+    assert!(
+        body.contains(
+            "/* #include <openacc.h>: provided by the pragma2cuda prelude (p2c_runtime.cuh) */\n"
+        ),
+        "{body}"
+    );
+    assert!(!body.contains("#include <omp.h>\n"));
+    assert!(out.contains("#define omp_get_num_devices p2c_omp_get_num_devices"));
+}
+
+#[test]
+fn data_construct_errors_are_located() {
+    // A map type an exit cannot have; a variable defined in another file.
+    let (_, codes) =
+        cuda("void f(int *a, int n) {\n#pragma omp target enter data map(from: a[0:n])\n}\n");
+    assert_eq!(codes, vec!["E0216"]);
+    let (_, codes) =
+        cuda("extern int v;\n#pragma omp declare target(v)\nint main(void) { return 0; }\n");
+    assert_eq!(codes, vec!["E0901"]);
+    // A data construct inside a kernel region.
+    let (_, codes) = cuda("int main(void) { int a[8];\n#pragma acc parallel loop copy(a)\nfor (int i = 0; i < 8; i++) {\n#pragma acc update self(a)\n a[i] = i; }\n return 0; }\n");
+    assert_eq!(codes, vec!["E0901"]);
+    // An executable data construct at file scope.
+    let (_, codes) =
+        cuda("int v[4];\n#pragma omp target update to(v)\nint main(void) { return 0; }\n");
+    assert_eq!(codes, vec!["E0203"]);
+    // Declarative directives inside a function are reported, not dropped.
+    let (_, codes) =
+        cuda("int f(int x);\nint main(void) {\n#pragma acc routine(f) seq\n return 0; }\n");
+    assert_eq!(codes, vec!["E0901"]);
+    // A section of a pointer needs its length.
+    let (_, codes) = cuda("void f(int *a) {\n#pragma acc enter data copyin(a[2:])\n}\n");
+    assert_eq!(codes, vec!["E0402"]);
+}
+
+#[test]
+fn structured_regions_nest_and_close_in_order() {
+    let src = "int x[8], y[8];\nint main(void) {\n#pragma acc data copy(x)\n#pragma acc data copyin(y)\n#pragma acc parallel loop\n for (int i = 0; i < 8; i++) x[i] += y[i];\n return x[1]; }\n";
+    let (out, codes) = cuda(src);
+    let out = out.unwrap_or_else(|| panic!("errors: {codes:?}"));
+    let exit_y = out.find("p2c_exit(p2c_range_y").unwrap();
+    let exit_x = out.find("p2c_exit(p2c_range_x").unwrap();
+    let enter_x = out.find("p2c_enter(p2c_range_x").unwrap();
+    let enter_y = out.find("p2c_enter(p2c_range_y").unwrap();
+    assert!(
+        enter_x < enter_y && enter_y < exit_y && exit_y < exit_x,
+        "{out}"
+    );
+    // The kernel's arrays are implicit maps that find the data present.
+    assert!(out.contains("P2C_MAP_TOFROM | P2C_MAP_IMPLICIT"), "{out}");
+}
