@@ -5,27 +5,27 @@ use crate::directives::{self, Directive};
 use crate::emit::{self, cxx, emit_file, namer::Namer};
 use crate::front::{attach, parse_c, Attached, CTree};
 use crate::lower::build::{self, build_region, Kind};
+use crate::lower::reduction::{self, Strategy};
 use crate::lower::{plan, Region};
 use crate::source::{mask, SourceFile, Span};
 
 /// What to produce.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Emit {
+    #[default]
     Cuda,
     Directives,
     DirectivesJson,
     Plan,
+    /// The reductions of every region in seed 001's abstract form.
+    Reductions,
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct Options {
     pub emit: Emit,
-}
-
-impl Default for Options {
-    fn default() -> Self {
-        Options { emit: Emit::Cuda }
-    }
+    /// How reductions combine across workers and gangs.
+    pub reduction_strategy: Strategy,
 }
 
 /// The result of a translation: the output text (absent when errors made it
@@ -81,6 +81,7 @@ fn analyse(file: &SourceFile, diags: &mut Vec<Diagnostic>) -> Analysis {
 fn lower_all(
     file: &SourceFile,
     a: &Analysis,
+    strategy: Strategy,
     namer: &mut Namer,
     diags: &mut Vec<Diagnostic>,
 ) -> Vec<Region> {
@@ -124,7 +125,7 @@ fn lower_all(
                 if let Some(stmt) = at.stmt {
                     claimed.push(Span::new(d.span.start, stmt.end));
                 }
-                if let Some(r) = build_region(file, &a.tree, at, kernel, diags) {
+                if let Some(r) = build_region(file, &a.tree, at, kernel, strategy, diags) {
                     regions.push(r);
                 }
             }
@@ -140,11 +141,13 @@ pub fn translate(file: &SourceFile, opts: &Options) -> Translation {
     let output = match opts.emit {
         Emit::Directives => Some(directives::render_text(file, &a.directives)),
         Emit::DirectivesJson => Some(directives::render_json(file, &a.directives)),
-        Emit::Plan | Emit::Cuda => {
+        Emit::Plan | Emit::Reductions | Emit::Cuda => {
             let mut namer = Namer::new(&file.text);
-            let regions = lower_all(file, &a, &mut namer, &mut diags);
+            let regions = lower_all(file, &a, opts.reduction_strategy, &mut namer, &mut diags);
             if opts.emit == Emit::Plan {
                 Some(plan::render(file, &regions))
+            } else if opts.emit == Emit::Reductions {
+                Some(reduction::render::render(file, &regions))
             } else {
                 let edits = cxx::compat_edits(&a.tree, &file.text, &mut namer, &mut diags);
                 Some(emit_file(file, &regions, edits, &mut namer))
@@ -182,7 +185,7 @@ pub fn lower_region_at(file: &SourceFile, offset: usize) -> (Option<RegionView>,
         "{func}_L{}",
         file.line_of(at.directive.span.start)
     ));
-    let region = build_region(file, &a.tree, at, kernel, &mut diags);
+    let region = build_region(file, &a.tree, at, kernel, Strategy::default(), &mut diags);
     let view = region.map(|r| {
         let plan_text = plan::render(file, std::slice::from_ref(&r));
         let t = emit::region::emit_region(

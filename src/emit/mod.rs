@@ -10,6 +10,7 @@
 pub mod cxx;
 pub mod edits;
 pub mod namer;
+pub mod reduction;
 pub mod region;
 pub mod templates;
 

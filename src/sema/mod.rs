@@ -5,11 +5,13 @@
 //! Architecture invariant: sema reads the tree and the directives, never
 //! rewrites text, and reports every problem as a located diagnostic.
 
+pub mod arith;
 pub mod ctype;
 pub mod loops;
 pub mod sharing;
 pub mod symbols;
 pub mod uses;
 
+pub use arith::Arith;
 pub use ctype::{CType, Deriv};
 pub use symbols::{Storage, Symbol};
