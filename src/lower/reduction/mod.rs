@@ -443,6 +443,14 @@ pub fn build(r: &Region, strategy: Strategy) -> RedForm {
         },
     });
 
+    if !inner.is_empty() {
+        let names: Vec<String> = inner.iter().map(|l| l.as_str().to_string()).collect();
+        f.steps.push(Step::Note(format!(
+            "{} RESULT{} private (RES_PTR NULL): each level's RESULT is the LOCAL of the level around it, GANG's LOCAL outermost",
+            names.join(" and "),
+            if names.len() > 1 { "s are" } else { " is" }
+        )));
+    }
     // Worker and vector: expansions.
     let has_worker = inner.contains(&Level::Worker);
     let vec_fini = match &vector_lanes {
