@@ -220,14 +220,9 @@ struct FixtureResult {
     stages: Vec<&'static str>,
 }
 
-/// One fixture translated with `opts`; `tsan`: also the TSan run when the
-/// fixture is listed for it. Reduction fixtures must compile with no spills.
-fn check_fixture_with(
-    path: &Path,
-    tc: &Toolchain,
-    opts: &pragma2cuda::Options,
-    tsan: bool,
-) -> FixtureResult {
+/// One fixture translated with `opts` (the TSan run too when the fixture is
+/// listed for it). Reduction fixtures must compile with no spills.
+fn check_fixture_with(path: &Path, tc: &Toolchain, opts: &pragma2cuda::Options) -> FixtureResult {
     let file_name = path.file_name().unwrap().to_string_lossy().into_owned();
     let name = if opts.reduction_strategy == Default::default() {
         file_name.clone()
@@ -324,7 +319,7 @@ fn check_fixture_with(
         fail("emulate", format!("{}\n{}", v.summary, v.log.join("\n")));
     }
 
-    if tsan && tsan_wanted(&file_name) {
+    if tsan_wanted(&file_name) {
         let bin = work.path().join("tsan");
         let inputs = BuildInputs {
             include_dirs: path
@@ -482,13 +477,16 @@ fn fixtures_pass_every_stage() {
 }
 
 /// The reduction fixtures of `fixtures/strategies.list` with
-/// `--reduction-strategy=lock` and `=atomic`: the same checks (no TSan).
+/// `--reduction-strategy=lock` and `=atomic`: the same checks (TSan for those
+/// in `fixtures/tsan.list`).
 #[test]
 fn fixtures_pass_with_reduction_strategies() {
     run_all(strategy_runs(), false);
 }
 
-fn run_all(list: Vec<(PathBuf, pragma2cuda::Options)>, tsan: bool) {
+/// `default`: the default-strategy run (its reports are ptxas.tsv and
+/// fixtures.tsv; the strategies run writes *-strategies.tsv).
+fn run_all(list: Vec<(PathBuf, pragma2cuda::Options)>, default: bool) {
     let tc = Toolchain::from_env();
     if !list.is_empty() {
         require(
@@ -509,15 +507,15 @@ fn run_all(list: Vec<(PathBuf, pragma2cuda::Options)>, tsan: bool) {
             s.spawn(|| loop {
                 let i = next.fetch_add(1, Ordering::SeqCst);
                 let Some((p, opts)) = list.get(i) else { break };
-                let r = check_fixture_with(p, &tc, opts, tsan);
+                let r = check_fixture_with(p, &tc, opts);
                 results.lock().unwrap_or_else(|e| e.into_inner()).push(r);
             });
         }
     });
     let mut results = results.into_inner().unwrap_or_else(|e| e.into_inner());
     results.sort_by(|a, b| a.name.cmp(&b.name));
-    let table = write_ptxas_report(&results, tsan);
-    write_fixture_report(&results, tsan);
+    let table = write_ptxas_report(&results, default);
+    write_fixture_report(&results, default);
     println!("{table}");
     let failed: Vec<&FixtureResult> = results.iter().filter(|r| !r.failures.is_empty()).collect();
     for r in &results {
