@@ -2,7 +2,8 @@
 """Writes fixtures/in/{acc,omp}_reduce_<type>.c: every reduction operator the
 type allows, all reduced in one loop, at every level pragma2cuda lowers
 (OpenACC: gang, gang vector, worker, vector, gang worker vector with vector
-lengths 8 and 24, worker vector with vector length 64, kernels loop;
+lengths 8 and 24, worker vector with vector length 64, kernels loop gang vector
+and worker, serial loop;
 OpenMP: teams distribute parallel for, target parallel for, teams distribute,
 teams distribute parallel for simd), for trip counts 0, 1, 31, 33, 1000 and
 100003, with block sizes that are not multiples of 32 and one or several
@@ -45,6 +46,8 @@ ACC_LEVELS = [
     ("gwv24", "parallel loop gang worker vector num_gangs(2) num_workers(5) vector_length(24)"),
     ("wv64", "parallel loop worker vector num_gangs(1) num_workers(2) vector_length(64)"),
     ("kernels", "kernels loop gang vector num_gangs(2) vector_length(48)"),
+    ("kernels_worker", "kernels loop worker num_workers(20)"),
+    ("serial", "serial loop"),
 ]
 
 OMP_LEVELS = [

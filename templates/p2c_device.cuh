@@ -396,5 +396,21 @@ __device__ inline void p2c_red_last_block(const R &v, R *partials, unsigned *cou
     if (tid == 0u)
         res.p2c_fold(acc);
 }
+
+/* p2c_red_last_block for blocks of a single thread (gang-only loops): the
+ * same scheme with no block tree and no barrier. */
+template <class R, class Res>
+__device__ inline void p2c_red_last_block_1(const R &v, R *partials, unsigned *counter, const Res &res)
+{
+    partials[blockIdx.x] = v;
+    __threadfence();
+    if (atomicInc(counter, gridDim.x - 1u) != gridDim.x - 1u)
+        return;
+    __threadfence();
+    R acc = R::p2c_identity();
+    for (unsigned b = 0; b < gridDim.x; b++)
+        R::p2c_combine(acc, R::p2c_load(partials + b));
+    res.p2c_fold(acc);
+}
 } /* namespace p2c_prelude_2 */
 /* ---- end of device prelude ---- */

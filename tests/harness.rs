@@ -340,7 +340,10 @@ fn check_fixture_with(path: &Path, tc: &Toolchain, opts: &pragma2cuda::Options) 
             Ok(()) => {
                 let mut cmd = Command::new(&bin);
                 cmd.current_dir(work.path())
-                    .env("TSAN_OPTIONS", "exitcode=66 halt_on_error=0");
+                    .env("TSAN_OPTIONS", "exitcode=66 halt_on_error=0")
+                    // TSan slows the emulator about tenfold: scale its 10 s
+                    // deadlock detector, or a loaded machine trips it.
+                    .env("P2C_SIM_DEADLOCK_SECONDS", "60");
                 match run_limited(&mut cmd, TSAN_LIMIT) {
                     Err(e) => fail("tsan", format!("cannot run: {e}")),
                     Ok(r) => {

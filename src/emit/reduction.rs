@@ -375,11 +375,18 @@ pub fn kernel_steps(r: &Region, n: &RedNames, before: bool) -> String {
                 ind.truncate(ind.len().saturating_sub(4));
                 let _ = writeln!(o, "{ind}}}");
             }
-            Exp::LastBlock => {
+            Exp::LastBlock { one_thread: false } => {
                 let _ = writeln!(
                     o,
                     "{ind}p2c_red_last_block({v}, {}, {}, {}, {}); /* {name}: per-block partials, the last block combines */",
                     n.partials, n.counter, n.res, n.scratch
+                );
+            }
+            Exp::LastBlock { one_thread: true } => {
+                let _ = writeln!(
+                    o,
+                    "{ind}p2c_red_last_block_1({v}, {}, {}, {}); /* {name}: per-block partials, the last block combines */",
+                    n.partials, n.counter, n.res
                 );
             }
             Exp::Atomics => {

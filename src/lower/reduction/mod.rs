@@ -145,8 +145,9 @@ pub enum Exp {
     SharedUnlock,
     /// FORK / JOIN at WORKER around the buffer: named barrier 1.
     Barrier,
-    /// RED_FINI at GANG, tree: per-block partials, the last block combines.
-    LastBlock,
+    /// RED_FINI at GANG, tree: per-block partials, the last block combines
+    /// (`one_thread`: every block has a single thread, so no block tree).
+    LastBlock { one_thread: bool },
     /// RED_LOCK at GANG, lock design: thread 0 takes the global spin lock.
     GlobalLock,
     /// RED_FINI at GANG under the lock: *RES_PTR = OP(*RES_PTR, LOCAL).
@@ -242,7 +243,7 @@ impl RedForm {
     /// Whether some expansion needs the warp-master slots in shared memory.
     pub fn needs_scratch(&self) -> bool {
         self.expansions()
-            .any(|e| matches!(e, Exp::BlockTree(_) | Exp::LastBlock))
+            .any(|e| matches!(e, Exp::BlockTree(_) | Exp::LastBlock { one_thread: false }))
     }
 
     /// Whether the worker level uses seed 001's shared buffer and lock.
@@ -313,10 +314,11 @@ pub fn build(r: &Region, strategy: Strategy) -> RedForm {
             Gang::Partials
         }
     };
+    let one_thread = r.threads_x == Size::Fixed(1) && r.threads_y == Size::Fixed(1);
     let (g_lock, g_fini, g_unlock) = match f.gang {
         Gang::Partials => (
             Exp::NoLock("no lock: each block writes its own partial; the last block to arrive combines them"),
-            Exp::LastBlock,
+            Exp::LastBlock { one_thread },
             Exp::NoLock("no lock"),
         ),
         Gang::Lock => (Exp::GlobalLock, Exp::LockedUpdate, Exp::GlobalUnlock),

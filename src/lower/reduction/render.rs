@@ -149,7 +149,14 @@ pub fn describe(e: Exp, f: &RedForm, r: &Region) -> String {
         ),
         Exp::SharedUnlock => "__threadfence_block, then the lock is released (atomicExch to 0)".into(),
         Exp::Barrier => "named barrier 1 over the block's threads (p2c_bar_sync)".into(),
-        Exp::LastBlock => "thread 0 stores the block's reduction data into partials[blockIdx.x], __threadfence, atomicInc on the arrival counter (it wraps back to 0 for the next launch); the last block to arrive reads every partial in block order, reduces them with the block tree and folds the result into *RES_PTR: no atomics on the data, a result independent of block scheduling".into(),
+        Exp::LastBlock { one_thread } => format!(
+            "thread 0 stores the block's reduction data into partials[blockIdx.x], __threadfence, atomicInc on the arrival counter (it wraps back to 0 for the next launch); the last block to arrive reads every partial in block order, {} and folds the result into *RES_PTR: no atomics on the data, a result independent of block scheduling",
+            if one_thread {
+                "combining them in its single thread (blocks of one thread: no block tree, no barrier)"
+            } else {
+                "reduces them with the block tree"
+            }
+        ),
         Exp::GlobalLock => "thread 0 takes the global spin lock (atomicCAS 0 -> 1 on the program's lock word, then __threadfence)".into(),
         Exp::LockedUpdate => "V = OP(*RES_PTR, LOCAL); *RES_PTR = V (volatile accesses)".into(),
         Exp::GlobalUnlock => "__threadfence, then atomicExch(lock, 0)".into(),
