@@ -29,7 +29,7 @@ printf 'file\tkernel\tp2c_regs\tp2c_smem\tp2c_spill\tclang_regs\tclang_smem\tcla
 for f in "${files[@]}"; do
     b=$(basename "$f" .c)
     "$p2c" "$f" -o "$work/$b.cu" 2>/dev/null || { printf '%s\t(translation failed)\n' "$b"; continue; }
-    "$P2C_NVCC" -arch="$arch" -Xptxas -v -c "$work/$b.cu" -o "$work/$b.o" 2>&1 | figures > "$work/$b.p2c"
+    "$P2C_NVCC" -arch="$arch" -Xptxas -v -I "$(dirname "$f")" -c "$work/$b.cu" -o "$work/$b.o" 2>&1 | figures > "$work/$b.p2c"
     clang-19 -O2 -fopenmp --offload-arch="$arch" --offload-device-only --cuda-path="$P2C_CLANG_CUDA_ROOT" \
         --libomptarget-nvptx-bc-path="$bc" -Xcuda-ptxas -v -c "$f" -o "$work/$b.clang.o" 2>&1 | figures > "$work/$b.clang"
     while IFS=$'\t' read -r k r s st ld; do

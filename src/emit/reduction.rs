@@ -161,7 +161,7 @@ pub fn params(r: &Region, n: &RedNames) -> Vec<String> {
             v.push(format!("unsigned *{}", n.counter));
         }
         Gang::Lock => v.push(format!("unsigned *{}", n.lock)),
-        Gang::Atomic => {}
+        Gang::Atomic | Gang::Single => {}
     }
     v
 }
@@ -175,7 +175,7 @@ pub fn args(r: &Region, n: &RedNames) -> Vec<String> {
             v.push(n.counter.clone());
         }
         Gang::Lock => v.push(n.lock.clone()),
-        Gang::Atomic => {}
+        Gang::Atomic | Gang::Single => {}
     }
     v
 }
@@ -389,6 +389,13 @@ pub fn kernel_steps(r: &Region, n: &RedNames, before: bool) -> String {
                     n.partials, n.counter, n.res
                 );
             }
+            Exp::OneGang => {
+                let _ = writeln!(
+                    o,
+                    "{ind}if (p2c_thread_id() == 0u) /* {name}: one gang, *RES_PTR = OP(*RES_PTR, LOCAL) */"
+                );
+                let _ = writeln!(o, "{ind}    {}.p2c_fold({v});", n.res);
+            }
             Exp::Atomics => {
                 let _ = writeln!(
                     o,
@@ -428,7 +435,7 @@ pub fn host_setup(
                 let what = match r.red.gang {
                     Gang::Partials => "; per-block partials and arrival counter",
                     Gang::Lock => "; the global lock",
-                    Gang::Atomic => "",
+                    Gang::Atomic | Gang::Single => "",
                 };
                 let _ = writeln!(
                     h,
@@ -467,7 +474,7 @@ pub fn host_setup(
                     Gang::Lock => {
                         let _ = writeln!(h, "{ind}unsigned *{} = p2c_gang_lock({where_});", n.lock);
                     }
-                    Gang::Atomic => {}
+                    Gang::Atomic | Gang::Single => {}
                 }
             }
             Exp::HostTeardown => {

@@ -157,6 +157,9 @@ pub enum Exp {
     /// RED_FINI at GANG, atomics: thread 0 combines each LOCAL into *RES_PTR
     /// with a native atomic.
     Atomics,
+    /// RED_FINI at GANG when the launch has one gang: thread 0 folds LOCAL
+    /// into *RES_PTR (seed 001's gang FINI; nothing to lock).
+    OneGang,
     /// RED_LOCK / RED_UNLOCK that expand to nothing; the text says why.
     NoLock(&'static str),
 }
@@ -210,6 +213,9 @@ pub enum Gang {
     Lock,
     /// Native atomics.
     Atomic,
+    /// One gang (a launch of one block): thread 0 folds into *RES_PTR, no
+    /// storage, no lock.
+    Single,
 }
 
 /// The reductions of one region in the abstract form.
@@ -296,7 +302,9 @@ pub fn build(r: &Region, strategy: Strategy) -> RedForm {
 
     // The gang level: its expansions are the same wherever it sits.
     let all_atomic = r.reductions.iter().all(|x| x.op.has_atomic(x.arith));
+    let one_gang = r.blocks == Size::Fixed(1);
     f.gang = match strategy {
+        Strategy::Tree | Strategy::Atomic if one_gang => Gang::Single,
         Strategy::Tree => Gang::Partials,
         Strategy::Lock => Gang::Lock,
         Strategy::Atomic if all_atomic => Gang::Atomic,
@@ -325,6 +333,11 @@ pub fn build(r: &Region, strategy: Strategy) -> RedForm {
         Gang::Atomic => (
             Exp::NoLock("no lock: every reduction of this loop has a native atomic"),
             Exp::Atomics,
+            Exp::NoLock("no lock"),
+        ),
+        Gang::Single => (
+            Exp::NoLock("no lock: the launch has one gang"),
+            Exp::OneGang,
             Exp::NoLock("no lock"),
         ),
     };

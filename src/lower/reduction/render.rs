@@ -87,7 +87,7 @@ pub fn describe(e: Exp, f: &RedForm, r: &Region) -> String {
             let extra = match f.gang {
                 Gang::Partials => "; per-block partials of the reduction data and an arrival counter",
                 Gang::Lock => "; the program's global lock word",
-                Gang::Atomic => "",
+                Gang::Atomic | Gang::Single => "",
             };
             format!("host, before the launch: RES_PTR = the device copy of each RESULT (map tofrom){extra}")
         }
@@ -160,6 +160,7 @@ pub fn describe(e: Exp, f: &RedForm, r: &Region) -> String {
         Exp::GlobalLock => "thread 0 takes the global spin lock (atomicCAS 0 -> 1 on the program's lock word, then __threadfence)".into(),
         Exp::LockedUpdate => "V = OP(*RES_PTR, LOCAL); *RES_PTR = V (volatile accesses)".into(),
         Exp::GlobalUnlock => "__threadfence, then atomicExch(lock, 0)".into(),
+        Exp::OneGang => "thread 0 of the launch's only block: V = OP(*RES_PTR, LOCAL); *RES_PTR = V".into(),
         Exp::Atomics => {
             let ops: Vec<String> = r
                 .reductions
