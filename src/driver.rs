@@ -7,6 +7,7 @@ use crate::front::{attach, parse_c, Attached, CTree};
 use crate::lower::build::{self, build_region, Kind};
 use crate::lower::data::{build_data, DataKind, DataOp};
 use crate::lower::declare::{self, DeclarePlan};
+use crate::lower::reduction::{self, Strategy};
 use crate::lower::{plan, Region};
 use crate::sema::sharing::DataEnv;
 use crate::source::{cond, macros, mask, SourceFile, Span};
@@ -14,23 +15,22 @@ use crate::valid;
 use std::collections::HashMap;
 
 /// What to produce.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Emit {
+    #[default]
     Cuda,
     Directives,
     DirectivesJson,
     Plan,
+    /// The reductions of every region in seed 001's abstract form.
+    Reductions,
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct Options {
     pub emit: Emit,
-}
-
-impl Default for Options {
-    fn default() -> Self {
-        Options { emit: Emit::Cuda }
-    }
+    /// How reductions combine across workers and gangs.
+    pub reduction_strategy: Strategy,
 }
 
 /// The result of a translation: the output text (absent when errors made it
@@ -214,6 +214,7 @@ fn data_env(at: &Attached, data: &[DataOp], declare: &DeclarePlan, unstructured:
 fn lower_all(
     file: &SourceFile,
     a: &Analysis,
+    strategy: Strategy,
     namer: &mut Namer,
     diags: &mut Vec<Diagnostic>,
 ) -> Lowered {
@@ -234,7 +235,9 @@ fn lower_all(
     for (i, at) in a.attached.iter().enumerate() {
         let d = &at.directive;
         if a.rejected.get(i).copied().unwrap_or(false) {
-            if let (Kind::Offload, Some(stmt)) = (build::classify(d, at.function.is_some()), at.stmt) {
+            if let (Kind::Offload, Some(stmt)) =
+                (build::classify(d, at.function.is_some()), at.stmt)
+            {
                 claimed.push((Span::new(d.span.start, stmt.end), stmt));
             }
             continue;
@@ -297,7 +300,7 @@ fn lower_all(
                     claimed.push((Span::new(d.span.start, stmt.end), stmt));
                 }
                 let env = data_env(at, &data, &declare, unstructured);
-                if let Some(r) = build_region(file, &a.tree, at, kernel, &env, diags) {
+                if let Some(r) = build_region(file, &a.tree, at, kernel, &env, strategy, diags) {
                     regions.push(r);
                 }
             }
@@ -326,11 +329,13 @@ pub fn translate(file: &SourceFile, opts: &Options) -> Translation {
             file,
             a.attached.iter().map(|at| &at.directive),
         )),
-        Emit::Plan | Emit::Cuda => {
+        Emit::Plan | Emit::Reductions | Emit::Cuda => {
             let mut namer = Namer::new(&file.text);
-            let low = lower_all(file, &a, &mut namer, &mut diags);
+            let low = lower_all(file, &a, opts.reduction_strategy, &mut namer, &mut diags);
             if opts.emit == Emit::Plan {
                 Some(plan::render(file, &low.regions, &low.data, &low.declare))
+            } else if opts.emit == Emit::Reductions {
+                Some(reduction::render::render(file, &low.regions))
             } else {
                 let edits = cxx::compat_edits(&a.tree, &file.text, &mut namer, &mut diags);
                 Some(emit_file(
@@ -362,14 +367,23 @@ pub fn lower_region_at(file: &SourceFile, offset: usize) -> (Option<RegionView>,
         (at.directive.span.start <= offset
             && offset < end
             && !a.rejected.get(i).copied().unwrap_or(false)
-            && matches!(build::classify(&at.directive, at.function.is_some()), Kind::Offload))
+            && matches!(
+                build::classify(&at.directive, at.function.is_some()),
+                Kind::Offload
+            ))
         .then_some(at)
     }) else {
         return (None, diags);
     };
     // The data environment comes from the whole file; its diagnostics are
     // not this region's.
-    let low = lower_all(file, &a, &mut Namer::new(&file.text), &mut Vec::new());
+    let low = lower_all(
+        file,
+        &a,
+        Strategy::default(),
+        &mut Namer::new(&file.text),
+        &mut Vec::new(),
+    );
     let env = data_env(at, &low.data, &low.declare, low.unstructured);
     let mut namer = Namer::new(&file.text);
     let func = at
@@ -381,7 +395,15 @@ pub fn lower_region_at(file: &SourceFile, offset: usize) -> (Option<RegionView>,
         "{func}_L{}",
         file.origin(at.directive.span.start).1
     ));
-    let region = build_region(file, &a.tree, at, kernel, &env, &mut diags);
+    let region = build_region(
+        file,
+        &a.tree,
+        at,
+        kernel,
+        &env,
+        Strategy::default(),
+        &mut diags,
+    );
     let view = region.map(|r| {
         let plan_text = plan::render(file, std::slice::from_ref(&r), &[], &DeclarePlan::default());
         let t = emit::region::emit_region(

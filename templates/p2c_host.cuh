@@ -6,7 +6,7 @@
  */
 #include <string.h>
 
-inline namespace p2c_prelude_1 {
+inline namespace p2c_prelude_2 {
 
 /* What a map clause does on entry and on exit. The kind is the low four bits;
  * the modifiers are flags above it. */
@@ -470,36 +470,50 @@ inline unsigned p2c_positive(long long v, unsigned limit, const char *where, con
     return (unsigned)v;
 }
 
-/* Device scratch for gang-level reductions: per-block partials and a counter
- * that the kernels return to zero, reused by every launch (launches are
- * synchronous). Slot `rid` holds reduction `rid` of the running region. */
+/* Device storage for gang-level reductions (RED_SETUP at GANG): per-block
+ * partials and a counter that the kernels return to zero, reused by every
+ * launch (launches are synchronous). Slot `lid` holds the reduction data of
+ * loop `lid` of the running region. */
 enum { P2C_MAX_REDUCTIONS = 64 };
 inline void *p2c_partials_buf[P2C_MAX_REDUCTIONS];
 inline size_t p2c_partials_bytes[P2C_MAX_REDUCTIONS];
 inline unsigned *p2c_counters;
 
 template <class T>
-inline T *p2c_partials(unsigned rid, unsigned blocks, const char *where)
+inline T *p2c_partials(unsigned lid, unsigned blocks, const char *where)
 {
     size_t need = (size_t)blocks * sizeof(T);
-    if (rid >= P2C_MAX_REDUCTIONS)
-        p2c_fail(where, "too many reductions in one region", NULL);
-    if (p2c_partials_bytes[rid] < need) {
-        if (p2c_partials_buf[rid])
-            p2c_check(cudaFree(p2c_partials_buf[rid]), where, "cudaFree");
-        p2c_check(cudaMalloc(&p2c_partials_buf[rid], need), where, "cudaMalloc");
-        p2c_partials_bytes[rid] = need;
+    if (lid >= P2C_MAX_REDUCTIONS)
+        p2c_fail(where, "too many reduction loops in one region", NULL);
+    if (p2c_partials_bytes[lid] < need) {
+        if (p2c_partials_buf[lid])
+            p2c_check(cudaFree(p2c_partials_buf[lid]), where, "cudaFree");
+        p2c_check(cudaMalloc(&p2c_partials_buf[lid], need), where, "cudaMalloc");
+        p2c_partials_bytes[lid] = need;
     }
-    return (T *)p2c_partials_buf[rid];
+    return (T *)p2c_partials_buf[lid];
 }
 
-inline unsigned *p2c_counter(unsigned rid, const char *where)
+/* The global lock of gang reductions with --reduction-strategy=lock (seed
+ * 001: one lock for the whole program), zero when no kernel holds it. */
+inline unsigned *p2c_gang_lock_word;
+
+inline unsigned *p2c_gang_lock(const char *where)
+{
+    if (!p2c_gang_lock_word) {
+        p2c_check(cudaMalloc((void **)&p2c_gang_lock_word, sizeof(unsigned)), where, "cudaMalloc");
+        p2c_check(cudaMemset(p2c_gang_lock_word, 0, sizeof(unsigned)), where, "cudaMemset");
+    }
+    return p2c_gang_lock_word;
+}
+
+inline unsigned *p2c_counter(unsigned lid, const char *where)
 {
     if (!p2c_counters) {
         p2c_check(cudaMalloc((void **)&p2c_counters, P2C_MAX_REDUCTIONS * sizeof(unsigned)), where, "cudaMalloc");
         p2c_check(cudaMemset(p2c_counters, 0, P2C_MAX_REDUCTIONS * sizeof(unsigned)), where, "cudaMemset");
     }
-    return p2c_counters + rid;
+    return p2c_counters + lid;
 }
-} /* namespace p2c_prelude_1 */
+} /* namespace p2c_prelude_2 */
 /* ---- end of host helpers ---- */

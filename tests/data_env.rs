@@ -18,9 +18,15 @@ fn cuda(src: &str) -> (Option<String>, Vec<String>) {
 }
 
 fn plan(src: &str) -> String {
-    translate(&SourceFile::new("t.c", src), &Options { emit: Emit::Plan })
-        .output
-        .unwrap_or_default()
+    translate(
+        &SourceFile::new("t.c", src),
+        &Options {
+            emit: Emit::Plan,
+            ..Default::default()
+        },
+    )
+    .output
+    .unwrap_or_default()
 }
 
 #[test]

@@ -168,6 +168,39 @@ fn selected(p: &Path) -> bool {
         .any(|s| name.contains(s))
 }
 
+/// The fixtures of `fixtures/strategies.list` with the reduction strategies
+/// listed for each (`name strategy...`), honouring `P2C_FIXTURES`.
+fn strategy_runs() -> Vec<(PathBuf, pragma2cuda::Options)> {
+    let listed = std::fs::read_to_string(repo().join("fixtures/strategies.list"))
+        .expect("fixtures/strategies.list");
+    let mut v = Vec::new();
+    for line in listed.lines() {
+        let line = line.split('#').next().unwrap_or("").trim();
+        let mut words = line.split_whitespace();
+        let Some(name) = words.next() else { continue };
+        let path = repo().join("fixtures/in").join(format!("{name}.c"));
+        assert!(
+            path.exists(),
+            "fixtures/strategies.list: {name}.c does not exist"
+        );
+        if !selected(&path) {
+            continue;
+        }
+        for s in words {
+            let strategy = pragma2cuda::lower::reduction::Strategy::parse(s)
+                .unwrap_or_else(|| panic!("fixtures/strategies.list: unknown strategy `{s}`"));
+            v.push((
+                path.clone(),
+                pragma2cuda::Options {
+                    reduction_strategy: strategy,
+                    ..Default::default()
+                },
+            ));
+        }
+    }
+    v
+}
+
 /// Fixtures run under TSan: those listed in fixtures/tsan.list (small ones:
 /// TSan slows the one-thread-per-CUDA-thread emulator by an order of magnitude).
 fn tsan_wanted(name: &str) -> bool {
@@ -187,8 +220,18 @@ struct FixtureResult {
     stages: Vec<&'static str>,
 }
 
-fn check_fixture(path: &Path, tc: &Toolchain) -> FixtureResult {
-    let name = path.file_name().unwrap().to_string_lossy().into_owned();
+/// One fixture translated with `opts` (the TSan run too when the fixture is
+/// listed for it). Reduction fixtures must compile with no spills.
+fn check_fixture_with(path: &Path, tc: &Toolchain, opts: &pragma2cuda::Options) -> FixtureResult {
+    let file_name = path.file_name().unwrap().to_string_lossy().into_owned();
+    let name = if opts.reduction_strategy == Default::default() {
+        file_name.clone()
+    } else {
+        format!(
+            "{file_name} [--reduction-strategy={}]",
+            opts.reduction_strategy.as_str()
+        )
+    };
     let mut res = FixtureResult {
         name: name.clone(),
         failures: Vec::new(),
@@ -205,8 +248,7 @@ fn check_fixture(path: &Path, tc: &Toolchain) -> FixtureResult {
         }
     };
     let file = SourceFile::new(path.display().to_string(), text);
-    let opts = pragma2cuda::Options::default();
-    let t = pragma2cuda::translate(&file, &opts);
+    let t = pragma2cuda::translate(&file, opts);
     let out = match (&t.output, t.has_errors()) {
         (Some(o), false) => o.clone(),
         _ => {
@@ -221,7 +263,7 @@ fn check_fixture(path: &Path, tc: &Toolchain) -> FixtureResult {
         }
     };
     res.stages.push("translate");
-    if pragma2cuda::translate(&file, &opts).output.as_deref() != Some(out.as_str()) {
+    if pragma2cuda::translate(&file, opts).output.as_deref() != Some(out.as_str()) {
         fail(
             "deterministic",
             "a second translation differs from the first".into(),
@@ -232,7 +274,7 @@ fn check_fixture(path: &Path, tc: &Toolchain) -> FixtureResult {
         .prefix("p2c-harness.")
         .tempdir()
         .unwrap();
-    let cu = work.path().join(name.replace(".c", ".cu"));
+    let cu = work.path().join(file_name.replace(".c", ".cu"));
     std::fs::write(&cu, &out).unwrap();
 
     let rep = compile_checks_with(&cu, tc, &[]);
@@ -242,6 +284,21 @@ fn check_fixture(path: &Path, tc: &Toolchain) -> FixtureResult {
     }
     for w in &rep.warnings {
         fail("warning", w.clone());
+    }
+    if file_name.contains("reduc") {
+        for k in rep
+            .kernels
+            .iter()
+            .filter(|k| k.spill_stores + k.spill_loads > 0)
+        {
+            fail(
+                "spill",
+                format!(
+                    "{} on {}: {} bytes spill stores, {} bytes spill loads",
+                    k.kernel, k.arch, k.spill_stores, k.spill_loads
+                ),
+            );
+        }
     }
     if rep.is_clean() {
         res.stages.push("compile");
@@ -262,7 +319,7 @@ fn check_fixture(path: &Path, tc: &Toolchain) -> FixtureResult {
         fail("emulate", format!("{}\n{}", v.summary, v.log.join("\n")));
     }
 
-    if tsan_wanted(&name) {
+    if tsan_wanted(&file_name) {
         let bin = work.path().join("tsan");
         let inputs = BuildInputs {
             include_dirs: path
@@ -283,7 +340,10 @@ fn check_fixture(path: &Path, tc: &Toolchain) -> FixtureResult {
             Ok(()) => {
                 let mut cmd = Command::new(&bin);
                 cmd.current_dir(work.path())
-                    .env("TSAN_OPTIONS", "exitcode=66 halt_on_error=0");
+                    .env("TSAN_OPTIONS", "exitcode=66 halt_on_error=0")
+                    // TSan slows the emulator about tenfold: scale its 10 s
+                    // deadlock detector, or a loaded machine trips it.
+                    .env("P2C_SIM_DEADLOCK_SECONDS", "60");
                 match run_limited(&mut cmd, TSAN_LIMIT) {
                     Err(e) => fail("tsan", format!("cannot run: {e}")),
                     Ok(r) => {
@@ -322,7 +382,8 @@ fn check_fixture(path: &Path, tc: &Toolchain) -> FixtureResult {
     res
 }
 
-fn write_ptxas_report(results: &[FixtureResult]) -> String {
+/// `default`: the default-strategy run (ptxas.tsv); else ptxas-strategies.tsv.
+fn write_ptxas_report(results: &[FixtureResult], default: bool) -> String {
     let mut tsv = String::from("fixture\tkernel\tarch\tregisters\tbarriers\tshared_bytes\tspill_stores\tspill_loads\tstack_frame\n");
     for r in results {
         for k in &r.kernels {
@@ -342,7 +403,11 @@ fn write_ptxas_report(results: &[FixtureResult]) -> String {
     }
     let dir = target_dir().join("p2c-report");
     let _ = std::fs::create_dir_all(&dir);
-    let path = dir.join("ptxas.tsv");
+    let path = dir.join(if default {
+        "ptxas.tsv"
+    } else {
+        "ptxas-strategies.tsv"
+    });
     if let Err(e) = std::fs::write(&path, &tsv) {
         eprintln!("cannot write {}: {e}", path.display());
     }
@@ -374,7 +439,7 @@ fn write_ptxas_report(results: &[FixtureResult]) -> String {
 }
 
 /// target/p2c-report/fixtures.tsv: fixture, PASS/FAIL, stages passed, first failure.
-fn write_fixture_report(results: &[FixtureResult]) {
+fn write_fixture_report(results: &[FixtureResult], default: bool) {
     let mut tsv = String::from("fixture\tresult\tstages\tfirst_failure\n");
     for r in results {
         let first = r
@@ -395,14 +460,36 @@ fn write_fixture_report(results: &[FixtureResult]) {
     }
     let dir = target_dir().join("p2c-report");
     let _ = std::fs::create_dir_all(&dir);
-    if let Err(e) = std::fs::write(dir.join("fixtures.tsv"), tsv) {
-        eprintln!("cannot write {}: {e}", dir.join("fixtures.tsv").display());
+    let file = dir.join(if default {
+        "fixtures.tsv"
+    } else {
+        "fixtures-strategies.tsv"
+    });
+    if let Err(e) = std::fs::write(&file, tsv) {
+        eprintln!("cannot write {}: {e}", file.display());
     }
 }
 
 #[test]
 fn fixtures_pass_every_stage() {
-    let list = fixtures();
+    let runs: Vec<(PathBuf, pragma2cuda::Options)> = fixtures()
+        .into_iter()
+        .map(|p| (p, pragma2cuda::Options::default()))
+        .collect();
+    run_all(runs, true);
+}
+
+/// The reduction fixtures of `fixtures/strategies.list` with
+/// `--reduction-strategy=lock` and `=atomic`: the same checks (TSan for those
+/// in `fixtures/tsan.list`).
+#[test]
+fn fixtures_pass_with_reduction_strategies() {
+    run_all(strategy_runs(), false);
+}
+
+/// `default`: the default-strategy run (its reports are ptxas.tsv and
+/// fixtures.tsv; the strategies run writes *-strategies.tsv).
+fn run_all(list: Vec<(PathBuf, pragma2cuda::Options)>, default: bool) {
     let tc = Toolchain::from_env();
     if !list.is_empty() {
         require(
@@ -422,16 +509,16 @@ fn fixtures_pass_every_stage() {
         for _ in 0..WORKERS {
             s.spawn(|| loop {
                 let i = next.fetch_add(1, Ordering::SeqCst);
-                let Some(p) = list.get(i) else { break };
-                let r = check_fixture(p, &tc);
+                let Some((p, opts)) = list.get(i) else { break };
+                let r = check_fixture_with(p, &tc, opts);
                 results.lock().unwrap_or_else(|e| e.into_inner()).push(r);
             });
         }
     });
     let mut results = results.into_inner().unwrap_or_else(|e| e.into_inner());
     results.sort_by(|a, b| a.name.cmp(&b.name));
-    let table = write_ptxas_report(&results);
-    write_fixture_report(&results);
+    let table = write_ptxas_report(&results, default);
+    write_fixture_report(&results, default);
     println!("{table}");
     let failed: Vec<&FixtureResult> = results.iter().filter(|r| !r.failures.is_empty()).collect();
     for r in &results {

@@ -18,11 +18,11 @@ fuzz_target!(|data: &[u8]| {
         2 => Emit::Directives,
         _ => Emit::DirectivesJson,
     };
-    let a = translate(&file, &Options { emit });
+    let a = translate(&file, &Options { emit, ..Default::default() });
     for d in &a.diagnostics {
         let s = d.primary_span();
         assert!(s.start <= s.end && s.end <= file.text.len(), "{d:?}");
     }
-    let b = translate(&file, &Options { emit });
+    let b = translate(&file, &Options { emit, ..Default::default() });
     assert_eq!(a.output, b.output);
 });

@@ -2,6 +2,7 @@
 //! would be the only dependency for it).
 
 use crate::diag::Format;
+use crate::lower::reduction::Strategy;
 use crate::tools::verify::Device;
 use crate::Emit;
 use std::ffi::OsString;
@@ -30,7 +31,14 @@ OPTIONS:
                                 never touches an existing one). Without -o, or with `-o -`, the result
                                 goes to standard output.
     --emit KIND                 what to produce: cuda (default), directives (the parsed pragmas),
-                                directives-json, plan (the lowering plan of each region)
+                                directives-json, plan (the lowering plan of each region),
+                                reductions (each region's reductions in the abstract form of
+                                RED_SETUP / RED_INIT / RED_FINI / RED_TEARDOWN, and their expansion)
+    --reduction-strategy S      how reductions combine across workers and gangs: tree (default:
+                                warp shuffles, warp masters through shared memory, last block
+                                combines the per-block partials), lock (shared-memory buffer and
+                                global value under spin locks), atomic (tree, with native atomics
+                                at the gang level where every reduction of the loop has one)
     --diagnostics-format FMT    human (default; colored when stderr is a terminal and NO_COLOR is
                                 unset), gcc (file:line:col: error: message [CODE]), json
     --explain CODE              print the documentation of a diagnostic code (E0201, ...): what the
@@ -76,7 +84,7 @@ EXIT STATUS:
 ";
 
 const USAGE_TRANSLATE: &str =
-    "pragma2cuda [--emit KIND] [--diagnostics-format FMT] [--preprocess [-I DIR] [-D NAME[=VAL]] [-U NAME]] INPUT.c [-o OUTPUT.cu]";
+    "pragma2cuda [--emit KIND] [--reduction-strategy S] [--diagnostics-format FMT] [--preprocess [-I DIR] [-D NAME[=VAL]] [-U NAME]] INPUT.c [-o OUTPUT.cu]";
 const USAGE_VERIFY: &str = "pragma2cuda verify FILE.c [--device auto|emulate|gpu] [--keep DIR] [--timeout SECS] [-- FLAGS...]";
 const USAGE_SUITE: &str = "pragma2cuda suite DIR LIST [--jobs N] [--device auto|emulate|gpu] [--timeout SECS] [-- FLAGS...]";
 
@@ -92,6 +100,7 @@ pub struct TranslateArgs {
     pub input: Stream,
     pub output: Stream,
     pub emit: Emit,
+    pub reduction_strategy: Strategy,
     pub diagnostics_format: Format,
     /// `--preprocess`: run the C preprocessor first.
     pub preprocess: bool,
@@ -204,13 +213,26 @@ fn parse_emit(v: &str) -> Result<Emit, ParseError> {
         "directives" => Ok(Emit::Directives),
         "directives-json" => Ok(Emit::DirectivesJson),
         "plan" => Ok(Emit::Plan),
+        "reductions" => Ok(Emit::Reductions),
         _ => err(
             USAGE_TRANSLATE,
             format!(
-                "unknown --emit value `{v}` (expected cuda, directives, directives-json or plan)"
+                "unknown --emit value `{v}` (expected cuda, directives, directives-json, plan or reductions)"
             ),
         ),
     }
+}
+
+fn parse_strategy(v: &str) -> Result<Strategy, ParseError> {
+    Strategy::parse(v).map_or_else(
+        || {
+            err(
+                USAGE_TRANSLATE,
+                format!("unknown --reduction-strategy value `{v}` (expected tree, lock or atomic)"),
+            )
+        },
+        Ok,
+    )
 }
 
 fn parse_format(v: &str) -> Result<Format, ParseError> {
@@ -265,6 +287,7 @@ pub fn parse(args: Vec<OsString>) -> Result<Command, ParseError> {
     let mut input: Option<Stream> = None;
     let mut output: Option<Stream> = None;
     let mut emit = Emit::Cuda;
+    let mut strategy = Strategy::default();
     let mut format = Format::Human;
     let mut preprocess = false;
     let mut cpp_flags: Vec<OsString> = Vec::new();
@@ -310,6 +333,9 @@ pub fn parse(args: Vec<OsString>) -> Result<Command, ParseError> {
             "--emit" => {
                 emit = parse_emit(&utf8(c.value(name, inline.as_deref(), u)?, "value", u)?)?
             }
+            "--reduction-strategy" => {
+                strategy = parse_strategy(&utf8(c.value(name, inline.as_deref(), u)?, "value", u)?)?
+            }
             "--diagnostics-format" => {
                 format = parse_format(&utf8(c.value(name, inline.as_deref(), u)?, "value", u)?)?
             }
@@ -350,6 +376,7 @@ pub fn parse(args: Vec<OsString>) -> Result<Command, ParseError> {
         input,
         output: output.unwrap_or(Stream::Std),
         emit,
+        reduction_strategy: strategy,
         diagnostics_format: format,
         preprocess,
         cpp_flags,
@@ -575,6 +602,16 @@ mod tests {
         );
         assert_eq!(t(&["x.c", "--emit=directives"]).emit, Emit::Directives);
         assert_eq!(t(&["x.c"]).emit, Emit::Cuda);
+        assert_eq!(t(&["--emit=reductions", "x.c"]).emit, Emit::Reductions);
+        assert_eq!(t(&["x.c"]).reduction_strategy, Strategy::Tree);
+        assert_eq!(
+            t(&["--reduction-strategy", "lock", "x.c"]).reduction_strategy,
+            Strategy::Lock
+        );
+        assert_eq!(
+            t(&["--reduction-strategy=atomic", "x.c"]).reduction_strategy,
+            Strategy::Atomic
+        );
         assert_eq!(
             t(&["--diagnostics-format=json", "x.c"]).diagnostics_format,
             Format::Json
@@ -592,6 +629,7 @@ mod tests {
             &[][..],
             &["--emit=ptx", "x.c"],
             &["--diagnostics-format=xml", "x.c"],
+            &["--reduction-strategy=fast", "x.c"],
             &["x.c", "y.c"],
             &["x.c", "-o"],
             &["x.c", "-o", "a", "-o", "b"],

@@ -142,7 +142,10 @@ fn translate(t: &TranslateArgs) -> i32 {
     } else {
         file
     };
-    let opts = crate::Options { emit: t.emit };
+    let opts = crate::Options {
+        emit: t.emit,
+        reduction_strategy: t.reduction_strategy,
+    };
     let result = crate::translate(&file, &opts);
     let has_errors = result.has_errors();
     match (&result.output, has_errors) {

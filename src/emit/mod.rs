@@ -13,6 +13,7 @@ pub mod data;
 pub mod declare;
 pub mod edits;
 pub mod namer;
+pub mod reduction;
 pub mod region;
 pub mod templates;
 

@@ -79,26 +79,38 @@ const CUDA_RESERVED: &[&str] = &[
     "main",
 ];
 
+/// Adds every identifier-like token of `text` to `out`.
+fn identifiers(text: &str, out: &mut HashSet<String>) {
+    let b = text.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        if b[i].is_ascii_alphabetic() || b[i] == b'_' {
+            let s = i;
+            while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_') {
+                i += 1;
+            }
+            out.insert(text[s..i].to_string());
+        } else {
+            i += 1;
+        }
+    }
+}
+
 pub struct Namer {
     taken: HashSet<String>,
 }
 
 impl Namer {
-    /// A namer that knows every identifier-like token of `text`.
+    /// A namer that knows every identifier-like token of `text` and of the
+    /// prelude (so a generated local never hides a prelude helper).
     pub fn new(text: &str) -> Self {
         let mut taken: HashSet<String> = HashSet::new();
-        let b = text.as_bytes();
-        let mut i = 0;
-        while i < b.len() {
-            if b[i].is_ascii_alphabetic() || b[i] == b'_' {
-                let s = i;
-                while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_') {
-                    i += 1;
-                }
-                taken.insert(text[s..i].to_string());
-            } else {
-                i += 1;
-            }
+        for t in [
+            text,
+            super::templates::DEVICE_PRELUDE,
+            super::templates::HOST_PRELUDE,
+        ] {
+            identifiers(t, &mut taken);
         }
         taken.extend(CXX_ONLY_KEYWORDS.iter().map(|s| s.to_string()));
         taken.extend(CUDA_RESERVED.iter().map(|s| s.to_string()));
@@ -129,5 +141,6 @@ mod tests {
         assert_eq!(n.fresh("saxpy_L3"), "saxpy_L3_3");
         assert_eq!(n.fresh("new"), "new_2");
         assert_eq!(n.fresh("k_L1"), "k_L1");
+        assert_eq!(n.fresh("p2c_partials"), "p2c_partials_2");
     }
 }

@@ -2,6 +2,7 @@
 //! function) and the host code that replaces the pragma and its loop.
 
 use super::namer::Namer;
+use super::reduction::{self, RedNames};
 use crate::lower::{Region, Schedule, Size};
 use crate::sema::loops::{int_literal, CanonLoop, TestOp};
 use crate::sema::sharing::{Attr, MapKind};
@@ -17,8 +18,8 @@ struct Names {
     blocks: String,
     per_loop: Vec<(String, String, String)>, // (trip, lb, step) per loop
     dev: Vec<String>,                        // per var: device pointer / param name
-    red: Vec<(String, String, String, String)>, // per reduction: (result, partials, counter, scratch)
-    fp: Vec<String>,                            // per var: firstprivate saved copy (host fallback)
+    red: Option<RedNames>,                   // the reduction code's names
+    fp: Vec<String>,                         // per var: firstprivate saved copy (host fallback)
 }
 
 pub struct RegionText {
@@ -43,18 +44,7 @@ fn names(r: &Region, namer: &mut Namer) -> Names {
         .iter()
         .map(|v| namer.fresh(&format!("p2c_dev_{}", v.sym.name)))
         .collect();
-    let red = r
-        .reductions
-        .iter()
-        .map(|x| {
-            (
-                namer.fresh(&format!("p2c_result_{}", x.var)),
-                namer.fresh(&format!("p2c_partials_{}", x.var)),
-                namer.fresh(&format!("p2c_counter_{}", x.var)),
-                namer.fresh(&format!("p2c_scratch_{}", x.var)),
-            )
-        })
-        .collect();
+    let red = reduction::names(r, namer);
     let fp = r
         .vars
         .iter()
@@ -205,17 +195,9 @@ fn kernel_text(r: &Region, body: &str, n: &Names) -> String {
             Attr::Reduction { .. } => {}
         }
     }
-    for (x, (res, part, cnt, _)) in r.reductions.iter().zip(&n.red) {
-        let t = x.ty.unqualified_base();
-        params.push(format!("{t} *{res}"));
-        params.push(format!("{t} *{part}"));
-        params.push(format!("unsigned *{cnt}"));
-        let _ = writeln!(
-            prologue,
-            "    {t} {} = {}::identity<{t}>(); /* private copy of the reduction variable */",
-            x.var,
-            x.op.functor()
-        );
+    if let Some(rn) = &n.red {
+        params.extend(reduction::params(r, rn));
+        prologue.push_str(&reduction::kernel_steps(r, rn, true));
     }
     let (start, stride) = match r.schedule {
         Schedule::GridStride => (
@@ -227,6 +209,9 @@ fn kernel_text(r: &Region, body: &str, n: &Names) -> String {
         Schedule::Sequential => ("0", "1"),
     };
     let mut k = String::new();
+    if let Some(rn) = &n.red {
+        k.push_str(&reduction::types(r, rn));
+    }
     let _ = writeln!(
         k,
         "/* line {} in {}(): `{}`",
@@ -304,35 +289,8 @@ fn kernel_text(r: &Region, body: &str, n: &Names) -> String {
     }
     let _ = writeln!(k, "        {}", reindent(body, "        "));
     k.push_str("    }\n");
-    for (x, (res, part, cnt, scratch)) in r.reductions.iter().zip(&n.red) {
-        let t = x.ty.unqualified_base();
-        let f = x.op.functor();
-        let _ = writeln!(
-            k,
-            "    /* RED_FINI({}, {}, {}) for reduction({}: {}) */",
-            x.var,
-            r.schedule
-                .levels()
-                .iter()
-                .map(|l| l.as_str())
-                .collect::<Vec<_>>()
-                .join("+"),
-            x.op.as_str(),
-            x.op.as_str(),
-            x.var
-        );
-        k.push_str("    {\n");
-        let _ = writeln!(k, "        __shared__ {t} {scratch}[32];");
-        let _ = writeln!(
-            k,
-            "        {t} p2c_block_value = p2c_block_reduce<{f}, {t}>({}, {scratch});",
-            x.var
-        );
-        let _ = writeln!(
-            k,
-            "        p2c_grid_reduce<{f}, {t}>(p2c_block_value, {part}, {cnt}, {res}, {scratch});"
-        );
-        k.push_str("    }\n");
+    if let Some(rn) = &n.red {
+        k.push_str(&reduction::kernel_steps(r, rn, false));
     }
     // For collapse(>1) the per-loop trip counts are parameters too.
     if depth > 1 {
@@ -519,30 +477,12 @@ fn host_text(r: &Region, fallback: &str, file_name: &str, n: &Names) -> String {
         (_, Size::Fixed(1)) => format!("{}.x", n.block),
         _ => format!("{b}.x * {b}.y", b = n.block),
     };
-    let from_trip = format!("p2c_blocks_for({}, {per_block}, 65535u)", n.trip);
+    let from_trip = format!("p2c_blocks_for({}, {per_block}, {}u)", n.trip, r.max_blocks);
     let blocks = size_expr(&r.blocks, 2147483647, w, "blocks", &from_trip);
     let _ = writeln!(h, "{ind}const unsigned {} = {blocks};", n.blocks);
-    for (x, (res, part, cnt, _)) in r.reductions.iter().zip(&n.red) {
-        let t = x.ty.unqualified_base();
-        let _ = writeln!(h, "{ind}/* RED_SETUP({v}, GANG, {op}, lid {lid}, rid {rid}): device copy, per-block partials, arrival counter */", v = x.var, op = x.op.as_str(), lid = x.lid, rid = x.rid);
-        let _ = writeln!(
-            h,
-            "{ind}{t} *{res} = p2c_map_scalar(&{}, P2C_MAP_TOFROM, {w});",
-            x.var
-        );
-        let _ = writeln!(
-            h,
-            "{ind}{t} *{part} = p2c_partials<{t}>({}, {}, {w});",
-            x.rid, n.blocks
-        );
-        let _ = writeln!(h, "{ind}unsigned *{cnt} = p2c_counter({}, {w});", x.rid);
-        args.push(res.clone());
-        args.push(part.clone());
-        args.push(cnt.clone());
-        exits.push(format!(
-            "p2c_unmap_scalar(&{}, P2C_MAP_TOFROM, {w}); /* RED_TEARDOWN */",
-            x.var
-        ));
+    if let Some(rn) = &n.red {
+        h.push_str(&reduction::host_setup(r, rn, w, &n.blocks, ind, &mut exits));
+        args.extend(reduction::args(r, rn));
     }
     let _ = writeln!(h, "{ind}if ({} > 0) {{", n.trip);
     let _ = writeln!(

@@ -1,6 +1,7 @@
 //! Building the region IR from an attached directive.
 
-use super::ir::{Reduction, Region, Schedule, Size};
+use super::ir::{Level, Reduction, Region, Schedule, Size};
+use super::reduction::{self, Strategy};
 use crate::diag::{codes, Diagnostic};
 use crate::directives::{Directive, Model};
 use crate::front::{Attached, CTree};
@@ -8,6 +9,11 @@ use crate::sema::loops::{self, int_literal, CanonLoop};
 use crate::sema::sharing::{self, Attr};
 use crate::sema::{symbols, uses, CType};
 use crate::source::{SourceFile, Span};
+
+/// The most blocks a region with reductions is launched with when the count
+/// comes from the trip count (about one wave of 256-thread blocks on an
+/// H100: 132 SMs x 8).
+pub const MAX_REDUCTION_BLOCKS: u32 = 1024;
 
 /// What the driver does with a directive.
 pub enum Kind {
@@ -154,13 +160,15 @@ fn mentions(expr: &str, name: &str) -> bool {
     })
 }
 
-/// Lowers one offloaded loop construct. `kernel` is the name the namer chose.
+/// Lowers one offloaded loop construct. `kernel` is the name the namer chose;
+/// `strategy` picks the expansions of the reduction builtins.
 pub fn build_region(
     file: &SourceFile,
     tree: &CTree,
     at: &Attached,
     kernel: String,
     env: &sharing::DataEnv,
+    strategy: Strategy,
     diags: &mut Vec<Diagnostic>,
 ) -> Option<Region> {
     let d = &at.directive;
@@ -308,7 +316,9 @@ pub fn build_region(
     let loop_vars: Vec<String> = nest.iter().map(|l| l.var.clone()).collect();
     let (used, _calls) = uses::free_identifiers(stmt, &file.text);
     let is_kernels = d.model == Model::Acc && d.name == "kernels loop";
-    let vars = sharing::decide(d, is_kernels, &used, &symbols, &loop_vars, env, diags);
+    let vars = sharing::decide(
+        d, is_kernels, &used, &symbols, &loop_vars, env, &file.text, diags,
+    );
     // Kernels live at file scope: types defined inside the function are out of reach.
     let func_text = at
         .function
@@ -345,12 +355,12 @@ pub fn build_region(
     }
     let mut reductions = Vec::new();
     for v in &vars {
-        if let Attr::Reduction { op } = v.attr {
+        if let Attr::Reduction { op, arith } = v.attr {
             reductions.push(Reduction {
                 var: v.sym.name.clone(),
                 ty: v.sym.ty.clone(),
+                arith,
                 op,
-                lid: 0,
                 rid: reductions.len() as u32,
                 span: v.span,
             });
@@ -359,9 +369,18 @@ pub fn build_region(
     // Schedule and launch shape.
     let mut notes = Vec::new();
     let has = |n: &str| d.clause(n).is_some();
-    let (schedule, blocks, tx, ty) = match d.model {
+    let (schedule, levels, blocks, tx, ty) = match d.model {
         Model::Omp => {
             let schedule = omp_schedule(&d.name)?;
+            let mut levels = match schedule {
+                Schedule::GridStride => vec![Level::Gang, Level::Worker],
+                Schedule::BlockStride => vec![Level::Worker],
+                Schedule::BlockOnly => vec![Level::Gang],
+                Schedule::Sequential => vec![],
+            };
+            if d.name.ends_with(" simd") {
+                levels.push(Level::Vector);
+            }
             let threads = match (
                 clause_size(d, "num_threads"),
                 clause_size(d, "thread_limit"),
@@ -389,13 +408,17 @@ pub fn build_region(
             match schedule {
                 Schedule::GridStride => (
                     schedule,
+                    levels,
                     clause_size(d, "num_teams").unwrap_or(Size::FromTrip),
                     threads,
                     Size::Fixed(1),
                 ),
-                Schedule::BlockStride => (schedule, Size::Fixed(1), threads, Size::Fixed(1)),
+                Schedule::BlockStride => {
+                    (schedule, levels, Size::Fixed(1), threads, Size::Fixed(1))
+                }
                 _ => (
                     schedule,
+                    levels,
                     clause_size(d, "num_teams").unwrap_or(Size::FromTrip),
                     Size::Fixed(1),
                     Size::Fixed(1),
@@ -450,7 +473,20 @@ pub fn build_region(
             } else {
                 (tx, ty)
             };
-            (schedule, blocks, tx, ty)
+            let levels = match schedule {
+                Schedule::Sequential => vec![],
+                Schedule::BlockOnly => vec![Level::Gang],
+                _ => [
+                    (gang || implicit, Level::Gang),
+                    (worker, Level::Worker),
+                    (vector || implicit, Level::Vector),
+                ]
+                .iter()
+                .filter(|(on, _)| *on)
+                .map(|(_, l)| *l)
+                .collect(),
+            };
+            (schedule, levels, blocks, tx, ty)
         }
     };
     for (s, what) in [(&tx, "threads"), (&ty, "workers")] {
@@ -534,7 +570,7 @@ pub fn build_region(
         .unwrap_or_else(|| (used.clone(), Vec::new()));
     let body_names: std::collections::BTreeSet<String> =
         body_uses.into_iter().map(|u| u.name).collect();
-    Some(Region {
+    let mut region = Region {
         model: d.model,
         construct: d.name.clone(),
         pragma_text: written_pragma(file.slice(d.span), d),
@@ -545,7 +581,15 @@ pub fn build_region(
         line: file.origin(d.span.start).1,
         kernel,
         schedule,
+        levels,
         blocks,
+        // A reduction's last block reads one partial per block: a grid-stride
+        // loop needs no more blocks than fill the GPU, so cap them.
+        max_blocks: if reductions.is_empty() {
+            65535
+        } else {
+            MAX_REDUCTION_BLOCKS
+        },
         threads_x: tx,
         threads_y: ty,
         nest,
@@ -555,9 +599,12 @@ pub fn build_region(
         calls,
         vars,
         reductions,
+        red: Default::default(),
         if_cond,
         notes,
-    })
+    };
+    region.red = reduction::build(&region, strategy);
+    Some(region)
 }
 
 /// The pragma as written, on one line; for a pragma that comes from a macro

@@ -3,7 +3,7 @@
 use crate::directives::Model;
 use crate::sema::loops::CanonLoop;
 use crate::sema::sharing::{RedOp, VarAttr};
-use crate::sema::CType;
+use crate::sema::{Arith, CType};
 use crate::source::Span;
 
 /// How the loop's iterations are spread (the parallelism levels of seed 001:
@@ -46,7 +46,9 @@ impl Schedule {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// The parallelism levels of seed 001, outermost first (the derived order
+/// sorts them so).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Level {
     Gang,
     Worker,
@@ -77,13 +79,14 @@ pub enum Size {
     FromTrip,
 }
 
+/// One `reduction(op: var)` item of the region, in clause order.
 #[derive(Clone, Debug)]
 pub struct Reduction {
     pub var: String,
     pub ty: CType,
+    pub arith: Arith,
     pub op: RedOp,
-    /// Loop id and reduction id (seed 001).
-    pub lid: u32,
+    /// Reduction id (seed 001): its position among the region's reductions.
     pub rid: u32,
     pub span: Span,
 }
@@ -103,7 +106,13 @@ pub struct Region {
     pub line: usize,
     pub kernel: String,
     pub schedule: Schedule,
+    /// The loop's partitioned levels (seed 001): OpenACC gang / worker /
+    /// vector as written (implicit `gang vector`), OpenMP distribute = gang,
+    /// parallel for = worker, simd = vector.
+    pub levels: Vec<Level>,
     pub blocks: Size,
+    /// The most blocks a launch sized from the trip count gets.
+    pub max_blocks: u32,
     /// Threads per block, x (vector / OpenMP threads) and y (workers).
     pub threads_x: Size,
     pub threads_y: Size,
@@ -119,6 +128,9 @@ pub struct Region {
     pub calls: Vec<(String, Span)>,
     pub vars: Vec<VarAttr>,
     pub reductions: Vec<Reduction>,
+    /// The reductions in the abstract form of seed 001, with the expansion
+    /// chosen for each builtin (empty when the region has no reduction).
+    pub red: super::reduction::RedForm,
     pub if_cond: Option<String>,
     /// Notes shown in the plan (choices the user may want to know about).
     pub notes: Vec<String>,

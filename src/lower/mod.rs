@@ -11,6 +11,7 @@ pub mod data;
 pub mod declare;
 pub mod ir;
 pub mod plan;
+pub mod reduction;
 
 pub use build::build_region;
 pub use ir::*;

@@ -145,9 +145,14 @@ pub fn render(
         );
         let _ = writeln!(o, "  directive: {} {}", r.model.as_str(), r.construct);
         let _ = writeln!(o, "  schedule:  {}", r.schedule.as_str());
+        let cap = if r.blocks == Size::FromTrip && r.max_blocks != 65535 {
+            format!(" (at most {}: reductions)", r.max_blocks)
+        } else {
+            String::new()
+        };
         let _ = writeln!(
             o,
-            "  launch:    blocks {}, threads {} x {}",
+            "  launch:    blocks {}{cap}, threads {} x {}",
             size(&r.blocks),
             size(&r.threads_x),
             size(&r.threads_y)
@@ -187,7 +192,7 @@ pub fn render(
                         .collect();
                     format!("map {}{} (device memory)", kind.as_str(), secs.join(""))
                 }
-                Attr::Reduction { op } => format!("reduction {}", op.as_str()),
+                Attr::Reduction { op, .. } => format!("reduction {}", op.as_str()),
             };
             let _ = writeln!(
                 o,
@@ -199,19 +204,21 @@ pub fn render(
             );
         }
         for x in &r.reductions {
-            let levels: Vec<&str> = r.schedule.levels().iter().map(|l| l.as_str()).collect();
+            let levels: Vec<&str> = r
+                .red
+                .loops
+                .iter()
+                .flat_map(|l| l.levels.iter().map(|v| v.as_str()))
+                .collect();
             let _ = writeln!(
                 o,
-                "  reduction: {} {} lid {} rid {}: RED_SETUP/INIT/FINI/TEARDOWN at {}",
+                "  reduction: {} {} rid {}: {} at {} ({}; --emit=reductions shows the form)",
                 x.op.as_str(),
                 x.var,
-                x.lid,
                 x.rid,
-                if levels.is_empty() {
-                    "GANG (dummy)".to_string()
-                } else {
-                    levels.join(", ")
-                }
+                x.ty.type_name(),
+                levels.join(", "),
+                r.red.strategy.as_str()
             );
         }
         for n in &r.notes {

@@ -6,6 +6,7 @@
 //! Architecture invariant: sema reads the tree and the directives, never
 //! rewrites text, and reports every problem as a located diagnostic.
 
+pub mod arith;
 pub mod calls;
 pub mod ctype;
 pub mod device_lib;
@@ -14,5 +15,6 @@ pub mod sharing;
 pub mod symbols;
 pub mod uses;
 
+pub use arith::Arith;
 pub use ctype::{CType, Deriv};
 pub use symbols::{Storage, Symbol};

@@ -6,6 +6,7 @@
 //! (OpenACC `kernels`: copy), arrays of known extent mapped tofrom (to when
 //! their elements are const), pointers an error unless a section is mapped.
 
+use super::arith::{self, Arith};
 use super::symbols::Symbol;
 use super::uses::Use;
 use crate::diag::{codes, Diagnostic};
@@ -44,31 +45,97 @@ impl MapKind {
     }
 }
 
+/// A reduction operator of OpenMP 5.2 / OpenACC 3.3 (`-` combines like `+`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RedOp {
     Add,
+    Sub,
     Mul,
     Max,
     Min,
+    BitAnd,
+    BitOr,
+    BitXor,
+    LogAnd,
+    LogOr,
 }
 
 impl RedOp {
     pub fn as_str(self) -> &'static str {
         match self {
             RedOp::Add => "+",
+            RedOp::Sub => "-",
             RedOp::Mul => "*",
             RedOp::Max => "max",
             RedOp::Min => "min",
+            RedOp::BitAnd => "&",
+            RedOp::BitOr => "|",
+            RedOp::BitXor => "^",
+            RedOp::LogAnd => "&&",
+            RedOp::LogOr => "||",
         }
     }
 
-    /// The functor in the device prelude.
+    /// The functor in the device prelude (identity and combine).
     pub fn functor(self) -> &'static str {
         match self {
-            RedOp::Add => "p2c_op_add",
+            RedOp::Add | RedOp::Sub => "p2c_op_add",
             RedOp::Mul => "p2c_op_mul",
             RedOp::Max => "p2c_op_max",
             RedOp::Min => "p2c_op_min",
+            RedOp::BitAnd => "p2c_op_and",
+            RedOp::BitOr => "p2c_op_or",
+            RedOp::BitXor => "p2c_op_xor",
+            RedOp::LogAnd => "p2c_op_land",
+            RedOp::LogOr => "p2c_op_lor",
+        }
+    }
+
+    /// The identity value, as the reduction form prints it (`init_val(OP)`).
+    pub fn identity_text(self, a: Arith) -> &'static str {
+        match self {
+            RedOp::Add | RedOp::Sub | RedOp::BitOr | RedOp::BitXor | RedOp::LogOr => "0",
+            RedOp::Mul | RedOp::LogAnd => "1",
+            RedOp::BitAnd => "~0",
+            RedOp::Max if a.is_floating() => "-inf",
+            RedOp::Min if a.is_floating() => "+inf",
+            RedOp::Max => "the type's least value",
+            RedOp::Min => "the type's greatest value",
+        }
+    }
+
+    /// Whether the operator is defined for a value of type `a` (bitwise
+    /// operators need an integer; nothing reduces `long double` on the device).
+    pub fn allowed(self, a: Arith) -> bool {
+        match (self, a) {
+            (_, Arith::LongDouble) => false,
+            (RedOp::BitAnd | RedOp::BitOr | RedOp::BitXor, a) => a.is_integer(),
+            _ => true,
+        }
+    }
+
+    /// A native CUDA atomic (sm_70 and later) combines a value of type `a`
+    /// into memory with this operator: add on 32/64-bit integers, float and
+    /// double; min, max, and, or, xor on 32/64-bit integers.
+    pub fn has_atomic(self, a: Arith) -> bool {
+        let wide_int = matches!(a, Arith::Int { bytes: 4 | 8, .. });
+        match self {
+            RedOp::Add | RedOp::Sub => wide_int || matches!(a, Arith::Float | Arith::Double),
+            RedOp::Max | RedOp::Min | RedOp::BitAnd | RedOp::BitOr | RedOp::BitXor => wide_int,
+            RedOp::Mul | RedOp::LogAnd | RedOp::LogOr => false,
+        }
+    }
+
+    /// The prelude's atomic for this operator (when [`RedOp::has_atomic`]).
+    pub fn atomic_fn(self) -> &'static str {
+        match self {
+            RedOp::Add | RedOp::Sub => "p2c_atomic_add",
+            RedOp::Max => "p2c_atomic_max",
+            RedOp::Min => "p2c_atomic_min",
+            RedOp::BitAnd => "p2c_atomic_and",
+            RedOp::BitOr => "p2c_atomic_or",
+            RedOp::BitXor => "p2c_atomic_xor",
+            RedOp::Mul | RedOp::LogAnd | RedOp::LogOr => "p2c_no_atomic",
         }
     }
 }
@@ -84,8 +151,8 @@ pub enum Attr {
         kind: MapKind,
         sections: Vec<Section>,
     },
-    /// Reduced into the variable's device copy.
-    Reduction { op: RedOp },
+    /// Reduced into the variable's device copy; `arith` is its scalar type.
+    Reduction { op: RedOp, arith: Arith },
 }
 
 /// What the file's data environment adds to the implicit rules of a region.
@@ -159,42 +226,37 @@ fn map_kind_of(
 
 fn red_op(text: &str) -> Option<RedOp> {
     match text {
-        "+" | "-" => Some(RedOp::Add),
+        "+" => Some(RedOp::Add),
+        "-" => Some(RedOp::Sub),
         "*" => Some(RedOp::Mul),
         "max" => Some(RedOp::Max),
         "min" => Some(RedOp::Min),
+        "&" => Some(RedOp::BitAnd),
+        "|" => Some(RedOp::BitOr),
+        "^" => Some(RedOp::BitXor),
+        "&&" => Some(RedOp::LogAnd),
+        "||" => Some(RedOp::LogOr),
         _ => None,
     }
 }
 
-const REDUCIBLE_BASES: &[&str] = &[
-    "char",
-    "signed char",
-    "unsigned char",
-    "short",
-    "short int",
-    "unsigned short",
-    "unsigned short int",
-    "int",
-    "signed",
-    "signed int",
-    "unsigned",
-    "unsigned int",
-    "long",
-    "long int",
-    "unsigned long",
-    "unsigned long int",
-    "long long",
-    "long long int",
-    "unsigned long long",
-    "unsigned long long int",
-    "float",
-    "double",
-    "size_t",
-];
+/// Whether `text` declares `name` with a C99 complex type (`float _Complex
+/// name`): tree-sitter-c does not parse such declarations, so the symbol is
+/// missing and the honest message is "not supported", not "undeclared".
+fn declared_complex(text: &str, name: &str) -> bool {
+    let ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    text.match_indices("_Complex").any(|(i, w)| {
+        let rest = &text[i + w.len()..];
+        let after = rest.trim_start();
+        after.len() < rest.len()
+            && after.starts_with(name)
+            && !after[name.len()..].starts_with(ident)
+    })
+}
 
 /// Decides the attribute of every variable in `uses` (and every clause item).
-/// `loop_vars` are the iteration variables of the associated loop nest.
+/// `loop_vars` are the iteration variables of the associated loop nest;
+/// `text` is the file's text (to recognise declarations the C parser misses).
 pub fn decide(
     dir: &Directive,
     is_kernels: bool,
@@ -202,14 +264,34 @@ pub fn decide(
     symbols: &HashMap<String, Symbol>,
     loop_vars: &[String],
     env: &DataEnv,
+    text: &str,
     diags: &mut Vec<Diagnostic>,
 ) -> Vec<VarAttr> {
     let mut out: Vec<VarAttr> = Vec::new();
     // The first clause of each variable: its item and the clause name.
     let mut claimed: HashMap<String, (Span, String)> = HashMap::new();
-    let lookup = |item: &ListItem, diags: &mut Vec<Diagnostic>| -> Option<Symbol> {
+    let lookup = |item: &ListItem,
+                  reduction: bool,
+                  diags: &mut Vec<Diagnostic>|
+     -> Option<Symbol> {
         match symbols.get(&item.name) {
             Some(s) if !s.is_typedef && !s.ty.is_function() => Some(s.clone()),
+            _ if reduction && declared_complex(text, &item.name) => {
+                diags.push(
+                    Diagnostic::new(
+                        codes::NOT_SUPPORTED,
+                        item.name_span,
+                        format!(
+                            "reduction over the C99 complex variable `{}` is not supported yet",
+                            item.name
+                        ),
+                    )
+                    .with_label("complex reduction")
+                    .with_note("C99 complex types cannot go through the C-to-C++ path yet (C++ spells them std::complex); the reduction form would split the value into real and imaginary parts with distinct reduction ids")
+                    .with_help("reduce the real and imaginary parts as two `float`/`double` variables"),
+                );
+                None
+            }
             _ => {
                 diags.push(
                     Diagnostic::new(
@@ -245,7 +327,9 @@ pub fn decide(
                             format!("reduction operator `{text}` is not supported yet"),
                         )
                         .with_label("not lowered yet")
-                        .with_note("supported so far: `+`, `-`, `*`, `max`, `min`"),
+                        .with_note(
+                            "supported: `+`, `-`, `*`, `max`, `min`, `&`, `|`, `^`, `&&`, `||`",
+                        ),
                     );
                     continue;
                 }
@@ -265,7 +349,7 @@ pub fn decide(
                 );
                 continue;
             }
-            let Some(sym) = lookup(item, diags) else {
+            let Some(sym) = lookup(item, op.is_some(), diags) else {
                 continue;
             };
             if let Some((prev, prev_clause)) = claimed.get(&item.name) {
@@ -291,27 +375,13 @@ pub fn decide(
             let attr = match (name, kind, op) {
                 ("private", ..) => Attr::Private,
                 ("firstprivate", ..) => Attr::Firstprivate,
-                ("reduction", _, Some(op)) => {
-                    let base = sym.ty.unqualified_base();
-                    if !sym.ty.is_scalar() || !REDUCIBLE_BASES.contains(&base.as_str()) {
-                        diags.push(
-                            Diagnostic::new(
-                                codes::BAD_REDUCTION_TYPE,
-                                item.name_span,
-                                format!(
-                                    "cannot reduce `{}` of type `{}` with `{}`",
-                                    item.name,
-                                    sym.ty.type_name(),
-                                    op.as_str()
-                                ),
-                            )
-                            .with_label("not an arithmetic scalar")
-                            .with_secondary(sym.span, "declared here"),
-                        );
+                ("reduction", _, Some(op)) => match reduction_type(item, &sym, op, symbols) {
+                    Ok(arith) => Attr::Reduction { op, arith },
+                    Err(d) => {
+                        diags.push(*d);
                         continue;
                     }
-                    Attr::Reduction { op }
-                }
+                },
                 (_, Some(kind), _) => {
                     if !check_sections(item, &sym, diags) {
                         continue;
@@ -458,6 +528,76 @@ pub fn decide(
         });
     }
     out
+}
+
+/// The scalar type of a reduction item, or the located error that says why
+/// it cannot be reduced.
+fn reduction_type(
+    item: &ListItem,
+    sym: &Symbol,
+    op: RedOp,
+    symbols: &HashMap<String, Symbol>,
+) -> Result<Arith, Box<Diagnostic>> {
+    if !item.sections.is_empty() || sym.ty.is_array() {
+        let what = if item.sections.is_empty() {
+            "array"
+        } else {
+            "array-section"
+        };
+        return Err(Box::new(
+            Diagnostic::new(
+                codes::NOT_SUPPORTED,
+                item.span,
+                format!("{what} reductions are not supported yet"),
+            )
+            .with_label(format!("`{}` is an {what}", item.name))
+            .with_secondary(sym.span, "declared here")
+            .with_help("reduce into a scalar, or accumulate per element in the loop body"),
+        ));
+    }
+    let bad = |label: &str| {
+        Box::new(
+            Diagnostic::new(
+                codes::BAD_REDUCTION_TYPE,
+                item.name_span,
+                format!(
+                    "cannot reduce `{}` of type `{}` with `{}`",
+                    item.name,
+                    sym.ty.type_name(),
+                    op.as_str()
+                ),
+            )
+            .with_label(label.to_string())
+            .with_secondary(sym.span, "declared here"),
+        )
+    };
+    if sym.ty.base.split_whitespace().any(|w| w == "_Complex") {
+        return Err(Box::new(
+            Diagnostic::new(
+                codes::NOT_SUPPORTED,
+                item.name_span,
+                format!(
+                    "reduction over the C99 complex variable `{}` is not supported yet",
+                    item.name
+                ),
+            )
+            .with_label("complex reduction")
+            .with_secondary(sym.span, "declared here")
+            .with_note("C99 complex types cannot go through the C-to-C++ path yet (C++ spells them std::complex); the reduction form would split the value into real and imaginary parts with distinct reduction ids")
+            .with_help("reduce the real and imaginary parts as two `float`/`double` variables"),
+        ));
+    }
+    let arith = match arith::classify(&sym.ty.base, symbols) {
+        Some(a) if sym.ty.is_scalar() => a,
+        _ => return Err(bad("not an arithmetic scalar")),
+    };
+    if arith == Arith::LongDouble {
+        return Err(bad("CUDA device code has no `long double`"));
+    }
+    if !op.allowed(arith) {
+        return Err(bad(&format!("`{}` needs an integer type", op.as_str())));
+    }
+    Ok(arith)
 }
 
 /// Sections must fit the variable: one per subscriptable dimension at most;

@@ -39,10 +39,13 @@ pub fn declared_by(decl: Node<'_>, text: &str, storage: Storage, out: &mut Vec<S
     let decls: Vec<Node<'_>> = decl.children_by_field_name("declarator", &mut c).collect();
     for d in decls {
         if let Some((name, span, derivs)) = declarator(d, text) {
-            let ty = CType {
-                base: base.clone(),
-                derivs,
+            // tree-sitter-c does not know C99 `_Complex`: `float _Complex z`
+            // reads as a declarator `_Complex` followed by an ERROR holding `z`.
+            let (name, span, base) = match complex_declarator(&name, d, decl, text) {
+                Some((real, real_span)) => (real, real_span, format!("{base} _Complex")),
+                None => (name, span, base.clone()),
             };
+            let ty = CType { base, derivs };
             // An array parameter is a pointer.
             let ty = if storage == Storage::Param {
                 ty.decayed()
@@ -61,6 +64,42 @@ pub fn declared_by(decl: Node<'_>, text: &str, storage: Storage, out: &mut Vec<S
             });
         }
     }
+}
+
+/// The real name and span behind a declarator that tree-sitter-c read as
+/// `_Complex` (the C99 keyword it does not know): the identifier in the
+/// ERROR node right after it, inside the init declarator or beside it.
+fn complex_declarator(
+    name: &str,
+    d: Node<'_>,
+    decl: Node<'_>,
+    text: &str,
+) -> Option<(String, Span)> {
+    if name != "_Complex" {
+        return None;
+    }
+    let error_ident = |n: Node<'_>| -> Option<(String, Span)> {
+        if n.kind() != "ERROR" {
+            return None;
+        }
+        let id = n.named_child(0).filter(|c| c.kind() == "identifier")?;
+        Some((
+            text.get(id.start_byte()..id.end_byte())?.to_string(),
+            Span::new(id.start_byte(), id.end_byte()),
+        ))
+    };
+    let mut c = d.walk();
+    let inside = d.children(&mut c).find_map(error_ident);
+    inside.or_else(|| {
+        let mut c = decl.walk();
+        let found = decl
+            .children(&mut c)
+            .skip_while(|n| n.id() != d.id())
+            .skip(1)
+            .take_while(|n| n.kind() == "ERROR")
+            .find_map(error_ident);
+        found
+    })
 }
 
 /// Every symbol visible just before `at` (a node inside a function body).

@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# ptxas figures of pragma2cuda's kernels (nvcc) next to clang-19's own OpenMP
+# offload of the same C file, for sm_90: registers, shared bytes, spills.
+#
+#   scripts/ptxas-vs-clang.sh [FILE.c ...]     (default: fixtures/in/omp_*reduc*.c)
+#
+# Needs the toolchain of scripts/toolchain.sh (source ~/.cache/pragma2cuda/env.sh)
+# and Debian's libomp-19-dev (the nvptx device runtime bitcode). Kernels are
+# matched by function and line: ours are <function>_L<line>, clang's
+# __omp_offloading_<id>_<function>_l<line>. Prints one TSV line per kernel.
+set -u
+here=$(cd "$(dirname "$0")/.." && pwd)
+[ -f "$HOME/.cache/pragma2cuda/env.sh" ] && . "$HOME/.cache/pragma2cuda/env.sh"
+p2c=${P2C_BIN:-$here/target/release/pragma2cuda}
+arch=${ARCH:-sm_90}
+bc=${LIBOMPTARGET_BC:-/usr/lib/llvm-19/lib}
+work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
+files=("$@"); [ ${#files[@]} -gt 0 ] || files=("$here"/fixtures/in/omp_*reduc*.c)
+
+# ptxas -v output -> "kernel<TAB>registers<TAB>smem<TAB>spill stores<TAB>spill loads"
+figures() {
+    awk '/Compiling entry function/ { match($0, /\x27[^\x27]*\x27/); k = substr($0, RSTART + 1, RLENGTH - 2) }
+         /bytes spill stores/ { st = $5; ld = $9 }
+         /Used [0-9]+ registers/ { r = $5; s = 0; if (match($0, /[0-9]+ bytes smem/)) s = substr($0, RSTART, RLENGTH) + 0
+                                   if (k != "") print k "\t" r "\t" s "\t" st "\t" ld; k = "" }'
+}
+
+printf 'file\tkernel\tp2c_regs\tp2c_smem\tp2c_spill\tclang_regs\tclang_smem\tclang_spill\n'
+for f in "${files[@]}"; do
+    b=$(basename "$f" .c)
+    "$p2c" "$f" -o "$work/$b.cu" 2>/dev/null || { printf '%s\t(translation failed)\n' "$b"; continue; }
+    "$P2C_NVCC" -arch="$arch" -Xptxas -v -I "$(dirname "$f")" -c "$work/$b.cu" -o "$work/$b.o" 2>&1 | figures > "$work/$b.p2c"
+    clang-19 -O2 -fopenmp --offload-arch="$arch" --offload-device-only --cuda-path="$P2C_CLANG_CUDA_ROOT" \
+        --libomptarget-nvptx-bc-path="$bc" -Xcuda-ptxas -v -c "$f" -o "$work/$b.clang.o" 2>&1 | figures > "$work/$b.clang"
+    while IFS=$'\t' read -r k r s st ld; do
+        # _Z15dev_sum_int_L44... (C++ mangling) -> dev_sum_int_L44 -> function dev_sum_int, line 44
+        if [[ $k =~ ^_Z([0-9]+)(.*)$ ]]; then k=${BASH_REMATCH[2]:0:${BASH_REMATCH[1]}}; fi
+        fn=${k%_L*}; line=${k##*_L}
+        c=$(grep -E "_${fn}_l${line}	" "$work/$b.clang" | head -1)
+        if [ -n "$c" ]; then
+            IFS=$'\t' read -r _ cr cs cst cld <<< "$c"
+            printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$b" "$k" "$r" "$s" "$((st + ld))" "$cr" "$cs" "$((cst + cld))"
+        else
+            printf '%s\t%s\t%s\t%s\t%s\t-\t-\t-\n' "$b" "$k" "$r" "$s" "$((st + ld))"
+        fi
+    done < "$work/$b.p2c"
+done

@@ -1,0 +1,493 @@
+//! The CUDA spelling of a region's reduction form: the generated reduction
+//! data type (seed 000's ReduceData with its shuffle and combine functions),
+//! the kernel code of each builtin's expansion in step order, and the host
+//! code of the gang-level RED_SETUP / RED_TEARDOWN. It walks
+//! [`RedForm::steps`] and decides nothing: every choice is in the form.
+
+use super::namer::Namer;
+use crate::lower::reduction::{Builtin, Exp, Gang, Holders, RedForm, Step};
+use crate::lower::{Level, Region};
+use std::fmt::Write;
+
+/// Names of one region's reduction code, chosen once by the namer.
+pub struct RedNames {
+    /// The reduction data struct and the RES_PTR struct.
+    pub ty: String,
+    pub res_ty: String,
+    /// Kernel locals: the packed LOCAL objects, warp-master slots, worker
+    /// buffer and its lock.
+    pub value: String,
+    pub scratch: String,
+    pub wbuf: String,
+    pub wlock: String,
+    /// Kernel parameters (and the host locals passed to them).
+    pub res: String,
+    pub partials: String,
+    pub counter: String,
+    pub lock: String,
+    /// Host: the device copy of each reduction variable.
+    pub results: Vec<String>,
+}
+
+pub fn names(r: &Region, namer: &mut Namer) -> Option<RedNames> {
+    if r.red.is_empty() {
+        return None;
+    }
+    Some(RedNames {
+        ty: namer.fresh(&format!("p2c_red_{}", r.kernel)),
+        res_ty: namer.fresh(&format!("p2c_res_{}", r.kernel)),
+        value: namer.fresh("p2c_red"),
+        scratch: namer.fresh("p2c_scratch"),
+        wbuf: namer.fresh("p2c_worker_buffer"),
+        wlock: namer.fresh("p2c_worker_lock"),
+        res: namer.fresh("p2c_res"),
+        partials: namer.fresh("p2c_red_partials"),
+        counter: namer.fresh("p2c_red_counter"),
+        lock: namer.fresh("p2c_red_lock"),
+        results: r
+            .reductions
+            .iter()
+            .map(|x| namer.fresh(&format!("p2c_result_{}", x.var)))
+            .collect(),
+    })
+}
+
+/// The generated types, placed before the kernel.
+pub fn types(r: &Region, n: &RedNames) -> String {
+    let mut o = String::new();
+    let ty = &n.ty;
+    let fields: Vec<(String, &str, String)> = r
+        .reductions
+        .iter()
+        .map(|x| (x.ty.unqualified_base(), x.op.functor(), x.var.clone()))
+        .collect();
+    let _ = writeln!(
+        o,
+        "/* The LOCAL objects of {}'s reductions as one value (seed 000's ReduceData):",
+        r.kernel
+    );
+    let _ = writeln!(
+        o,
+        " * the prelude's trees move and combine every field in the same pass. */"
+    );
+    let _ = writeln!(o, "struct {ty} {{");
+    for (t, _, v) in &fields {
+        let _ = writeln!(o, "    {t} {v};");
+    }
+    let _ = writeln!(
+        o,
+        "    static __device__ __forceinline__ {ty} p2c_identity()\n    {{\n        {ty} r;"
+    );
+    for (t, f, v) in &fields {
+        let _ = writeln!(o, "        r.{v} = {f}::identity<{t}>();");
+    }
+    o.push_str("        return r;\n    }\n");
+    let _ = writeln!(
+        o,
+        "    static __device__ __forceinline__ void p2c_combine({ty} &a, const {ty} &b)\n    {{"
+    );
+    for (t, f, v) in &fields {
+        let _ = writeln!(o, "        a.{v} = {f}::combine<{t}>(a.{v}, b.{v});");
+    }
+    o.push_str("    }\n");
+    let _ = writeln!(
+        o,
+        "    static __device__ __forceinline__ {ty} p2c_down(unsigned mask, const {ty} &v, unsigned delta, int width)\n    {{\n        {ty} r;"
+    );
+    for (_, _, v) in &fields {
+        let _ = writeln!(
+            o,
+            "        r.{v} = p2c_shfl_down(mask, v.{v}, delta, width);"
+        );
+    }
+    o.push_str("        return r;\n    }\n");
+    let _ = writeln!(
+        o,
+        "    static __device__ __forceinline__ {ty} p2c_idx(unsigned mask, const {ty} &v, int lane)\n    {{\n        {ty} r;"
+    );
+    for (_, _, v) in &fields {
+        let _ = writeln!(o, "        r.{v} = p2c_shfl_idx(mask, v.{v}, lane);");
+    }
+    o.push_str("        return r;\n    }\n");
+    let _ = writeln!(
+        o,
+        "    static __device__ __forceinline__ {ty} p2c_load(const {ty} *p)\n    {{\n        {ty} r;"
+    );
+    for (t, _, v) in &fields {
+        let _ = writeln!(o, "        r.{v} = *(const volatile {t} *)&p->{v};");
+    }
+    o.push_str("        return r;\n    }\n};\n");
+    let res = &n.res_ty;
+    let _ = writeln!(
+        o,
+        "/* RES_PTR of each reduction of {}: the device copies of the RESULT objects. */",
+        r.kernel
+    );
+    let _ = writeln!(o, "struct {res} {{");
+    for (t, _, v) in &fields {
+        let _ = writeln!(o, "    {t} *{v};");
+    }
+    let _ = writeln!(
+        o,
+        "    __device__ __forceinline__ void p2c_fold(const {ty} &v) const\n    {{"
+    );
+    for (t, f, v) in &fields {
+        let _ = writeln!(
+            o,
+            "        *(volatile {t} *){v} = {f}::combine<{t}>(*(volatile {t} *){v}, v.{v});"
+        );
+    }
+    o.push_str("    }\n");
+    if r.red.gang == Gang::Atomic {
+        let _ = writeln!(
+            o,
+            "    __device__ __forceinline__ void p2c_fold_atomic(const {ty} &v) const\n    {{"
+        );
+        for x in &r.reductions {
+            let _ = writeln!(o, "        {}({v}, v.{v});", x.op.atomic_fn(), v = x.var);
+        }
+        o.push_str("    }\n");
+    }
+    o.push_str("};\n");
+    o
+}
+
+/// Kernel parameters of the reduction code.
+pub fn params(r: &Region, n: &RedNames) -> Vec<String> {
+    let mut v = vec![format!("{} {}", n.res_ty, n.res)];
+    match r.red.gang {
+        Gang::Partials => {
+            v.push(format!("{} *{}", n.ty, n.partials));
+            v.push(format!("unsigned *{}", n.counter));
+        }
+        Gang::Lock => v.push(format!("unsigned *{}", n.lock)),
+        Gang::Atomic | Gang::Single => {}
+    }
+    v
+}
+
+/// The host locals passed to [`params`], in the same order.
+pub fn args(r: &Region, n: &RedNames) -> Vec<String> {
+    let mut v = vec![n.res.clone()];
+    match r.red.gang {
+        Gang::Partials => {
+            v.push(n.partials.clone());
+            v.push(n.counter.clone());
+        }
+        Gang::Lock => v.push(n.lock.clone()),
+        Gang::Atomic | Gang::Single => {}
+    }
+    v
+}
+
+fn step_name(s: &Step) -> String {
+    match s {
+        Step::Red {
+            builtin,
+            level,
+            lid,
+            ..
+        } => format!("{} ({}, lid {lid})", builtin.as_str(), level.as_str()),
+        Step::Lock {
+            level, lid, unlock, ..
+        } => format!(
+            "{} ({}, lid {lid})",
+            if *unlock { "RED_UNLOCK" } else { "RED_LOCK" },
+            level.as_str()
+        ),
+        Step::Fork { level, join, .. } => {
+            format!(
+                "{} ({})",
+                if *join { "JOIN" } else { "FORK" },
+                level.as_str()
+            )
+        }
+        _ => String::new(),
+    }
+}
+
+/// The condition under which a thread holds a value for the worker level.
+fn holder_test(h: Holders) -> Option<String> {
+    match h {
+        Holders::All => None,
+        Holders::Stride(n) => Some(format!("(p2c_thread_id() & {}u) == 0u", n - 1)),
+        Holders::Pieces => Some("p2c_red_piece_start()".into()),
+    }
+}
+
+/// Kernel code of the steps before the loop (`before`) or after it.
+pub fn kernel_steps(r: &Region, n: &RedNames, before: bool) -> String {
+    let f: &RedForm = &r.red;
+    let body_at = f
+        .steps
+        .iter()
+        .position(|s| matches!(s, Step::Body { .. }))
+        .unwrap_or(f.steps.len());
+    let (steps, mut ind) = if before {
+        (&f.steps[..body_at], "    ".to_string())
+    } else {
+        (
+            &f.steps[(body_at + 1).min(f.steps.len())..],
+            "    ".to_string(),
+        )
+    };
+    let mut o = String::new();
+    let ty = &n.ty;
+    let v = &n.value;
+    if before && f.needs_worker_buffer() {
+        let _ = writeln!(
+            o,
+            "{ind}__shared__ {ty} {}; /* seed 001's worker buffer: slot (lid, rid) = field rid */",
+            n.wbuf
+        );
+        let _ = writeln!(o, "{ind}__shared__ unsigned {};", n.wlock);
+    }
+    if !before {
+        let vars: Vec<&str> = r.reductions.iter().map(|x| x.var.as_str()).collect();
+        let lid = f.loops.last().map(|l| l.lid).unwrap_or(0);
+        let _ = writeln!(
+            o,
+            "{ind}/* The LOCAL objects of lid {lid}, packed: each tree below reduces them all in one pass. */"
+        );
+        let _ = writeln!(o, "{ind}{ty} {v} = {{{}}};", vars.join(", "));
+        if f.needs_scratch() {
+            let _ = writeln!(
+                o,
+                "{ind}__shared__ {ty} {}[32]; /* warp masters' slots (seed 000) */",
+                n.scratch
+            );
+        }
+    }
+    for s in steps {
+        let exp = match s {
+            Step::Red { exp, .. } | Step::Lock { exp, .. } | Step::Fork { exp, .. } => *exp,
+            _ => continue,
+        };
+        let name = step_name(s);
+        match exp {
+            Exp::Local(_) | Exp::NoLock(_) | Exp::HostSetup | Exp::HostTeardown => {}
+            Exp::Declare => {
+                let _ = writeln!(
+                    o,
+                    "{ind}/* {name}: V = init_val(OP), each thread's LOCAL */"
+                );
+                for x in &r.reductions {
+                    let t = x.ty.unqualified_base();
+                    let _ = writeln!(
+                        o,
+                        "{ind}{t} {} = {}::identity<{t}>();",
+                        x.var,
+                        x.op.functor()
+                    );
+                }
+            }
+            Exp::BufferStore => {
+                let _ = writeln!(
+                    o,
+                    "{ind}/* {name}: thread 0 stores LOCAL in the worker buffer, clears the lock */"
+                );
+                let _ = writeln!(o, "{ind}if (p2c_thread_id() == 0u) {{");
+                for x in &r.reductions {
+                    let _ = writeln!(o, "{ind}    {}.{x} = {x};", n.wbuf, x = x.var);
+                }
+                let _ = writeln!(o, "{ind}    {} = 0u;", n.wlock);
+                let _ = writeln!(o, "{ind}}}");
+            }
+            Exp::Barrier => {
+                let _ = writeln!(o, "{ind}p2c_bar_sync(1u, p2c_bar_threads()); /* {name} */");
+            }
+            Exp::VectorTree { width, .. } => {
+                let _ = writeln!(
+                    o,
+                    "{ind}p2c_red_vector({v}, {width}u); /* {name}: shuffle tree, width {width} */"
+                );
+            }
+            Exp::VectorPieces => {
+                let _ = writeln!(
+                    o,
+                    "{ind}p2c_red_vector_pieces({v}); /* {name}: each warp's piece of each vector */"
+                );
+            }
+            Exp::BlockTree(h) => match h {
+                Holders::All => {
+                    let _ = writeln!(
+                        o,
+                        "{ind}p2c_red_block({v}, {}, 1u); /* {name}: warps, then warp masters */",
+                        n.scratch
+                    );
+                }
+                Holders::Stride(w) => {
+                    let _ = writeln!(
+                        o,
+                        "{ind}p2c_red_block({v}, {}, {w}u); /* {name}: lanes 0, {w}, ... of each warp, then warp masters */",
+                        n.scratch
+                    );
+                }
+                Holders::Pieces => {
+                    let _ = writeln!(
+                        o,
+                        "{ind}p2c_red_block_pieces({v}, {}); /* {name}: dispersed piece starts, then warp masters */",
+                        n.scratch
+                    );
+                }
+            },
+            Exp::SharedLock(h) => {
+                match holder_test(h) {
+                    Some(t) => {
+                        let _ = writeln!(o, "{ind}if ({t}) {{ /* the threads holding a value */");
+                    }
+                    None => {
+                        let _ = writeln!(o, "{ind}{{");
+                    }
+                }
+                ind.push_str("    ");
+                let _ = writeln!(o, "{ind}p2c_lock_shared(&{}); /* {name} */", n.wlock);
+            }
+            Exp::BufferCombine => {
+                let _ = writeln!(
+                    o,
+                    "{ind}{ty}::p2c_combine({}, {v}); /* {name}: buffer = OP(buffer, LOCAL) */",
+                    n.wbuf
+                );
+            }
+            Exp::SharedUnlock => {
+                let _ = writeln!(o, "{ind}p2c_unlock_shared(&{}); /* {name} */", n.wlock);
+                ind.truncate(ind.len().saturating_sub(4));
+                let _ = writeln!(o, "{ind}}}");
+            }
+            Exp::BufferLoad => {
+                let _ = writeln!(o, "{ind}{v} = {}; /* {name}: V = buffer */", n.wbuf);
+            }
+            Exp::GlobalLock => {
+                let _ = writeln!(o, "{ind}if (p2c_thread_id() == 0u) {{");
+                ind.push_str("    ");
+                let _ = writeln!(o, "{ind}p2c_lock_global({}); /* {name} */", n.lock);
+            }
+            Exp::LockedUpdate => {
+                let _ = writeln!(
+                    o,
+                    "{ind}{}.p2c_fold({v}); /* {name}: *RES_PTR = OP(*RES_PTR, LOCAL) */",
+                    n.res
+                );
+            }
+            Exp::GlobalUnlock => {
+                let _ = writeln!(o, "{ind}p2c_unlock_global({}); /* {name} */", n.lock);
+                ind.truncate(ind.len().saturating_sub(4));
+                let _ = writeln!(o, "{ind}}}");
+            }
+            Exp::LastBlock { one_thread: false } => {
+                let _ = writeln!(
+                    o,
+                    "{ind}p2c_red_last_block({v}, {}, {}, {}, {}); /* {name}: per-block partials, the last block combines */",
+                    n.partials, n.counter, n.res, n.scratch
+                );
+            }
+            Exp::LastBlock { one_thread: true } => {
+                let _ = writeln!(
+                    o,
+                    "{ind}p2c_red_last_block_1({v}, {}, {}, {}); /* {name}: per-block partials, the last block combines */",
+                    n.partials, n.counter, n.res
+                );
+            }
+            Exp::OneGang => {
+                let _ = writeln!(
+                    o,
+                    "{ind}if (p2c_thread_id() == 0u) /* {name}: one gang, *RES_PTR = OP(*RES_PTR, LOCAL) */"
+                );
+                let _ = writeln!(o, "{ind}    {}.p2c_fold({v});", n.res);
+            }
+            Exp::Atomics => {
+                let _ = writeln!(
+                    o,
+                    "{ind}if (p2c_thread_id() == 0u) /* {name}: native atomics into *RES_PTR */"
+                );
+                let _ = writeln!(o, "{ind}    {}.p2c_fold_atomic({v});", n.res);
+            }
+        }
+    }
+    o
+}
+
+/// Host code of RED_SETUP at GANG (before the launch); the RED_TEARDOWN
+/// lines (to run after it, in reverse order) go to `exits`.
+pub fn host_setup(
+    r: &Region,
+    n: &RedNames,
+    where_: &str,
+    blocks: &str,
+    ind: &str,
+    exits: &mut Vec<String>,
+) -> String {
+    let mut h = String::new();
+    for s in &r.red.steps {
+        let Step::Red {
+            builtin: Builtin::Setup | Builtin::Teardown,
+            level: Level::Gang,
+            lid,
+            exp,
+            ..
+        } = s
+        else {
+            continue;
+        };
+        match exp {
+            Exp::HostSetup => {
+                let what = match r.red.gang {
+                    Gang::Partials => "; per-block partials and arrival counter",
+                    Gang::Lock => "; the global lock",
+                    Gang::Atomic | Gang::Single => "",
+                };
+                let _ = writeln!(
+                    h,
+                    "{ind}/* {}: RES_PTR = the device copy of each RESULT{what} */",
+                    step_name(s)
+                );
+                for (x, dev) in r.reductions.iter().zip(&n.results) {
+                    let t = x.ty.unqualified_base();
+                    let _ = writeln!(
+                        h,
+                        "{ind}{t} *{dev} = p2c_map_scalar(&{}, P2C_MAP_TOFROM, {where_});",
+                        x.var
+                    );
+                }
+                let _ = writeln!(
+                    h,
+                    "{ind}const {} {} = {{{}}};",
+                    n.res_ty,
+                    n.res,
+                    n.results.join(", ")
+                );
+                match r.red.gang {
+                    Gang::Partials => {
+                        let _ = writeln!(
+                            h,
+                            "{ind}{ty} *{} = p2c_partials<{ty}>({lid}, {blocks}, {where_});",
+                            n.partials,
+                            ty = n.ty
+                        );
+                        let _ = writeln!(
+                            h,
+                            "{ind}unsigned *{} = p2c_counter({lid}, {where_});",
+                            n.counter
+                        );
+                    }
+                    Gang::Lock => {
+                        let _ = writeln!(h, "{ind}unsigned *{} = p2c_gang_lock({where_});", n.lock);
+                    }
+                    Gang::Atomic | Gang::Single => {}
+                }
+            }
+            Exp::HostTeardown => {
+                for x in &r.reductions {
+                    exits.push(format!(
+                        "p2c_unmap_scalar(&{}, P2C_MAP_TOFROM, {where_}); /* {} */",
+                        x.var,
+                        step_name(s)
+                    ));
+                }
+            }
+            _ => {}
+        }
+    }
+    h
+}
