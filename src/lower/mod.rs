@@ -9,6 +9,7 @@
 pub mod build;
 pub mod ir;
 pub mod plan;
+pub mod staging;
 
 pub use build::build_region;
 pub use ir::*;

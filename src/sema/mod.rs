@@ -6,6 +6,7 @@
 //! rewrites text, and reports every problem as a located diagnostic.
 
 pub mod ctype;
+pub mod layout;
 pub mod loops;
 pub mod sharing;
 pub mod symbols;
