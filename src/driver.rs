@@ -5,6 +5,7 @@ use crate::directives::{self, Directive};
 use crate::emit::{self, cxx, emit_file, namer::Namer};
 use crate::front::{attach, parse_c, Attached, CTree};
 use crate::lower::build::{self, build_region, Kind};
+use crate::lower::generic;
 use crate::lower::{plan, Region};
 use crate::source::{mask, SourceFile, Span};
 
@@ -20,11 +21,17 @@ pub enum Emit {
 #[derive(Clone, Debug)]
 pub struct Options {
     pub emit: Emit,
+    /// Bytes of shared memory a team's staged variables may take in generic
+    /// mode (`--shared-budget`); the rest go to a per-team global frame.
+    pub shared_budget: u64,
 }
 
 impl Default for Options {
     fn default() -> Self {
-        Options { emit: Emit::Cuda }
+        Options {
+            emit: Emit::Cuda,
+            shared_budget: generic::DEFAULT_SHARED_BUDGET,
+        }
     }
 }
 
@@ -81,13 +88,22 @@ fn analyse(file: &SourceFile, diags: &mut Vec<Diagnostic>) -> Analysis {
 fn lower_all(
     file: &SourceFile,
     a: &Analysis,
+    opts: &Options,
     namer: &mut Namer,
     diags: &mut Vec<Diagnostic>,
 ) -> Vec<Region> {
     let mut regions = Vec::new();
     let mut claimed: Vec<Span> = Vec::new();
+    // Generic-mode regions lower the directives nested in them.
+    let mut generic_claimed: Vec<Span> = Vec::new();
     for at in &a.attached {
         let d = &at.directive;
+        if generic_claimed
+            .iter()
+            .any(|s| s.start <= d.span.start && d.span.end <= s.end)
+        {
+            continue;
+        }
         if let Some(outer) = claimed
             .iter()
             .find(|s| s.start <= d.span.start && d.span.end <= s.end)
@@ -108,6 +124,38 @@ fn lower_all(
                     "inside the region that starts here",
                 ),
             );
+            continue;
+        }
+        if generic::handles(d) {
+            let func = at
+                .function
+                .as_ref()
+                .map(|f| f.0.clone())
+                .unwrap_or_else(|| "file".into());
+            let line = file.line_of(d.span.start);
+            let kernel = namer.fresh(&format!("{func}_L{line}"));
+            let whole = Span::new(d.span.start, at.stmt.map(|s| s.end).unwrap_or(d.span.end));
+            generic_claimed.push(whole);
+            let nested: Vec<&Attached> = a
+                .attached
+                .iter()
+                .filter(|n| {
+                    n.directive.span != d.span
+                        && whole.start <= n.directive.span.start
+                        && n.directive.span.end <= whole.end
+                })
+                .collect();
+            if let Some(r) = generic::build_generic(
+                file,
+                &a.tree,
+                at,
+                &nested,
+                kernel,
+                opts.shared_budget,
+                diags,
+            ) {
+                regions.push(r);
+            }
             continue;
         }
         match build::classify(d) {
@@ -142,7 +190,7 @@ pub fn translate(file: &SourceFile, opts: &Options) -> Translation {
         Emit::DirectivesJson => Some(directives::render_json(file, &a.directives)),
         Emit::Plan | Emit::Cuda => {
             let mut namer = Namer::new(&file.text);
-            let regions = lower_all(file, &a, &mut namer, &mut diags);
+            let regions = lower_all(file, &a, opts, &mut namer, &mut diags);
             if opts.emit == Emit::Plan {
                 Some(plan::render(file, &regions))
             } else {
@@ -168,7 +216,8 @@ pub fn lower_region_at(file: &SourceFile, offset: usize) -> (Option<RegionView>,
         let end = at.stmt.map(|s| s.end).unwrap_or(at.directive.span.end);
         at.directive.span.start <= offset
             && offset < end
-            && matches!(build::classify(&at.directive), Kind::Offload)
+            && (matches!(build::classify(&at.directive), Kind::Offload)
+                || generic::handles(&at.directive))
     }) else {
         return (None, diags);
     };
@@ -182,16 +231,44 @@ pub fn lower_region_at(file: &SourceFile, offset: usize) -> (Option<RegionView>,
         "{func}_L{}",
         file.line_of(at.directive.span.start)
     ));
-    let region = build_region(file, &a.tree, at, kernel, &mut diags);
+    let region = if generic::handles(&at.directive) {
+        let whole = Span::new(
+            at.directive.span.start,
+            at.stmt.map(|s| s.end).unwrap_or(at.directive.span.end),
+        );
+        let nested: Vec<&Attached> = a
+            .attached
+            .iter()
+            .filter(|n| {
+                n.directive.span != at.directive.span
+                    && whole.start <= n.directive.span.start
+                    && n.directive.span.end <= whole.end
+            })
+            .collect();
+        generic::build_generic(
+            file,
+            &a.tree,
+            at,
+            &nested,
+            kernel,
+            generic::DEFAULT_SHARED_BUDGET,
+            &mut diags,
+        )
+    } else {
+        build_region(file, &a.tree, at, kernel, &mut diags)
+    };
     let view = region.map(|r| {
         let plan_text = plan::render(file, std::slice::from_ref(&r));
-        let t = emit::region::emit_region(
-            &r,
-            file.slice(r.body),
-            file.slice(r.stmt),
-            &file.name,
-            &mut namer,
-        );
+        let t = match &r.generic {
+            Some(g) => emit::generic::emit_generic(&r, g, file, &[], &mut namer),
+            None => emit::region::emit_region(
+                &r,
+                file.slice(r.body),
+                file.slice(r.stmt),
+                &file.name,
+                &mut namer,
+            ),
+        };
         RegionView {
             pragma: r.pragma,
             plan: plan_text,

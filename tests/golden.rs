@@ -66,7 +66,13 @@ fn run_stage(dir: &str, emit: Emit, out_dir: &str, ext: &str) {
     let mut failures = Vec::new();
     for p in inputs(dir) {
         let file = load(&p);
-        let t = translate(&file, &Options { emit });
+        let t = translate(
+            &file,
+            &Options {
+                emit,
+                ..Default::default()
+            },
+        );
         let name = p.file_stem().unwrap().to_string_lossy().into_owned();
         let text = match t.output {
             Some(o) if !t.has_errors() => o,
@@ -80,9 +86,15 @@ fn run_stage(dir: &str, emit: Emit, out_dir: &str, ext: &str) {
             }
         };
         // Determinism: the same input gives the same bytes.
-        let again = translate(&file, &Options { emit })
-            .output
-            .unwrap_or_default();
+        let again = translate(
+            &file,
+            &Options {
+                emit,
+                ..Default::default()
+            },
+        )
+        .output
+        .unwrap_or_default();
         if again != text {
             failures.push(format!("{}: two translations differ", p.display()));
         }

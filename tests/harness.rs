@@ -158,8 +158,14 @@ fn selected(p: &Path) -> bool {
     let Ok(only) = std::env::var("P2C_FIXTURES") else {
         return true;
     };
-    let name = p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    only.split(',').map(str::trim).filter(|s| !s.is_empty()).any(|s| name.contains(s))
+    let name = p
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    only.split(',')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .any(|s| name.contains(s))
 }
 
 /// Fixtures run under TSan: those listed in fixtures/tsan.list (small ones:

@@ -25,6 +25,11 @@ OPTIONS:
                                 goes to standard output.
     --emit KIND                 what to produce: cuda (default), directives (the parsed pragmas),
                                 directives-json, plan (the lowering plan of each region)
+    --shared-budget BYTES       shared memory a team's staged variables may use in generic mode
+                                (variables of the sequential part used by nested parallel regions);
+                                the largest ones beyond it go to a per-team frame in global memory.
+                                Default 32768: 32 KiB of the 48 KiB of static shared memory a block
+                                always has, leaving 16 KiB for reduction scratch and user __shared__
     --diagnostics-format FMT    human (default; colored when stderr is a terminal and NO_COLOR is
                                 unset), gcc (file:line:col: error: message [CODE]), json
     -h, --help                  print this help
@@ -55,7 +60,7 @@ EXIT STATUS:
 ";
 
 const USAGE_TRANSLATE: &str =
-    "pragma2cuda [--emit KIND] [--diagnostics-format FMT] INPUT.c [-o OUTPUT.cu]";
+    "pragma2cuda [--emit KIND] [--diagnostics-format FMT] [--shared-budget BYTES] INPUT.c [-o OUTPUT.cu]";
 const USAGE_VERIFY: &str = "pragma2cuda verify FILE.c [--device auto|emulate|gpu] [--keep DIR] [--timeout SECS] [-- FLAGS...]";
 const USAGE_SUITE: &str = "pragma2cuda suite DIR LIST [--jobs N] [--device auto|emulate|gpu] [--timeout SECS] [-- FLAGS...]";
 
@@ -72,6 +77,8 @@ pub struct TranslateArgs {
     pub output: Stream,
     pub emit: Emit,
     pub diagnostics_format: Format,
+    /// `--shared-budget BYTES`: shared memory for a team's staged variables.
+    pub shared_budget: u64,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -239,6 +246,7 @@ pub fn parse(args: Vec<OsString>) -> Result<Command, ParseError> {
     let mut output: Option<Stream> = None;
     let mut emit = Emit::Cuda;
     let mut format = Format::Human;
+    let mut shared_budget = crate::lower::generic::DEFAULT_SHARED_BUDGET;
     let mut only_positional = false;
     while let Some(raw) = c.next() {
         let s = raw.to_string_lossy().into_owned();
@@ -280,6 +288,18 @@ pub fn parse(args: Vec<OsString>) -> Result<Command, ParseError> {
             "--diagnostics-format" => {
                 format = parse_format(&utf8(c.value(name, inline.as_deref(), u)?, "value", u)?)?
             }
+            "--shared-budget" => {
+                let v = utf8(c.value(name, inline.as_deref(), u)?, "value", u)?;
+                shared_budget = match v.parse::<u64>() {
+                    Ok(b) if b <= 48 * 1024 => b,
+                    _ => {
+                        return err(
+                            u,
+                            format!("--shared-budget needs a byte count from 0 to 49152 (static shared memory per block), not `{v}`"),
+                        )
+                    }
+                };
+            }
             _ if s.starts_with("-o") && s.len() > 2 => {
                 if output.is_some() {
                     return err(u, "option `-o` given more than once");
@@ -297,6 +317,7 @@ pub fn parse(args: Vec<OsString>) -> Result<Command, ParseError> {
         output: output.unwrap_or(Stream::Std),
         emit,
         diagnostics_format: format,
+        shared_budget,
     }))
 }
 
@@ -481,6 +502,9 @@ mod tests {
             Format::Gcc
         );
         assert_eq!(t(&["x.c"]).diagnostics_format, Format::Human);
+        assert_eq!(t(&["--shared-budget=0", "x.c"]).shared_budget, 0);
+        assert_eq!(t(&["--shared-budget", "4096", "x.c"]).shared_budget, 4096);
+        assert_eq!(t(&["x.c"]).shared_budget, 32768);
     }
 
     #[test]
@@ -493,6 +517,8 @@ mod tests {
             &["x.c", "-o"],
             &["x.c", "-o", "a", "-o", "b"],
             &["--frobnicate", "x.c"],
+            &["--shared-budget=-1", "x.c"],
+            &["--shared-budget=lots", "x.c"],
             &["verify"],
             &["verify", "a.c", "--device=cpu"],
             &["suite", "dir"],

@@ -91,7 +91,10 @@ fn translate(t: &TranslateArgs) -> i32 {
             return EXIT_USAGE;
         }
     };
-    let opts = crate::Options { emit: t.emit };
+    let opts = crate::Options {
+        emit: t.emit,
+        shared_budget: t.shared_budget,
+    };
     let result = crate::translate(&file, &opts);
     let has_errors = result.has_errors();
     match (&result.output, has_errors) {

@@ -9,6 +9,7 @@
 
 pub mod cxx;
 pub mod edits;
+pub mod generic;
 pub mod namer;
 pub mod region;
 pub mod templates;
@@ -44,7 +45,10 @@ pub fn emit_file(
     for r in regions {
         let body = apply(&file.text, r.body, &cxx_edits);
         let fallback = apply(&file.text, r.stmt, &cxx_edits);
-        let t = region::emit_region(r, &body, &fallback, &file.name, namer);
+        let t = match &r.generic {
+            Some(g) => generic::emit_generic(r, g, file, &cxx_edits, namer),
+            None => region::emit_region(r, &body, &fallback, &file.name, namer),
+        };
         edits.push(Edit::insert(r.function_start, 10, t.kernel));
         // Indent the host block like the pragma it replaces.
         let line_start = file.text[..r.pragma.start]
@@ -66,6 +70,9 @@ pub fn emit_file(
     ));
     out.push_str(templates::DEVICE_PRELUDE);
     out.push_str(templates::HOST_PRELUDE);
+    if regions.iter().any(|r| r.generic.is_some()) {
+        out.push_str(templates::GENERIC_PRELUDE);
+    }
     out.push_str(templates::CXX_COMPAT);
     out.push_str("/* ---- translated source ---- */\n");
     out.push_str(&apply(&file.text, Span::new(0, file.text.len()), &edits));

@@ -74,7 +74,7 @@ fn names(r: &Region, namer: &mut Namer) -> Names {
 }
 
 /// Host expression for one loop's trip count, in the loop variable's type.
-fn trip_expr(l: &CanonLoop, ty: &CType, lb: &str, step: &str) -> String {
+pub(crate) fn trip_expr(l: &CanonLoop, ty: &CType, lb: &str, step: &str) -> String {
     let t = ty.type_name();
     let ub = format!("({t})({})", l.ub);
     match l.test {
@@ -99,7 +99,7 @@ fn size_expr(s: &Size, limit: u32, where_: &str, what: &str, fallback: &str) -> 
 }
 
 /// Is the literal step used inline (a constant) or passed as a parameter?
-fn literal_step(l: &CanonLoop) -> bool {
+pub(crate) fn literal_step(l: &CanonLoop) -> bool {
     int_literal(&l.step).is_some()
 }
 
@@ -140,6 +140,13 @@ pub fn emit_region(
     let kernel = kernel_text(r, body, &n);
     let host = host_text(r, fallback, file_name, &n);
     RegionText { kernel, host }
+}
+
+/// The host block of a region whose kernel another module wrote
+/// (generic mode): data environment, launch shape, launch.
+pub(crate) fn host_code(r: &Region, fallback: &str, file_name: &str, namer: &mut Namer) -> String {
+    let n = names(r, namer);
+    host_text(r, fallback, file_name, &n)
 }
 
 fn kernel_text(r: &Region, body: &str, n: &Names) -> String {
@@ -338,7 +345,7 @@ fn kernel_text(r: &Region, body: &str, n: &Names) -> String {
 }
 
 /// Re-indents a multi-line statement so its first line sits at `indent`.
-fn reindent(body: &str, indent: &str) -> String {
+pub(crate) fn reindent(body: &str, indent: &str) -> String {
     let lines: Vec<&str> = body.lines().collect();
     if lines.len() <= 1 {
         return body.trim().to_string();
@@ -415,7 +422,11 @@ fn host_text(r: &Region, fallback: &str, file_name: &str, n: &Names) -> String {
         h,
         "{ind}const unsigned long long {} = {};",
         n.trip,
-        trips.join(" * ")
+        if trips.is_empty() {
+            "1".to_string()
+        } else {
+            trips.join(" * ")
+        }
     );
     // The device data environment.
     let mut exits = Vec::new();
@@ -501,6 +512,13 @@ fn host_text(r: &Region, fallback: &str, file_name: &str, n: &Names) -> String {
         exits.push(format!(
             "p2c_unmap_scalar(&{}, P2C_MAP_TOFROM, {w}); /* RED_TEARDOWN */",
             x.var
+        ));
+    }
+    if let Some(g) = r.generic.as_ref().filter(|g| g.global_bytes > 0) {
+        // Generic mode: the per-team frames in global memory.
+        args.push(format!(
+            "p2c_team_stack({}u, {}, {w})",
+            g.global_bytes, n.blocks
         ));
     }
     let _ = writeln!(h, "{ind}if ({} > 0) {{", n.trip);

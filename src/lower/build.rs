@@ -533,6 +533,7 @@ pub fn build_region(
         reductions,
         if_cond,
         notes,
+        generic: None,
     })
 }
 

@@ -7,6 +7,7 @@
 //! the emitter makes no decision of its own beyond spelling.
 
 pub mod build;
+pub mod generic;
 pub mod ir;
 pub mod plan;
 pub mod staging;

@@ -23,7 +23,9 @@ pub fn render(file: &SourceFile, regions: &[Region]) -> String {
             r.kernel, file.name, l, c, r.function
         );
         let _ = writeln!(o, "  directive: {} {}", r.model.as_str(), r.construct);
-        let _ = writeln!(o, "  schedule:  {}", r.schedule.as_str());
+        if r.generic.is_none() {
+            let _ = writeln!(o, "  schedule:  {}", r.schedule.as_str());
+        }
         let _ = writeln!(
             o,
             "  launch:    blocks {}, threads {} x {}",
@@ -92,6 +94,11 @@ pub fn render(file: &SourceFile, regions: &[Region]) -> String {
                     levels.join(", ")
                 }
             );
+        }
+        if let Some(g) = &r.generic {
+            for l in super::generic::plan_lines(g, file) {
+                let _ = writeln!(o, "  {l}");
+            }
         }
         for n in &r.notes {
             let _ = writeln!(o, "  note:      {n}");

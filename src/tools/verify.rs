@@ -723,6 +723,7 @@ pub fn verify_file(
         &file,
         &crate::Options {
             emit: crate::Emit::Cuda,
+            ..Default::default()
         },
     );
     let rendered = crate::diag::render(&file, &t.diagnostics, crate::diag::Format::Human, false);

@@ -1,0 +1,84 @@
+/* ---- pragma2cuda generic mode (templates/p2c_generic.cuh) ------------------
+ * Regions with sequential code around nested parallel constructs (seed 002).
+ * Thread 0 of each block runs the sequential part; at a parallel construct
+ * it writes one shared word (region id, team size) and meets the other
+ * threads at named barrier 1 (fork); every thread runs the selected region,
+ * then all meet at named barrier 2 (join). Variables the sequential part
+ * shares with parallel regions live in the team's frame: a __shared__ byte
+ * array laid out by the translator, or the team's slice of a global stack.
+ */
+#include <assert.h>
+
+inline namespace p2c_prelude_1 {
+
+/* The fork word: region id in the low 16 bits, team size in the high 16. */
+__device__ __forceinline__ unsigned p2c_fork_word(unsigned region, unsigned threads)
+{
+    return (threads << 16) | region;
+}
+
+__device__ __forceinline__ unsigned p2c_fork_region(unsigned word)
+{
+    return word & 0xffffu;
+}
+
+__device__ __forceinline__ unsigned p2c_fork_threads(unsigned word)
+{
+    return word >> 16;
+}
+
+/* num_threads(requested) in a team of at most `limit` threads. */
+__device__ __forceinline__ unsigned p2c_team_size(long long requested, unsigned limit)
+{
+    return requested < 1 ? 1u : (requested > (long long)limit ? limit : (unsigned)requested);
+}
+
+/* Barrier among threads 0 .. n-1 of a parallel region (the others wait at
+ * the join): a warp-level barrier when they fit in warp 0, named barrier 3
+ * when they are whole warps. */
+__device__ __forceinline__ void p2c_team_barrier(unsigned n)
+{
+    if (n <= 1u)
+        return;
+    if (n <= 32u) {
+        __syncwarp(n == 32u ? 0xffffffffu : ((1u << n) - 1u));
+        return;
+    }
+    assert(n % 32u == 0u && "pragma2cuda: barrier in a parallel region whose size is not a multiple of 32");
+    p2c_bar_sync(3, n);
+}
+
+/* A variable of the team's frame at `at`. */
+template <class T>
+__device__ __forceinline__ T &p2c_staged(unsigned char *at)
+{
+    return *reinterpret_cast<T *>(at);
+}
+
+/* The same, initialised (declaration with an initializer). */
+template <class T>
+__device__ __forceinline__ T &p2c_staged_init(unsigned char *at, const T &value)
+{
+    memcpy(at, &value, sizeof(T));
+    return *reinterpret_cast<T *>(at);
+}
+
+/* Host: the per-team stack in global memory for the staged variables that
+ * do not fit the shared-memory budget; one buffer grown as needed and
+ * reused by every launch (launches are synchronous). */
+inline unsigned char *p2c_team_stack_buf;
+inline size_t p2c_team_stack_bytes;
+
+inline unsigned char *p2c_team_stack(size_t per_team, unsigned teams, const char *where)
+{
+    size_t need = per_team * (size_t)teams;
+    if (need > p2c_team_stack_bytes) {
+        if (p2c_team_stack_buf)
+            p2c_check(cudaFree(p2c_team_stack_buf), where, "cudaFree");
+        p2c_check(cudaMalloc((void **)&p2c_team_stack_buf, need), where, "cudaMalloc");
+        p2c_team_stack_bytes = need;
+    }
+    return p2c_team_stack_buf;
+}
+} /* namespace p2c_prelude_1 */
+/* ---- end of generic mode ---- */
