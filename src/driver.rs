@@ -6,7 +6,7 @@ use crate::emit::{self, cxx, emit_file, namer::Namer};
 use crate::front::{attach, parse_c, Attached, CTree};
 use crate::lower::build::{self, build_region, Kind};
 use crate::lower::generic;
-use crate::lower::{plan, Region};
+use crate::lower::{plan, sharing_report, Region};
 use crate::source::{mask, SourceFile, Span};
 
 /// What to produce.
@@ -16,6 +16,9 @@ pub enum Emit {
     Directives,
     DirectivesJson,
     Plan,
+    /// Data-sharing attributes, homes and rules of every variable (`--emit=sharing`).
+    Sharing,
+    SharingJson,
 }
 
 #[derive(Clone, Debug)]
@@ -188,11 +191,15 @@ pub fn translate(file: &SourceFile, opts: &Options) -> Translation {
     let output = match opts.emit {
         Emit::Directives => Some(directives::render_text(file, &a.directives)),
         Emit::DirectivesJson => Some(directives::render_json(file, &a.directives)),
-        Emit::Plan | Emit::Cuda => {
+        Emit::Plan | Emit::Cuda | Emit::Sharing | Emit::SharingJson => {
             let mut namer = Namer::new(&file.text);
             let regions = lower_all(file, &a, opts, &mut namer, &mut diags);
             if opts.emit == Emit::Plan {
                 Some(plan::render(file, &regions))
+            } else if opts.emit == Emit::Sharing {
+                Some(sharing_report::render_text(file, Some(&a.tree), &regions))
+            } else if opts.emit == Emit::SharingJson {
+                Some(sharing_report::render_json(file, Some(&a.tree), &regions))
             } else {
                 let edits = cxx::compat_edits(&a.tree, &file.text, &mut namer, &mut diags);
                 Some(emit_file(file, &regions, edits, &mut namer))

@@ -24,7 +24,9 @@ OPTIONS:
                                 never touches an existing one). Without -o, or with `-o -`, the result
                                 goes to standard output.
     --emit KIND                 what to produce: cuda (default), directives (the parsed pragmas),
-                                directives-json, plan (the lowering plan of each region)
+                                directives-json, plan (the lowering plan of each region), sharing
+                                (each variable's data-sharing attribute, where it lives on the GPU and
+                                the rule that decided it), sharing-json
     --shared-budget BYTES       shared memory a team's staged variables may use in generic mode
                                 (variables of the sequential part used by nested parallel regions);
                                 the largest ones beyond it go to a per-team frame in global memory.
@@ -184,10 +186,12 @@ fn parse_emit(v: &str) -> Result<Emit, ParseError> {
         "directives" => Ok(Emit::Directives),
         "directives-json" => Ok(Emit::DirectivesJson),
         "plan" => Ok(Emit::Plan),
+        "sharing" => Ok(Emit::Sharing),
+        "sharing-json" => Ok(Emit::SharingJson),
         _ => err(
             USAGE_TRANSLATE,
             format!(
-                "unknown --emit value `{v}` (expected cuda, directives, directives-json or plan)"
+                "unknown --emit value `{v}` (expected cuda, directives, directives-json, plan, sharing or sharing-json)"
             ),
         ),
     }
@@ -492,6 +496,11 @@ mod tests {
             Emit::DirectivesJson
         );
         assert_eq!(t(&["x.c", "--emit=directives"]).emit, Emit::Directives);
+        assert_eq!(t(&["--emit=sharing", "x.c"]).emit, Emit::Sharing);
+        assert_eq!(
+            t(&["--emit", "sharing-json", "x.c"]).emit,
+            Emit::SharingJson
+        );
         assert_eq!(t(&["x.c"]).emit, Emit::Cuda);
         assert_eq!(
             t(&["--diagnostics-format=json", "x.c"]).diagnostics_format,

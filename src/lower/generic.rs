@@ -155,6 +155,52 @@ pub struct Fork {
     /// Mapped scalars the region uses (indices into `Region::vars`).
     pub mapped_scalars: Vec<usize>,
     pub has_barrier: bool,
+    /// Every variable the construct references, for the sharing report.
+    pub vars: Vec<ScopeVar>,
+}
+
+/// Where a variable of a scope lives.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum VarHome {
+    /// A register (or local memory) of each thread; the detail says whose.
+    Register(&'static str),
+    /// The team's frame (index into `Generic::staged`).
+    Staged(usize),
+    /// The device copy of mapped data, in global memory.
+    Device,
+}
+
+/// How the rule that decided an attribute is classified by the specs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RuleKind {
+    Explicit,
+    Predetermined,
+    Implicit,
+}
+
+impl RuleKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RuleKind::Explicit => "explicit",
+            RuleKind::Predetermined => "predetermined",
+            RuleKind::Implicit => "implicit",
+        }
+    }
+}
+
+/// A variable referenced in a nested parallel construct, for the sharing report.
+#[derive(Clone, Debug)]
+pub struct ScopeVar {
+    pub name: String,
+    pub ty: CType,
+    pub attribute: String,
+    pub home: VarHome,
+    pub rule: &'static str,
+    pub kind: RuleKind,
+    /// The clause item or first use.
+    pub span: Span,
+    /// The declaration's name, when the variable is declared in the region.
+    pub decl: Option<Span>,
 }
 
 /// A variable of the team's frame.
@@ -894,6 +940,7 @@ pub fn build_generic(
             staged: vec![],
             mapped_scalars: vec![],
             has_barrier: false,
+            vars: vec![],
         });
     }
     let mut sorted: Vec<&&Attached> = nested.iter().collect();
@@ -1061,6 +1108,7 @@ pub fn build_generic(
                     staged: vec![],
                     mapped_scalars: vec![],
                     has_barrier: false,
+                    vars: vec![],
                 });
             }
             Role::MasterLoop => {
@@ -1519,6 +1567,29 @@ pub fn build_generic(
         f.staged = s;
         f.mapped_scalars = fork_mapped[fi].clone();
     }
+    for fi in 0..forks.len() {
+        let v = fork_scope(
+            tree,
+            text,
+            model_of(kind),
+            kind,
+            &forks[fi],
+            &inner_loops,
+            &staged,
+            &vars,
+        );
+        forks[fi].vars = v;
+    }
+    if kind == GenKind::OmpParallel {
+        for v in &vars {
+            if v.attr == Attr::Firstprivate && written.contains(&v.sym.name) {
+                cx.diags.push(not_supported(
+                    v.span,
+                    format!("`{}` is shared by the threads of `target parallel` and written in it; this is not supported yet", v.sym.name),
+                ).with_help(format!("map it (`map(tofrom: {})`) or declare it inside the block", v.sym.name)));
+            }
+        }
+    }
     // Locals of the sequential part that stay in the master's registers.
     let mut locals = Vec::new();
     collect_locals(stmt, text, &forks, &staged, &mut locals);
@@ -1593,6 +1664,195 @@ pub fn build_generic(
         notes,
         generic: Some(Box::new(g)),
     })
+}
+
+fn model_of(k: GenKind) -> Model {
+    match k {
+        GenKind::AccParallel | GenKind::AccSerial => Model::Acc,
+        _ => Model::Omp,
+    }
+}
+
+/// The variables a fork references and how each is shared.
+#[allow(clippy::too_many_arguments)]
+fn fork_scope(
+    tree: &CTree,
+    text: &str,
+    model: Model,
+    kind: GenKind,
+    f: &Fork,
+    inner_loops: &[(u32, WsLoop)],
+    staged: &[Staged],
+    vars: &[sharing::VarAttr],
+) -> Vec<ScopeVar> {
+    let mut out: Vec<ScopeVar> = Vec::new();
+    let (Some(root), Some(fnode)) = (tree.root(), node_at(tree, f.stmt)) else {
+        return out;
+    };
+    let (fused, _) = uses::free_identifiers(fnode, text);
+    let fsyms = symbols::visible_at(root, text, fnode);
+    let loops: Vec<&WsLoop> =
+        f.ws.iter()
+            .chain(
+                inner_loops
+                    .iter()
+                    .filter(|(id, _)| *id == f.id)
+                    .map(|(_, w)| w),
+            )
+            .collect();
+    let privs: Vec<&PrivVar> = f
+        .privates
+        .iter()
+        .chain(loops.iter().flat_map(|w| w.privates.iter()))
+        .collect();
+    let shared_rule = match model {
+        Model::Omp => "parallel construct without default clause: shared",
+        Model::Acc => "declared outside the partitioned loop: one copy per gang, visible to its workers and vector lanes",
+    };
+    let mut push = |v: ScopeVar| {
+        if !out.iter().any(|o| o.name == v.name) {
+            out.push(v);
+        }
+    };
+    for p in &privs {
+        push(ScopeVar {
+            name: p.name.clone(),
+            ty: p.ty.clone(),
+            attribute: p.kind.as_str().to_string(),
+            home: VarHome::Register("each thread's copy"),
+            rule: "explicit clause",
+            kind: RuleKind::Explicit,
+            span: p.span,
+            decl: None,
+        });
+    }
+    for w in &loops {
+        for (l, ty) in w.nest.iter().zip(&w.types) {
+            push(ScopeVar {
+                name: l.var.clone(),
+                ty: ty.clone(),
+                attribute: "private".into(),
+                home: VarHome::Register("each thread's copy"),
+                rule: "loop iteration variable (predetermined private)",
+                kind: RuleKind::Predetermined,
+                span: l.var_span,
+                decl: None,
+            });
+        }
+    }
+    for u in &fused {
+        let Some(sym) = fsyms.get(&u.name) else {
+            continue;
+        };
+        if sym.is_typedef || sym.ty.is_function() {
+            continue;
+        }
+        if let Some(si) = staged
+            .iter()
+            .position(|s| !s.region_var && s.span == sym.span)
+        {
+            push(ScopeVar {
+                name: u.name.clone(),
+                ty: sym.ty.clone(),
+                attribute: "shared".into(),
+                home: VarHome::Staged(si),
+                rule: shared_rule,
+                kind: RuleKind::Implicit,
+                span: u.span,
+                decl: Some(sym.span),
+            });
+            continue;
+        }
+        let Some(v) = vars.iter().find(|v| v.sym.name == u.name) else {
+            continue;
+        };
+        let si = staged
+            .iter()
+            .position(|s| s.region_var && s.name == v.sym.name);
+        let (attribute, home, rule, rk) = match (&v.attr, si, kind) {
+            (Attr::Mapped { .. }, _, _) => (
+                "shared".to_string(),
+                VarHome::Device,
+                shared_rule,
+                RuleKind::Implicit,
+            ),
+            (_, Some(si), _) => (
+                "shared".to_string(),
+                VarHome::Staged(si),
+                shared_rule,
+                RuleKind::Implicit,
+            ),
+            (Attr::Firstprivate, None, GenKind::OmpParallel) => (
+                "firstprivate".to_string(),
+                VarHome::Register("kernel parameter: each thread's copy"),
+                v.rule,
+                RuleKind::Implicit,
+            ),
+            (Attr::Private, None, GenKind::OmpParallel) => (
+                "private".to_string(),
+                VarHome::Register("each thread's copy"),
+                v.rule,
+                RuleKind::Explicit,
+            ),
+            _ => (
+                "shared".to_string(),
+                VarHome::Register(
+                    "kernel parameter: the region never writes it, so every thread holds its value",
+                ),
+                shared_rule,
+                RuleKind::Implicit,
+            ),
+        };
+        push(ScopeVar {
+            name: u.name.clone(),
+            ty: v.sym.ty.clone(),
+            attribute,
+            home,
+            rule,
+            kind: rk,
+            span: u.span,
+            decl: None,
+        });
+    }
+    // Variables declared inside the construct.
+    let mut declared = Vec::new();
+    declared_in(fnode, text, &mut declared);
+    for s in declared {
+        push(ScopeVar {
+            name: s.name.clone(),
+            ty: s.ty.clone(),
+            attribute: "private".into(),
+            home: VarHome::Register("each thread's copy"),
+            rule: "declared inside the construct (predetermined private)",
+            kind: RuleKind::Predetermined,
+            span: s.span,
+            decl: Some(s.span),
+        });
+    }
+    out
+}
+
+/// The node of `span` (for other lowering modules).
+pub fn node_in(tree: &CTree, span: Span) -> Option<Node<'_>> {
+    node_at(tree, span)
+}
+
+/// Every variable declared in `n` (declarations and for-loop initializers).
+pub fn declared_in(n: Node<'_>, text: &str, out: &mut Vec<symbols::Symbol>) {
+    if n.kind() == "declaration" {
+        let mut v = Vec::new();
+        symbols::declared_by(n, text, Storage::Local, &mut v);
+        out.extend(
+            v.into_iter()
+                .filter(|s| !s.is_typedef && !s.ty.is_function()),
+        );
+        return;
+    }
+    let mut c = n.walk();
+    let kids: Vec<Node<'_>> = n.named_children(&mut c).collect();
+    for k in kids {
+        declared_in(k, text, out);
+    }
 }
 
 fn kind_is_parallel(k: GenKind) -> bool {

@@ -10,6 +10,7 @@ pub mod build;
 pub mod generic;
 pub mod ir;
 pub mod plan;
+pub mod sharing_report;
 pub mod staging;
 
 pub use build::build_region;
