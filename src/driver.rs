@@ -95,8 +95,9 @@ fn lower_all(
     namer: &mut Namer,
     diags: &mut Vec<Diagnostic>,
 ) -> Vec<Region> {
-    let mut regions = Vec::new();
+    let mut regions: Vec<Region> = Vec::new();
     let mut claimed: Vec<Span> = Vec::new();
+    let threadprivate = crate::sema::threadprivate::names(&a.directives);
     // Generic-mode regions lower the directives nested in them.
     let mut generic_claimed: Vec<Span> = Vec::new();
     for at in &a.attached {
@@ -157,6 +158,7 @@ fn lower_all(
                 opts.shared_budget,
                 diags,
             ) {
+                crate::sema::threadprivate::check(&r.vars, r.pragma, &threadprivate, diags);
                 regions.push(r);
             }
             continue;
@@ -176,6 +178,7 @@ fn lower_all(
                     claimed.push(Span::new(d.span.start, stmt.end));
                 }
                 if let Some(r) = build_region(file, &a.tree, at, kernel, diags) {
+                    crate::sema::threadprivate::check(&r.vars, r.pragma, &threadprivate, diags);
                     regions.push(r);
                 }
             }

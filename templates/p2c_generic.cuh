@@ -63,6 +63,42 @@ __device__ __forceinline__ T &p2c_staged_init(unsigned char *at, const T &value)
     return *reinterpret_cast<T *>(at);
 }
 
+/* lastprivate(conditional:): the thread whose last assigning iteration
+ * (`mine`, iteration + 1; 0 when it never assigned) is the highest writes its
+ * value. scratch[0] holds the highest iteration so far, scratch[1] a lock;
+ * both start at 0 (p2c_lastprivate_scratch). */
+template <class T>
+__device__ inline void p2c_lastprivate_cond(T *dst, unsigned long long *scratch, unsigned long long mine, T value)
+{
+    if (mine == 0)
+        return;
+    unsigned *lock = (unsigned *)(scratch + 1);
+    while (atomicCAS(lock, 0u, 1u) != 0u) {
+    }
+    __threadfence();
+    if (mine > *(volatile unsigned long long *)scratch) {
+        *(volatile unsigned long long *)scratch = mine;
+        *(volatile T *)dst = value;
+    }
+    __threadfence();
+    atomicExch(lock, 0u);
+}
+
+/* Host: zeroed scratch for lastprivate(conditional:) variable `slot` of the
+ * next launch (launches are synchronous, so slots are reused). */
+enum { P2C_MAX_LASTPRIVATE = 64 };
+inline unsigned long long *p2c_lastprivate_buf;
+
+inline unsigned long long *p2c_lastprivate_scratch(unsigned slot, const char *where)
+{
+    if (slot >= P2C_MAX_LASTPRIVATE)
+        p2c_fail(where, "too many lastprivate(conditional:) variables in one region", NULL);
+    if (!p2c_lastprivate_buf)
+        p2c_check(cudaMalloc((void **)&p2c_lastprivate_buf, 2 * P2C_MAX_LASTPRIVATE * sizeof(unsigned long long)), where, "cudaMalloc");
+    p2c_check(cudaMemset(p2c_lastprivate_buf + 2 * slot, 0, 2 * sizeof(unsigned long long)), where, "cudaMemset");
+    return p2c_lastprivate_buf + 2 * slot;
+}
+
 /* Host: the per-team stack in global memory for the staged variables that
  * do not fit the shared-memory budget; one buffer grown as needed and
  * reused by every launch (launches are synchronous). */

@@ -399,9 +399,23 @@ fn paper_table(results: &[FixtureResult]) -> (String, Vec<String>) {
     let mut bad = Vec::new();
     let rows = SCALARS
         .iter()
-        .map(|(n, p)| (format!("omp_generic_fig5_s{n}.c"), "Figure 5 (int scalars)", *n, *p, 4 * n))
+        .map(|(n, p)| {
+            (
+                format!("omp_generic_fig5_s{n}.c"),
+                "Figure 5 (int scalars)",
+                *n,
+                *p,
+                4 * n,
+            )
+        })
         .chain(ARRAYS.iter().map(|(n, p)| {
-            (format!("omp_generic_fig6_a{n}.c"), "Figure 6 (int[96] arrays)", *n, *p, 384 * n)
+            (
+                format!("omp_generic_fig6_a{n}.c"),
+                "Figure 6 (int[96] arrays)",
+                *n,
+                *p,
+                384 * n,
+            )
         }));
     for (name, what, n, paper, own) in rows {
         let Some(r) = results.iter().find(|r| r.name == name) else {

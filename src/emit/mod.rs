@@ -43,7 +43,15 @@ pub fn emit_file(
         }
     }
     for r in regions {
-        let body = apply(&file.text, r.body, &cxx_edits);
+        // lastprivate(conditional:): mark the assignments in the body.
+        let mut body_edits = cxx_edits.clone();
+        for (i, spans) in &r.lastprivate_assigns {
+            for s in spans {
+                body_edits.push(Edit::insert(s.start, 5, region::lastprivate_marker(*i)));
+                body_edits.push(Edit::insert(s.end, 95, ")"));
+            }
+        }
+        let body = apply(&file.text, r.body, &body_edits);
         let fallback = apply(&file.text, r.stmt, &cxx_edits);
         let t = match &r.generic {
             Some(g) => generic::emit_generic(r, g, file, &cxx_edits, namer),
@@ -70,7 +78,12 @@ pub fn emit_file(
     ));
     out.push_str(templates::DEVICE_PRELUDE);
     out.push_str(templates::HOST_PRELUDE);
-    if regions.iter().any(|r| r.generic.is_some()) {
+    let lastprivate = regions.iter().any(|r| {
+        r.vars
+            .iter()
+            .any(|v| matches!(v.attr, crate::sema::sharing::Attr::Lastprivate { .. }))
+    });
+    if lastprivate || regions.iter().any(|r| r.generic.is_some()) {
         out.push_str(templates::GENERIC_PRELUDE);
     }
     out.push_str(templates::CXX_COMPAT);

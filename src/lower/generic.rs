@@ -641,6 +641,13 @@ fn privates(cx: &mut Ctx<'_>, d: &Directive, at: Node<'_>, body: Option<Node<'_>
                 );
                 continue;
             };
+            if kind == (PrivKind::Lastprivate { conditional: true }) {
+                cx.diags.push(not_supported(
+                    item.span,
+                    "lastprivate(conditional:) inside a region with a structured block is not supported yet",
+                ));
+                continue;
+            }
             if matches!(kind, PrivKind::Lastprivate { .. }) && !sym.ty.is_scalar() {
                 cx.diags.push(not_supported(
                     item.span,
@@ -906,6 +913,12 @@ pub fn build_generic(
     let (used, _) = uses::free_identifiers(stmt, text);
     let vars = sharing::decide(d, false, &used, &symbols_at_region, &[], cx.diags);
     for v in &vars {
+        if matches!(v.attr, Attr::Lastprivate { .. }) {
+            cx.diags.push(not_supported(
+                v.span,
+                "lastprivate on a compute construct with a structured block is not supported yet",
+            ));
+        }
         if matches!(v.attr, Attr::Reduction { .. }) {
             cx.diags.push(not_supported(
                 v.span,
@@ -1414,7 +1427,7 @@ pub fn build_generic(
                         }
                         None
                     }
-                    Attr::Reduction { .. } => None,
+                    Attr::Reduction { .. } | Attr::Lastprivate { .. } => None,
                 };
                 if let Some(why) = stage {
                     let key = wants
@@ -1663,6 +1676,7 @@ pub fn build_generic(
         if_cond: None,
         notes,
         generic: Some(Box::new(g)),
+        lastprivate_assigns: vec![],
     })
 }
 

@@ -123,6 +123,9 @@ pub struct Region {
     /// Generic mode (a structured block with sequential code and nested
     /// parallel constructs); `None` for loop constructs (SPMD).
     pub generic: Option<Box<super::generic::Generic>>,
+    /// `lastprivate(conditional:)`: per variable (index into `vars`), the
+    /// assignments to it in the loop body.
+    pub lastprivate_assigns: Vec<(usize, Vec<Span>)>,
 }
 
 impl Region {

@@ -69,6 +69,15 @@ pub fn render(file: &SourceFile, regions: &[Region]) -> String {
                     format!("map {}{} (device memory)", kind.as_str(), secs.join(""))
                 }
                 Attr::Reduction { op } => format!("reduction {}", op.as_str()),
+                Attr::Lastprivate { conditional } => format!(
+                    "lastprivate{} (private; the {} iteration's value is written back)",
+                    if *conditional { "(conditional)" } else { "" },
+                    if *conditional {
+                        "last assigning"
+                    } else {
+                        "last"
+                    }
+                ),
             };
             let _ = writeln!(
                 o,

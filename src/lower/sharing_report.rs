@@ -202,6 +202,8 @@ pub fn build(file: &SourceFile, tree: Option<&CTree>, regions: &[Region]) -> Rep
                     format!("{}{}", map_word(r.model, *kind), secs.join(""))
                 }
                 Attr::Reduction { op } => format!("reduction({})", op.as_str()),
+                Attr::Lastprivate { conditional: false } => "lastprivate".to_string(),
+                Attr::Lastprivate { conditional: true } => "lastprivate(conditional)".to_string(),
             };
             let home = match (&v.attr, staged, g) {
                 (_, Some(si), _) => VarHome::Staged(si),
@@ -219,6 +221,9 @@ pub fn build(file: &SourceFile, tree: Option<&CTree>, regions: &[Region]) -> Rep
                     VarHome::Register("the team's initial thread")
                 }
                 (Attr::Private, ..) => VarHome::Register("each thread's copy"),
+                (Attr::Lastprivate { .. }, ..) => VarHome::Register(
+                    "each thread's copy; the thread that ran the last iteration writes it to the device copy",
+                ),
             };
             top.push(VarReport {
                 name: v.sym.name.clone(),

@@ -10,6 +10,7 @@ pub mod layout;
 pub mod loops;
 pub mod sharing;
 pub mod symbols;
+pub mod threadprivate;
 pub mod uses;
 
 pub use ctype::{CType, Deriv};

@@ -86,6 +86,10 @@ pub enum Attr {
     },
     /// Reduced into the variable's device copy.
     Reduction { op: RedOp },
+    /// Each thread has its own copy; the value of the sequentially last
+    /// iteration (`conditional`: the last iteration that assigned it) is
+    /// written back to the variable.
+    Lastprivate { conditional: bool },
 }
 
 /// A variable of a region, its attribute, and the rule that decided it.
@@ -200,7 +204,9 @@ pub fn decide(
     for clause in &dir.clauses {
         let name = clause.name.as_str();
         let kind = map_kind_of(dir.model, name, clause.modifiers());
-        let is_list = kind.is_some() || matches!(name, "private" | "firstprivate" | "reduction");
+        let is_list = kind.is_some()
+            || matches!(name, "private" | "firstprivate" | "reduction")
+            || (name == "lastprivate" && dir.model == Model::Omp);
         if !is_list {
             continue;
         }
@@ -258,6 +264,32 @@ pub fn decide(
             let attr = match (name, kind, op) {
                 ("private", ..) => Attr::Private,
                 ("firstprivate", ..) => Attr::Firstprivate,
+                ("lastprivate", ..) => {
+                    if !sym.ty.is_scalar() {
+                        diags.push(
+                            Diagnostic::new(
+                                codes::NOT_SUPPORTED,
+                                item.name_span,
+                                format!("lastprivate of `{}`, which is not a scalar, is not supported yet", item.name),
+                            )
+                            .with_label("not lowered yet"),
+                        );
+                        continue;
+                    }
+                    let conditional = clause.modifiers().iter().any(|m| m.text == "conditional");
+                    if conditional && dir.words().any(|w| w == "distribute") {
+                        diags.push(
+                            Diagnostic::new(
+                                codes::BAD_CLAUSE_ARG,
+                                clause.span,
+                                "the `conditional` modifier of lastprivate is not allowed on a distribute construct",
+                            )
+                            .with_label("on a construct with distribute"),
+                        );
+                        continue;
+                    }
+                    Attr::Lastprivate { conditional }
+                }
                 ("reduction", _, Some(op)) => {
                     let base = sym.ty.unqualified_base();
                     if !sym.ty.is_scalar() || !REDUCIBLE_BASES.contains(&base.as_str()) {
