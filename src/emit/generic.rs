@@ -230,7 +230,7 @@ impl Gen<'_> {
         let it = namer.fresh("p2c_iter");
         let (tid, team) = (&self.n.tid, &self.n.team);
         let (start, stride) = match w.spread {
-            Spread::Team => (tid.clone(), format!("{team}")),
+            Spread::Team => (tid.clone(), team.to_string()),
             Spread::Grid => (
                 format!("(unsigned long long)blockIdx.x * {team} + {tid}"),
                 format!("(unsigned long long)gridDim.x * {team}"),
@@ -637,20 +637,19 @@ pub fn emit_generic(
             .staged
             .iter()
             .position(|s| s.region_var && s.name == v.sym.name);
+        let named = mentions(&master, &v.sym.name);
         match (&v.attr, staged) {
-            (Attr::Mapped { .. }, _) if v.sym.ty.is_scalar() => {
-                if mentions(&master, &v.sym.name) {
-                    let _ = writeln!(
-                        prologue,
-                        "{} = *{};",
-                        CType {
-                            base: v.sym.ty.base.clone(),
-                            derivs: vec![]
-                        }
-                        .declare(&format!("&{}", v.sym.name)),
-                        gen.n.params[i]
-                    );
-                }
+            (Attr::Mapped { .. }, _) if v.sym.ty.is_scalar() && named => {
+                let _ = writeln!(
+                    prologue,
+                    "{} = *{};",
+                    CType {
+                        base: v.sym.ty.base.clone(),
+                        derivs: vec![]
+                    }
+                    .declare(&format!("&{}", v.sym.name)),
+                    gen.n.params[i]
+                );
             }
             (Attr::Firstprivate, Some(si)) => {
                 let s = &g.staged[si];
@@ -660,23 +659,21 @@ pub fn emit_generic(
                     gen.base(s.home),
                     gen.n.params[i]
                 );
-                if mentions(&master, &v.sym.name) {
+                if named {
                     let _ = writeln!(prologue, "{} = {init};", ref_decl(&s.ty, &s.name));
                 } else {
                     let _ = writeln!(prologue, "{init};");
                 }
             }
-            (Attr::Private, Some(si)) => {
-                if mentions(&master, &v.sym.name) {
-                    let _ = writeln!(
-                        prologue,
-                        "{} = {};",
-                        ref_decl(&g.staged[si].ty, &v.sym.name),
-                        gen.staged_expr(si)
-                    );
-                }
+            (Attr::Private, Some(si)) if named => {
+                let _ = writeln!(
+                    prologue,
+                    "{} = {};",
+                    ref_decl(&g.staged[si].ty, &v.sym.name),
+                    gen.staged_expr(si)
+                );
             }
-            (Attr::Private, None) if g.kind != GenKind::OmpParallel => {
+            (Attr::Private, None) if g.kind != GenKind::OmpParallel && named => {
                 let _ = writeln!(
                     prologue,
                     "{};",

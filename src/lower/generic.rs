@@ -1076,7 +1076,9 @@ pub fn build_generic(
                 _ => Spread::Team,
             };
             Some(WsLoop {
-                construct: format!("{} {}", nd.model.as_str(), nd.name),
+                construct: super::build::pragma_one_line(file.slice(nd.span))
+                    .trim_start_matches("#pragma ")
+                    .to_string(),
                 pragma: nd.span,
                 stmt: nstmt_span,
                 nest,
@@ -1110,7 +1112,9 @@ pub fn build_generic(
                 let id = forks.len() as u32 + 1;
                 forks.push(Fork {
                     id,
-                    construct: format!("{} {}", nd.model.as_str(), nd.name),
+                    construct: super::build::pragma_one_line(file.slice(nd.span))
+                        .trim_start_matches("#pragma ")
+                        .to_string(),
                     pragma: nd.span,
                     stmt: nstmt_span,
                     line: file.line_of(nd.span.start),
@@ -1580,18 +1584,23 @@ pub fn build_generic(
         f.staged = s;
         f.mapped_scalars = fork_mapped[fi].clone();
     }
-    for fi in 0..forks.len() {
-        let v = fork_scope(
-            tree,
-            text,
-            model_of(kind),
-            kind,
-            &forks[fi],
-            &inner_loops,
-            &staged,
-            &vars,
-        );
-        forks[fi].vars = v;
+    let scopes: Vec<Vec<ScopeVar>> = forks
+        .iter()
+        .map(|f| {
+            fork_scope(
+                tree,
+                text,
+                model_of(kind),
+                kind,
+                f,
+                &inner_loops,
+                &staged,
+                &vars,
+            )
+        })
+        .collect();
+    for (f, v) in forks.iter_mut().zip(scopes) {
+        f.vars = v;
     }
     if kind == GenKind::OmpParallel {
         for v in &vars {

@@ -218,7 +218,11 @@ pub fn build(file: &SourceFile, tree: Option<&CTree>, regions: &[Region]) -> Rep
                     VarHome::Register("kernel parameter: each thread's copy")
                 }
                 (Attr::Private, None, Some(g)) if g.kind != GenKind::OmpParallel => {
-                    VarHome::Register("the team's initial thread")
+                    VarHome::Register(if r.model == Model::Acc {
+                        "the gang's master thread"
+                    } else {
+                        "the team's initial thread"
+                    })
                 }
                 (Attr::Private, ..) => VarHome::Register("each thread's copy"),
                 (Attr::Lastprivate { .. }, ..) => VarHome::Register(
@@ -269,10 +273,12 @@ pub fn build(file: &SourceFile, tree: Option<&CTree>, regions: &[Region]) -> Rep
                     attribute: "private".into(),
                     location: location(
                         Some(g),
-                        &VarHome::Register(if g.kind == GenKind::OmpParallel {
-                            "each thread's copy"
-                        } else {
-                            "the team's initial thread; no parallel region uses it"
+                        &VarHome::Register(match (g.kind, r.model) {
+                            (GenKind::OmpParallel, _) => "each thread's copy",
+                            (_, Model::Acc) => {
+                                "the gang's master thread; no partitioned loop uses it"
+                            }
+                            _ => "the team's initial thread; no parallel region uses it",
                         }),
                     ),
                     rule: private_rule.into(),
