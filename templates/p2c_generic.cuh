@@ -63,6 +63,21 @@ __device__ __forceinline__ T &p2c_staged_init(unsigned char *at, const T &value)
     return *reinterpret_cast<T *>(at);
 }
 
+/* A variable-length array of the sequential part that parallel regions use:
+ * its elements live on the device heap (global memory) while the master is
+ * in its block; the team's frame holds its address. */
+template <class T>
+struct p2c_vla {
+    T *data;
+    __device__ explicit p2c_vla(size_t n) : data((T *)malloc(n ? n * sizeof(T) : 1))
+    {
+        assert(data && "pragma2cuda: the device heap cannot hold a variable-length array");
+    }
+    __device__ ~p2c_vla() { free(data); }
+    p2c_vla(const p2c_vla &) = delete;
+    p2c_vla &operator=(const p2c_vla &) = delete;
+};
+
 /* lastprivate(conditional:): the thread whose last assigning iteration
  * (`mine`, iteration + 1; 0 when it never assigned) is the highest writes its
  * value. scratch[0] holds the highest iteration so far, scratch[1] a lock;

@@ -414,6 +414,24 @@ pub fn emit_generic(
         let Some(decl) = s.declarator else { continue };
         let u = storage_type(&s.ty).type_name();
         let refd = ref_declarator(&s.ty, &s.name);
+        if let (Some(ext), Some(start)) = (s.vla_extent, s.decl_start) {
+            // The elements on the device heap, owned by a guard in the master's block.
+            let guard = namer.fresh(&format!("p2c_vla_{}", s.name));
+            let elem = storage_type(&s.ty).element().type_name();
+            decl_edits.push(Edit::insert(
+                start,
+                40,
+                format!("p2c_vla<{elem}> {guard}((size_t)({})); ", gen.render(ext)),
+            ));
+            decl_edits.push(Edit::replace(
+                decl,
+                format!(
+                    "{refd} = p2c_staged_init<{u}>({}, {guard}.data)",
+                    gen.base(s.home)
+                ),
+            ));
+            continue;
+        }
         let t = match s.init {
             Some(init) => format!(
                 "{refd} = p2c_staged_init<{u}>({}, {})",

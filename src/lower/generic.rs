@@ -225,6 +225,12 @@ pub struct Staged {
     /// (where `(void)name;` can follow when the sequential part never
     /// names it again).
     pub decl_end: Option<usize>,
+    /// A variable-length array: the frame holds its address (`ty` is the
+    /// pointer type) and this is its extent, evaluated at the declaration.
+    pub vla_extent: Option<Span>,
+    /// The start of its declaration statement (where a VLA's storage is
+    /// allocated).
+    pub decl_start: Option<usize>,
     /// Forks that use it.
     pub forks: Vec<u32>,
     /// Why it is staged (for the sharing report).
@@ -1485,6 +1491,7 @@ pub fn build_generic(
     let mut forced = Vec::new();
     let mut lays = Vec::new();
     let mut ok = vec![true; wants.len()];
+    let mut vla = vec![false; wants.len()];
     for (k, w) in wants.iter().enumerate() {
         let live = match w.decl_span {
             Some(s) => {
@@ -1500,6 +1507,24 @@ pub fn build_generic(
         };
         match layout::layout_of(&ty, &cx.consts) {
             Ok(l) => {
+                lays.push(l);
+                cands.push(Candidate {
+                    size: l.size,
+                    align: l.align,
+                    live,
+                });
+                forced.push(false);
+            }
+            // A one-dimensional variable-length array of the sequential part:
+            // its elements go to global memory (the device heap, freed when
+            // the master leaves its block), its address to the frame.
+            Err(layout::Unknown::Vla(_))
+                if !w.region_var
+                    && matches!(ty.derivs.as_slice(), [Deriv::Array(Some(_))])
+                    && layout::base_layout(&ty.base).is_some() =>
+            {
+                vla[k] = true;
+                let l = Layout { size: 8, align: 8 };
                 lays.push(l);
                 cands.push(Candidate {
                     size: l.size,
@@ -1562,7 +1587,36 @@ pub fn build_generic(
         } else {
             w.ty.clone()
         };
+        // VLA: the frame holds a pointer; the extent is evaluated where the
+        // array was declared.
+        let mut vla_extent = None;
+        let mut decl_start = None;
+        let ty = if vla[k] {
+            vla_extent = declarator
+                .and_then(|d| node_at(tree, d))
+                .and_then(|n| n.child_by_field_name("size"))
+                .map(span_of);
+            decl_start = w
+                .decl_span
+                .and_then(|s| symbols_decl_span(tree, s))
+                .filter(|_| decl_end.is_some())
+                .map(|d| d.start);
+            if vla_extent.is_none() || decl_start.is_none() {
+                cx.diags.push(not_supported(
+                    w.span,
+                    format!("the variable-length array `{}` is declared where pragma2cuda cannot allocate it", w.name),
+                ));
+            }
+            CType {
+                base: ty.base.clone(),
+                derivs: vec![Deriv::Pointer { quals: vec![] }],
+            }
+        } else {
+            ty
+        };
         staged.push(Staged {
+            vla_extent,
+            decl_start,
             assert_size: layout::depends_on_macro(&ty, &cx.consts),
             name: w.name,
             ty,
@@ -1574,7 +1628,11 @@ pub fn build_generic(
             init,
             decl_end,
             forks: w.forks,
-            why: w.why,
+            why: if vla[k] {
+                format!("{}; a variable-length array: the frame holds its address, its elements are on the device heap", w.why)
+            } else {
+                w.why
+            },
         });
     }
     for (fi, f) in forks.iter_mut().enumerate() {
