@@ -149,15 +149,19 @@ fn lower_all(
                         && n.directive.span.end <= whole.end
                 })
                 .collect();
-            if let Some(r) = generic::build_generic(
-                file,
-                &a.tree,
-                at,
-                &nested,
-                kernel,
-                opts.shared_budget,
-                diags,
-            ) {
+            let built = match generic::spmd_merge(at, &nested) {
+                Some(m) => build_region(file, &a.tree, &m, kernel, diags),
+                None => generic::build_generic(
+                    file,
+                    &a.tree,
+                    at,
+                    &nested,
+                    kernel,
+                    opts.shared_budget,
+                    diags,
+                ),
+            };
+            if let Some(r) = built {
                 crate::sema::threadprivate::check(&r.vars, r.pragma, &threadprivate, diags);
                 regions.push(r);
             }
@@ -255,15 +259,18 @@ pub fn lower_region_at(file: &SourceFile, offset: usize) -> (Option<RegionView>,
                     && n.directive.span.end <= whole.end
             })
             .collect();
-        generic::build_generic(
-            file,
-            &a.tree,
-            at,
-            &nested,
-            kernel,
-            generic::DEFAULT_SHARED_BUDGET,
-            &mut diags,
-        )
+        match generic::spmd_merge(at, &nested) {
+            Some(m) => build_region(file, &a.tree, &m, kernel, &mut diags),
+            None => generic::build_generic(
+                file,
+                &a.tree,
+                at,
+                &nested,
+                kernel,
+                generic::DEFAULT_SHARED_BUDGET,
+                &mut diags,
+            ),
+        }
     } else {
         build_region(file, &a.tree, at, kernel, &mut diags)
     };

@@ -47,7 +47,7 @@ pub enum Home {
 
 fn align_up(v: u64, a: u64) -> u64 {
     let a = a.max(1);
-    v.div_ceil(a) * a
+    v.div_ceil(a).saturating_mul(a)
 }
 
 fn overlaps(a: (usize, usize), b: (usize, usize)) -> bool {
@@ -73,12 +73,12 @@ pub fn allocate(cands: &[Candidate]) -> Frame {
         let busy: Vec<(u64, u64)> = (0..cands.len())
             .filter_map(|j| {
                 let off = offsets[j]?;
-                overlaps(c.live, cands[j].live).then_some((off, off + cands[j].size))
+                overlaps(c.live, cands[j].live).then_some((off, off.saturating_add(cands[j].size)))
             })
             .collect();
         let mut at = 0u64;
         loop {
-            let end = at + c.size;
+            let end = at.saturating_add(c.size);
             let clash = busy
                 .iter()
                 .filter(|(s, e)| c.size > 0 && *s < end && at < *e)
@@ -95,7 +95,7 @@ pub fn allocate(cands: &[Candidate]) -> Frame {
     let bytes = cands
         .iter()
         .zip(&offsets)
-        .map(|(c, o)| o + c.size)
+        .map(|(c, o)| o.saturating_add(c.size))
         .max()
         .unwrap_or(0);
     let align = cands.iter().map(|c| c.align).max().unwrap_or(1).max(1);

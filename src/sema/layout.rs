@@ -409,8 +409,9 @@ pub fn layout_of(ty: &CType, consts: &Consts) -> Result<Layout, Unknown> {
                         Unknown::Vla(n.clone())
                     }
                 })?;
-                let size = (count as u64)
-                    .checked_mul(inner.size)
+                let size = u64::try_from(count)
+                    .ok()
+                    .and_then(|c| c.checked_mul(inner.size))
                     .ok_or_else(|| Unknown::Extent(n.clone()))?;
                 Layout {
                     size,
