@@ -2059,6 +2059,13 @@ pub fn plan_lines(g: &Generic, file: &SourceFile) -> Vec<String> {
             }
         ));
     }
+    for (sp, why) in &g.stripped {
+        v.push(format!(
+            "in order:  line {}: {} ({why})",
+            file.line_of(sp.start),
+            super::build::pragma_one_line(file.slice(*sp)).trim_start_matches("#pragma ")
+        ));
+    }
     for s in &g.staged {
         let home = match s.home {
             Home::Shared(o) => format!("shared memory at offset {o}"),
