@@ -3,13 +3,35 @@
  * Thread 0 of each block runs the sequential part; at a parallel construct
  * it writes one shared word (region id, team size) and meets the other
  * threads at named barrier 1 (fork); every thread runs the selected region,
- * then all meet at named barrier 2 (join). Variables the sequential part
- * shares with parallel regions live in the team's frame: a __shared__ byte
- * array laid out by the translator, or the team's slice of a global stack.
+ * then all meet at named barrier 2 (join); barrier 3 is the team barrier
+ * inside a region, barrier 0 stays __syncthreads'. Variables the sequential
+ * part shares with parallel regions live in the team's frame: a __shared__
+ * byte array laid out by the translator, or the team's slice of a global stack.
  */
 #include <assert.h>
 
 inline namespace p2c_prelude_1 {
+
+/* barrier.sync Id, count: the unaligned form of bar.sync (PTX ISA 6.0,
+ * sm_70 and later). bar.sync is barrier.sync.aligned, which requires every
+ * thread of a warp to execute the same barrier instruction; at a fork the
+ * team's initial thread (lane 0 of warp 0) reaches the barrier from the
+ * sequential code while the other lanes of its warp wait in the workers'
+ * loop. The unaligned barrier waits for the non-exited threads of the warp
+ * wherever they arrive from and then counts the warp, which is also what the
+ * emulator's p2c_sim_bar_sync does. `count` is a multiple of 32. */
+template <unsigned Id>
+__device__ __forceinline__ void p2c_barrier_sync(unsigned count)
+{
+#if defined(P2C_SIMT_EMULATOR)
+    p2c_sim_bar_sync(Id, count);
+#elif defined(__CUDA_ARCH__)
+    /* The id is an immediate, so ptxas counts only the barriers used. */
+    asm volatile("barrier.sync %0, %1;" : : "n"(Id), "r"(count) : "memory");
+#else
+    (void)count;
+#endif
+}
 
 /* The fork word: region id in the low 16 bits, team size in the high 16. */
 __device__ __forceinline__ unsigned p2c_fork_word(unsigned region, unsigned threads)
@@ -45,7 +67,7 @@ __device__ __forceinline__ void p2c_team_barrier(unsigned n)
         return;
     }
     assert(n % 32u == 0u && "pragma2cuda: barrier in a parallel region whose size is not a multiple of 32");
-    p2c_bar_sync(3, n);
+    p2c_barrier_sync<3>(n);
 }
 
 /* A variable of the team's frame at `at`. */

@@ -311,7 +311,7 @@ impl Gen<'_> {
             team = format!("({c}) ? {team} : 1u");
         }
         format!(
-            "{{ /* fork: parallel region {id}, `{p}` */\n    const unsigned {w} = p2c_fork_word({id}u, {team});\n    {fork} = {w};\n    p2c_bar_sync(1, {b});\n    {par}({args});\n    p2c_bar_sync(2, {b}); /* join */\n}}",
+            "{{ /* fork: parallel region {id}, `{p}` */\n    const unsigned {w} = p2c_fork_word({id}u, {team});\n    {fork} = {w};\n    p2c_barrier_sync<1>({b});\n    {par}({args});\n    p2c_barrier_sync<2>({b}); /* join */\n}}",
             id = f.id,
             p = crate::lower::build::pragma_one_line(self.file.slice(f.pragma)),
             fork = self.n.fork,
@@ -736,13 +736,16 @@ pub fn emit_generic(
         );
         k.push_str(&master_block("        "));
         let _ = writeln!(k, "        {} = 0u;", gen.n.fork);
-        let _ = writeln!(k, "        p2c_bar_sync(1, {b}); /* release the workers */");
+        let _ = writeln!(
+            k,
+            "        p2c_barrier_sync<1>({b}); /* release the workers */"
+        );
         let _ = writeln!(
             k,
             "{ind}}} else {{ /* workers: wait for a parallel region */"
         );
         let _ = writeln!(k, "        for (;;) {{");
-        let _ = writeln!(k, "            p2c_bar_sync(1, {b});");
+        let _ = writeln!(k, "            p2c_barrier_sync<1>({b});");
         let _ = writeln!(
             k,
             "            const unsigned {} = {};",
@@ -759,7 +762,7 @@ pub fn emit_generic(
             gen.n.par,
             gen.par_args(&gen.n.work)
         );
-        let _ = writeln!(k, "            p2c_bar_sync(2, {b});");
+        let _ = writeln!(k, "            p2c_barrier_sync<2>({b});");
         let _ = writeln!(k, "        }}");
         let _ = writeln!(k, "{ind}}}");
     }
