@@ -255,6 +255,7 @@ fn main() {
                     &file,
                     &Options {
                         emit: Emit::Directives,
+                        ..Default::default()
                     },
                 ));
             }
@@ -316,6 +317,7 @@ fn main() {
             &file,
             &Options {
                 emit: Emit::Directives,
+                ..Default::default()
             },
         ));
     });

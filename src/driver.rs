@@ -7,8 +7,9 @@ use crate::front::{attach, parse_c, Attached, CTree};
 use crate::lower::build::{self, build_region, Kind};
 use crate::lower::data::{build_data, DataKind, DataOp};
 use crate::lower::declare::{self, DeclarePlan};
+use crate::lower::generic;
 use crate::lower::reduction::{self, Strategy};
-use crate::lower::{plan, Region};
+use crate::lower::{plan, sharing_report, Region};
 use crate::sema::sharing::DataEnv;
 use crate::source::{cond, macros, mask, SourceFile, Span};
 use crate::valid;
@@ -24,13 +25,29 @@ pub enum Emit {
     Plan,
     /// The reductions of every region in seed 001's abstract form.
     Reductions,
+    /// Data-sharing attributes, homes and rules of every variable (`--emit=sharing`).
+    Sharing,
+    SharingJson,
 }
 
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct Options {
     pub emit: Emit,
     /// How reductions combine across workers and gangs.
     pub reduction_strategy: Strategy,
+    /// Bytes of shared memory a team's staged variables may take in generic
+    /// mode (`--shared-budget`); the rest go to a per-team global frame.
+    pub shared_budget: u64,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            emit: Emit::Cuda,
+            reduction_strategy: Strategy::default(),
+            shared_budget: generic::DEFAULT_SHARED_BUDGET,
+        }
+    }
 }
 
 /// The result of a translation: the output text (absent when errors made it
@@ -214,7 +231,7 @@ fn data_env(at: &Attached, data: &[DataOp], declare: &DeclarePlan, unstructured:
 fn lower_all(
     file: &SourceFile,
     a: &Analysis,
-    strategy: Strategy,
+    opts: &Options,
     namer: &mut Namer,
     diags: &mut Vec<Diagnostic>,
 ) -> Lowered {
@@ -232,12 +249,22 @@ fn lower_all(
     // (pragma start .. statement end, statement) of every lowered region.
     let mut claimed: Vec<(Span, Span)> = Vec::new();
     let mut groups: Option<Vec<cond::CondGroup>> = None;
+    let threadprivate =
+        crate::sema::threadprivate::names(a.attached.iter().map(|at| &at.directive));
+    // Generic-mode regions lower the directives nested in them.
+    let mut generic_claimed: Vec<Span> = Vec::new();
     for (i, at) in a.attached.iter().enumerate() {
         let d = &at.directive;
+        if generic_claimed
+            .iter()
+            .any(|s| s.start <= d.span.start && d.span.end <= s.end)
+        {
+            continue;
+        }
         if a.rejected.get(i).copied().unwrap_or(false) {
-            if let (Kind::Offload, Some(stmt)) =
-                (build::classify(d, at.function.is_some()), at.stmt)
-            {
+            let offload = matches!(build::classify(d, at.function.is_some()), Kind::Offload)
+                || generic::handles(d);
+            if let (true, Some(stmt)) = (offload, at.stmt) {
                 claimed.push((Span::new(d.span.start, stmt.end), stmt));
             }
             continue;
@@ -280,12 +307,59 @@ fn lower_all(
             );
             continue;
         }
+        if generic::handles(d) {
+            let func = at
+                .function
+                .as_ref()
+                .map(|f| f.0.clone())
+                .unwrap_or_else(|| "file".into());
+            let line = file.origin(d.span.start).1;
+            let kernel = namer.fresh(&format!("{func}_L{line}"));
+            let whole = Span::new(d.span.start, at.stmt.map(|s| s.end).unwrap_or(d.span.end));
+            generic_claimed.push(whole);
+            let nested: Vec<&Attached> = a
+                .attached
+                .iter()
+                .filter(|n| {
+                    n.directive.span != d.span
+                        && whole.start <= n.directive.span.start
+                        && n.directive.span.end <= whole.end
+                })
+                .collect();
+            let env = data_env(at, &data, &declare, unstructured);
+            let built = match generic::spmd_merge(at, &nested) {
+                Some(m) => build_region(
+                    file,
+                    &a.tree,
+                    &m,
+                    kernel,
+                    &env,
+                    opts.reduction_strategy,
+                    diags,
+                ),
+                None => generic::build_generic(
+                    file,
+                    &a.tree,
+                    at,
+                    &nested,
+                    kernel,
+                    opts.shared_budget,
+                    &env,
+                    diags,
+                ),
+            };
+            if let Some(r) = built {
+                crate::sema::threadprivate::check(&r.vars, r.pragma, &threadprivate, diags);
+                regions.push(r);
+            }
+            continue;
+        }
         match build::classify(d, at.function.is_some()) {
             Kind::HostPassthrough | Kind::Declare => {}
             Kind::NotSupported => diags.push(
                 Diagnostic::new(codes::NOT_SUPPORTED, d.name_span, format!("`{} {}` is not supported yet", d.model.as_str(), d.name))
                     .with_label("not lowered yet")
-                    .with_note("lowered so far: omp target teams distribute parallel for [simd], target parallel for [simd], target teams distribute, target data, target enter/exit data, target update, declare target; acc parallel loop, kernels loop, serial loop, data, enter/exit data, update, declare, routine"),
+                    .with_note("lowered so far: omp target teams distribute parallel for [simd], target parallel for [simd], target teams distribute, target / target teams / target parallel with nested constructs, target data, target enter/exit data, target update, declare target; acc parallel loop, kernels loop, serial loop, parallel / serial with nested loops, data, enter/exit data, update, declare, routine"),
             ),
             Kind::Data(kind) => {
                 if let Some(op) = build_data(file, &a.tree, at, kind, diags) {
@@ -300,7 +374,8 @@ fn lower_all(
                     claimed.push((Span::new(d.span.start, stmt.end), stmt));
                 }
                 let env = data_env(at, &data, &declare, unstructured);
-                if let Some(r) = build_region(file, &a.tree, at, kernel, &env, strategy, diags) {
+                if let Some(r) = build_region(file, &a.tree, at, kernel, &env, opts.reduction_strategy, diags) {
+                    crate::sema::threadprivate::check(&r.vars, r.pragma, &threadprivate, diags);
                     regions.push(r);
                 }
             }
@@ -329,13 +404,25 @@ pub fn translate(file: &SourceFile, opts: &Options) -> Translation {
             file,
             a.attached.iter().map(|at| &at.directive),
         )),
-        Emit::Plan | Emit::Reductions | Emit::Cuda => {
+        Emit::Plan | Emit::Reductions | Emit::Cuda | Emit::Sharing | Emit::SharingJson => {
             let mut namer = Namer::new(&file.text);
-            let low = lower_all(file, &a, opts.reduction_strategy, &mut namer, &mut diags);
+            let low = lower_all(file, &a, opts, &mut namer, &mut diags);
             if opts.emit == Emit::Plan {
                 Some(plan::render(file, &low.regions, &low.data, &low.declare))
             } else if opts.emit == Emit::Reductions {
                 Some(reduction::render::render(file, &low.regions))
+            } else if opts.emit == Emit::Sharing {
+                Some(sharing_report::render_text(
+                    file,
+                    Some(&a.tree),
+                    &low.regions,
+                ))
+            } else if opts.emit == Emit::SharingJson {
+                Some(sharing_report::render_json(
+                    file,
+                    Some(&a.tree),
+                    &low.regions,
+                ))
             } else {
                 let edits = cxx::compat_edits(&a.tree, &file.text, &mut namer, &mut diags);
                 Some(emit_file(
@@ -367,10 +454,10 @@ pub fn lower_region_at(file: &SourceFile, offset: usize) -> (Option<RegionView>,
         (at.directive.span.start <= offset
             && offset < end
             && !a.rejected.get(i).copied().unwrap_or(false)
-            && matches!(
+            && (matches!(
                 build::classify(&at.directive, at.function.is_some()),
                 Kind::Offload
-            ))
+            ) || generic::handles(&at.directive)))
         .then_some(at)
     }) else {
         return (None, diags);
@@ -380,7 +467,7 @@ pub fn lower_region_at(file: &SourceFile, offset: usize) -> (Option<RegionView>,
     let low = lower_all(
         file,
         &a,
-        Strategy::default(),
+        &Options::default(),
         &mut Namer::new(&file.text),
         &mut Vec::new(),
     );
@@ -395,24 +482,64 @@ pub fn lower_region_at(file: &SourceFile, offset: usize) -> (Option<RegionView>,
         "{func}_L{}",
         file.origin(at.directive.span.start).1
     ));
-    let region = build_region(
-        file,
-        &a.tree,
-        at,
-        kernel,
-        &env,
-        Strategy::default(),
-        &mut diags,
-    );
+    let region = if generic::handles(&at.directive) {
+        let whole = Span::new(
+            at.directive.span.start,
+            at.stmt.map(|s| s.end).unwrap_or(at.directive.span.end),
+        );
+        let nested: Vec<&Attached> = a
+            .attached
+            .iter()
+            .filter(|n| {
+                n.directive.span != at.directive.span
+                    && whole.start <= n.directive.span.start
+                    && n.directive.span.end <= whole.end
+            })
+            .collect();
+        match generic::spmd_merge(at, &nested) {
+            Some(m) => build_region(
+                file,
+                &a.tree,
+                &m,
+                kernel,
+                &env,
+                Strategy::default(),
+                &mut diags,
+            ),
+            None => generic::build_generic(
+                file,
+                &a.tree,
+                at,
+                &nested,
+                kernel,
+                generic::DEFAULT_SHARED_BUDGET,
+                &env,
+                &mut diags,
+            ),
+        }
+    } else {
+        build_region(
+            file,
+            &a.tree,
+            at,
+            kernel,
+            &env,
+            Strategy::default(),
+            &mut diags,
+        )
+    };
     let view = region.map(|r| {
         let plan_text = plan::render(file, std::slice::from_ref(&r), &[], &DeclarePlan::default());
-        let t = emit::region::emit_region(
-            &r,
-            file.slice(r.body),
-            file.slice(r.stmt),
-            file.origin(r.pragma.start).0,
-            &mut namer,
-        );
+        let t = match &r.generic {
+            Some(g) => emit::generic::emit_generic(&r, g, file, &[], &mut namer),
+            None => emit::region::emit_region(
+                &r,
+                file.slice(r.body),
+                file.slice(r.stmt),
+                file.origin(r.pragma.start).0,
+                &mut namer,
+            ),
+        };
         RegionView {
             pragma: r.pragma,
             plan: plan_text,

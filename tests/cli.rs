@@ -602,3 +602,59 @@ fn preprocess_errors_in_the_input_exit_1() {
     );
     assert_eq!(files_in(d.path()), vec!["s.c"]);
 }
+
+/// `--shared-budget` moves the largest staged variables of a generic-mode
+/// region to the team's frame in global memory; `--emit=sharing-json` shows
+/// where each one went.
+#[test]
+fn shared_budget_moves_staged_variables_to_global_memory() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let fixture = "fixtures/in/omp_generic_fig6_a2.c";
+    let frames = |budget: &str| -> (u64, u64, Vec<String>) {
+        let o = run(
+            &[
+                "--emit=sharing-json",
+                &format!("--shared-budget={budget}"),
+                fixture,
+            ],
+            root,
+        );
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        let r = &v["regions"][0];
+        let homes = r["scopes"][0]["variables"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|x| x["name"].as_str().is_some_and(|n| n.starts_with('d')))
+            .map(|x| {
+                format!(
+                    "{}:{}",
+                    x["name"].as_str().unwrap(),
+                    x["location"]["kind"].as_str().unwrap()
+                )
+            })
+            .collect();
+        (
+            r["shared_frame_bytes"].as_u64().unwrap(),
+            r["global_frame_bytes"].as_u64().unwrap(),
+            homes,
+        )
+    };
+    // Two int[96] arrays: 768 bytes fit the default budget.
+    assert_eq!(
+        frames("32768"),
+        (768, 0, vec!["d1:shared".into(), "d2:shared".into()])
+    );
+    // 400 bytes hold one of them; the other (the later, on a tie) goes to global memory.
+    assert_eq!(
+        frames("400"),
+        (384, 384, vec!["d1:shared".into(), "d2:global".into()])
+    );
+    assert_eq!(
+        frames("0"),
+        (0, 768, vec!["d1:global".into(), "d2:global".into()])
+    );
+    let o = run(&["--shared-budget=100000", fixture], root);
+    assert_eq!(o.status.code(), Some(2));
+}

@@ -194,9 +194,17 @@ fn fates(name: &str, text: &str) -> Result<Vec<(Span, Fate)>, Vec<String>> {
                 }
                 let written = &text[p.start..p.end];
                 // A region names its pragma in the kernel's comment; a data
-                // construct or declaration in the code that replaces it.
-                let lowered = out.contains(&format!("`{}` runs as kernel", one_line(written)))
-                    || out.contains(&format!("/* pragma2cuda: `{}`", one_line(written)));
+                // construct or declaration in the code that replaces it; a
+                // directive nested in a generic-mode region in the comment of
+                // the code it became.
+                // (Merged constructs, `target` + `teams distribute parallel
+                // for`, name every pragma they came from.) The text of a
+                // pragma appears in the output only in such comments, or at
+                // the start of a line when it is passed through.
+                let one = one_line(written);
+                let lowered = out
+                    .lines()
+                    .any(|l| l.contains(&one) && !l.trim_start().starts_with(&one));
                 let passed = at_line_start(&out, written);
                 fate[k] = match (lowered, passed) {
                     (true, false) => Some(Fate::Lowered),

@@ -131,6 +131,79 @@ fn reductions_output() {
 }
 
 #[test]
+fn sharing_output() {
+    run_stage("fixtures/in", Emit::Sharing, "fixtures/out/sharing", "txt");
+}
+
+#[test]
+fn sharing_json_output() {
+    run_stage(
+        "fixtures/in",
+        Emit::SharingJson,
+        "fixtures/out/sharing",
+        "json",
+    );
+}
+
+/// The JSON report is well formed and complete: every variable of every
+/// scope has an attribute, a location kind among register/shared/global
+/// (shared and global frame slots with an offset and a size inside the
+/// frame), a rule and a position.
+#[test]
+fn sharing_json_is_complete() {
+    let mut failures = Vec::new();
+    for p in inputs("fixtures/in") {
+        let file = load(&p);
+        let t = translate(
+            &file,
+            &Options {
+                emit: Emit::SharingJson,
+                ..Default::default()
+            },
+        );
+        let Some(out) = t.output else {
+            failures.push(format!("{}: no output", p.display()));
+            continue;
+        };
+        let v: serde_json::Value = match serde_json::from_str(&out) {
+            Ok(v) => v,
+            Err(e) => {
+                failures.push(format!("{}: not JSON: {e}", p.display()));
+                continue;
+            }
+        };
+        for r in v["regions"].as_array().into_iter().flatten() {
+            let shared = r["shared_frame_bytes"].as_u64().unwrap_or(0);
+            let global = r["global_frame_bytes"].as_u64().unwrap_or(0);
+            for s in r["scopes"].as_array().into_iter().flatten() {
+                for var in s["variables"].as_array().into_iter().flatten() {
+                    let name = var["name"].as_str().unwrap_or("?");
+                    let ok_text = ["attribute", "rule", "rule_kind", "spec"]
+                        .iter()
+                        .all(|k| var[*k].as_str().is_some_and(|x| !x.is_empty()));
+                    let loc = &var["location"];
+                    let ok_loc = match (
+                        loc["kind"].as_str(),
+                        loc["offset"].as_u64(),
+                        loc["bytes"].as_u64(),
+                    ) {
+                        (Some("register"), None, None) => true,
+                        (Some("global"), None, None) => true,
+                        (Some("shared"), Some(o), Some(b)) => o + b <= shared,
+                        (Some("global"), Some(o), Some(b)) => o + b <= global,
+                        _ => false,
+                    };
+                    if !ok_text || !ok_loc || var["at"]["line"].as_u64().is_none() {
+                        failures.push(format!("{}: variable `{name}`: {var}", p.display()));
+                    }
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
 fn directives_output() {
     run_stage(
         "fixtures/in",

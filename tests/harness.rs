@@ -438,6 +438,79 @@ fn write_ptxas_report(results: &[FixtureResult], default: bool) -> String {
     table
 }
 
+/// Seed 002's Tables 2 and 3 (total static shared memory per team, bytes,
+/// K40/P100) beside what ptxas reports for the same programs translated by
+/// pragma2cuda (fixtures omp_generic_fig5_s* and omp_generic_fig6_a*): the
+/// variables' own bytes plus the 4-byte fork word, with no list of
+/// references, no mirrored stack and no runtime state. Returns the table
+/// and the fixtures whose figure is not exactly that.
+fn paper_table(results: &[FixtureResult]) -> (String, Vec<String>) {
+    const SCALARS: [(u64, u64); 7] = [
+        (1, 233),
+        (2, 241),
+        (4, 257),
+        (8, 289),
+        (16, 353),
+        (32, 481),
+        (64, 737),
+    ];
+    const ARRAYS: [(u64, u64); 4] = [(1, 617), (2, 1001), (3, 1385), (4, 1769)];
+    const FORK_WORD: u64 = 4;
+    let mut table = format!(
+        "{:<28} {:>10} {:>12} {:>14} {:>10}\n",
+        "shared memory per team", "variables", "paper (B)", "pragma2cuda (B)", "own bytes"
+    );
+    let mut tsv = String::from("program\tcount\tpaper_bytes\tptxas_smem_sm80\tvariable_bytes\n");
+    let mut bad = Vec::new();
+    let rows = SCALARS
+        .iter()
+        .map(|(n, p)| {
+            (
+                format!("omp_generic_fig5_s{n}.c"),
+                "Figure 5 (int scalars)",
+                *n,
+                *p,
+                4 * n,
+            )
+        })
+        .chain(ARRAYS.iter().map(|(n, p)| {
+            (
+                format!("omp_generic_fig6_a{n}.c"),
+                "Figure 6 (int[96] arrays)",
+                *n,
+                *p,
+                384 * n,
+            )
+        }));
+    for (name, what, n, paper, own) in rows {
+        let Some(r) = results.iter().find(|r| r.name == name) else {
+            continue;
+        };
+        let smem = r
+            .kernels
+            .iter()
+            .find(|k| k.arch == "sm_80")
+            .map(|k| k.shared_bytes);
+        let shown = smem.map(|b| b.to_string()).unwrap_or_else(|| "-".into());
+        table.push_str(&format!(
+            "{what:<28} {n:>10} {paper:>12} {shown:>14} {own:>10}\n"
+        ));
+        tsv.push_str(&format!("{name}\t{n}\t{paper}\t{shown}\t{own}\n"));
+        if let Some(b) = smem {
+            if b != own + FORK_WORD {
+                bad.push(format!(
+                    "{name}: ptxas reports {b} B of shared memory, expected {} (the variables' {own} B and the {FORK_WORD}-byte fork word)",
+                    own + FORK_WORD
+                ));
+            }
+        }
+    }
+    let dir = target_dir().join("p2c-report");
+    let _ = std::fs::create_dir_all(&dir);
+    let _ = std::fs::write(dir.join("paper_tables.tsv"), tsv);
+    (table, bad)
+}
+
 /// target/p2c-report/fixtures.tsv: fixture, PASS/FAIL, stages passed, first failure.
 fn write_fixture_report(results: &[FixtureResult], default: bool) {
     let mut tsv = String::from("fixture\tresult\tstages\tfirst_failure\n");
@@ -520,6 +593,15 @@ fn run_all(list: Vec<(PathBuf, pragma2cuda::Options)>, default: bool) {
     let table = write_ptxas_report(&results, default);
     write_fixture_report(&results, default);
     println!("{table}");
+    let (paper, paper_bad) = paper_table(&results);
+    if paper.lines().count() > 1 {
+        println!("Seed 002, Tables 2 and 3: static shared memory per team\n{paper}");
+    }
+    for b in &paper_bad {
+        if let Some(r) = results.iter_mut().find(|r| b.starts_with(&r.name)) {
+            r.failures.push(format!("[shared bytes] {b}"));
+        }
+    }
     let failed: Vec<&FixtureResult> = results.iter().filter(|r| !r.failures.is_empty()).collect();
     for r in &results {
         println!(

@@ -20,6 +20,7 @@ fn form_of(pragma: &str, ty: &str, strategy: Strategy) -> String {
         &Options {
             emit: Emit::Reductions,
             reduction_strategy: strategy,
+            ..Default::default()
         },
     );
     assert!(!t.has_errors(), "{pragma}: {:?}", t.diagnostics);

@@ -33,12 +33,19 @@ OPTIONS:
     --emit KIND                 what to produce: cuda (default), directives (the parsed pragmas),
                                 directives-json, plan (the lowering plan of each region),
                                 reductions (each region's reductions in the abstract form of
-                                RED_SETUP / RED_INIT / RED_FINI / RED_TEARDOWN, and their expansion)
+                                RED_SETUP / RED_INIT / RED_FINI / RED_TEARDOWN, and their expansion),
+                                sharing (each variable's data-sharing attribute, where it lives on
+                                the GPU and the rule that decided it), sharing-json
     --reduction-strategy S      how reductions combine across workers and gangs: tree (default:
                                 warp shuffles, warp masters through shared memory, last block
                                 combines the per-block partials), lock (shared-memory buffer and
                                 global value under spin locks), atomic (tree, with native atomics
                                 at the gang level where every reduction of the loop has one)
+    --shared-budget BYTES       shared memory a team's staged variables may use in generic mode
+                                (variables of the sequential part used by nested parallel regions);
+                                the largest ones beyond it go to a per-team frame in global memory.
+                                Default 32768: 32 KiB of the 48 KiB of static shared memory a block
+                                always has, leaving 16 KiB for reduction scratch and user __shared__
     --diagnostics-format FMT    human (default; colored when stderr is a terminal and NO_COLOR is
                                 unset), gcc (file:line:col: error: message [CODE]), json
     --explain CODE              print the documentation of a diagnostic code (E0201, ...): what the
@@ -84,7 +91,7 @@ EXIT STATUS:
 ";
 
 const USAGE_TRANSLATE: &str =
-    "pragma2cuda [--emit KIND] [--reduction-strategy S] [--diagnostics-format FMT] [--preprocess [-I DIR] [-D NAME[=VAL]] [-U NAME]] INPUT.c [-o OUTPUT.cu]";
+    "pragma2cuda [--emit KIND] [--reduction-strategy S] [--shared-budget BYTES] [--diagnostics-format FMT] [--preprocess [-I DIR] [-D NAME[=VAL]] [-U NAME]] INPUT.c [-o OUTPUT.cu]";
 const USAGE_VERIFY: &str = "pragma2cuda verify FILE.c [--device auto|emulate|gpu] [--keep DIR] [--timeout SECS] [-- FLAGS...]";
 const USAGE_SUITE: &str = "pragma2cuda suite DIR LIST [--jobs N] [--device auto|emulate|gpu] [--timeout SECS] [-- FLAGS...]";
 
@@ -106,6 +113,8 @@ pub struct TranslateArgs {
     pub preprocess: bool,
     /// The preprocessor flags, in order, joined form: `-IDIR`, `-DNAME=VAL`, `-UNAME`.
     pub cpp_flags: Vec<OsString>,
+    /// `--shared-budget BYTES`: shared memory for a team's staged variables.
+    pub shared_budget: u64,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -214,10 +223,12 @@ fn parse_emit(v: &str) -> Result<Emit, ParseError> {
         "directives-json" => Ok(Emit::DirectivesJson),
         "plan" => Ok(Emit::Plan),
         "reductions" => Ok(Emit::Reductions),
+        "sharing" => Ok(Emit::Sharing),
+        "sharing-json" => Ok(Emit::SharingJson),
         _ => err(
             USAGE_TRANSLATE,
             format!(
-                "unknown --emit value `{v}` (expected cuda, directives, directives-json, plan or reductions)"
+                "unknown --emit value `{v}` (expected cuda, directives, directives-json, plan, reductions, sharing or sharing-json)"
             ),
         ),
     }
@@ -291,6 +302,7 @@ pub fn parse(args: Vec<OsString>) -> Result<Command, ParseError> {
     let mut format = Format::Human;
     let mut preprocess = false;
     let mut cpp_flags: Vec<OsString> = Vec::new();
+    let mut shared_budget = crate::lower::generic::DEFAULT_SHARED_BUDGET;
     let mut only_positional = false;
     while let Some(raw) = c.next() {
         let s = raw.to_string_lossy().into_owned();
@@ -339,6 +351,18 @@ pub fn parse(args: Vec<OsString>) -> Result<Command, ParseError> {
             "--diagnostics-format" => {
                 format = parse_format(&utf8(c.value(name, inline.as_deref(), u)?, "value", u)?)?
             }
+            "--shared-budget" => {
+                let v = utf8(c.value(name, inline.as_deref(), u)?, "value", u)?;
+                shared_budget = match v.parse::<u64>() {
+                    Ok(b) if b <= 48 * 1024 => b,
+                    _ => {
+                        return err(
+                            u,
+                            format!("--shared-budget needs a byte count from 0 to 49152 (static shared memory per block), not `{v}`"),
+                        )
+                    }
+                };
+            }
             "--preprocess" => preprocess = true,
             "-I" | "-D" | "-U" => {
                 let Some(v) = c.next() else {
@@ -380,6 +404,7 @@ pub fn parse(args: Vec<OsString>) -> Result<Command, ParseError> {
         diagnostics_format: format,
         preprocess,
         cpp_flags,
+        shared_budget,
     }))
 }
 
@@ -601,6 +626,11 @@ mod tests {
             Emit::DirectivesJson
         );
         assert_eq!(t(&["x.c", "--emit=directives"]).emit, Emit::Directives);
+        assert_eq!(t(&["--emit=sharing", "x.c"]).emit, Emit::Sharing);
+        assert_eq!(
+            t(&["--emit", "sharing-json", "x.c"]).emit,
+            Emit::SharingJson
+        );
         assert_eq!(t(&["x.c"]).emit, Emit::Cuda);
         assert_eq!(t(&["--emit=reductions", "x.c"]).emit, Emit::Reductions);
         assert_eq!(t(&["x.c"]).reduction_strategy, Strategy::Tree);
@@ -621,6 +651,9 @@ mod tests {
             Format::Gcc
         );
         assert_eq!(t(&["x.c"]).diagnostics_format, Format::Human);
+        assert_eq!(t(&["--shared-budget=0", "x.c"]).shared_budget, 0);
+        assert_eq!(t(&["--shared-budget", "4096", "x.c"]).shared_budget, 4096);
+        assert_eq!(t(&["x.c"]).shared_budget, 32768);
     }
 
     #[test]
@@ -634,6 +667,8 @@ mod tests {
             &["x.c", "-o"],
             &["x.c", "-o", "a", "-o", "b"],
             &["--frobnicate", "x.c"],
+            &["--shared-budget=-1", "x.c"],
+            &["--shared-budget=lots", "x.c"],
             &["verify"],
             &["verify", "a.c", "--device=cpu"],
             &["suite", "dir"],

@@ -145,6 +145,7 @@ fn translate(t: &TranslateArgs) -> i32 {
     let opts = crate::Options {
         emit: t.emit,
         reduction_strategy: t.reduction_strategy,
+        shared_budget: t.shared_budget,
     };
     let result = crate::translate(&file, &opts);
     let has_errors = result.has_errors();

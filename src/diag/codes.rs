@@ -88,6 +88,8 @@ codes! {
 
     POINTER_NO_EXTENT = "E0401": "A pointer is used in an offloaded region with no extent; map an array section such as map(tofrom: p[0:n]).";
     BAD_SECTION = "E0402": "The array section does not fit the variable (too many dimensions, or a section of a scalar).";
+    DEVICE_THREADPRIVATE = "E0450": "A threadprivate variable is used in an offloaded region; threadprivate variables do not exist on the device.";
+    DEVICE_COPYIN = "E0451": "`copyin` on a parallel region inside an offloaded region: threadprivate variables do not exist on the device.";
 
     NOT_CXX = "E0501": "This C construct is not valid C++ and pragma2cuda cannot rewrite it (C linkage name that is a C++ keyword, implicit void* conversion from a call other than malloc/calloc/realloc).";
 

@@ -12,6 +12,7 @@ pub mod cxx;
 pub mod data;
 pub mod declare;
 pub mod edits;
+pub mod generic;
 pub mod namer;
 pub mod reduction;
 pub mod region;
@@ -76,9 +77,20 @@ pub fn emit_file(
     // (group, statement) -> arms whose pragma was lowered.
     let mut copies: BTreeMap<(usize, Span), Vec<usize>> = BTreeMap::new();
     for (r, sh) in regions.iter().zip(&shared) {
-        let body = apply(text, r.body, &cxx_edits);
+        // lastprivate(conditional:): mark the assignments in the body.
+        let mut body_edits = cxx_edits.clone();
+        for (i, spans) in &r.lastprivate_assigns {
+            for s in spans {
+                body_edits.push(Edit::insert(s.start, 5, region::lastprivate_marker(*i)));
+                body_edits.push(Edit::insert(s.end, 95, ")"));
+            }
+        }
+        let body = apply(text, r.body, &body_edits);
         let fallback = apply(text, r.stmt, &cxx_edits);
-        let t = region::emit_region(r, &body, &fallback, file.origin(r.pragma.start).0, namer);
+        let t = match &r.generic {
+            Some(g) => generic::emit_generic(r, g, file, &cxx_edits, namer),
+            None => region::emit_region(r, &body, &fallback, file.origin(r.pragma.start).0, namer),
+        };
         edits.push(Edit::insert(
             r.function_start,
             10,
@@ -139,6 +151,14 @@ pub fn emit_file(
     out.push_str(templates::DEVICE_PRELUDE);
     out.push_str(templates::HOST_PRELUDE);
     out.push_str(templates::RUNTIME_PRELUDE);
+    let lastprivate = regions.iter().any(|r| {
+        r.vars
+            .iter()
+            .any(|v| matches!(v.attr, crate::sema::sharing::Attr::Lastprivate { .. }))
+    });
+    if lastprivate || regions.iter().any(|r| r.generic.is_some()) {
+        out.push_str(templates::GENERIC_PRELUDE);
+    }
     out.push_str(templates::CXX_COMPAT);
     out.push_str("/* ---- translated source ---- */\n");
     out.push_str(&apply(&file.text, Span::new(0, file.text.len()), &edits));

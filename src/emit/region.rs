@@ -20,6 +20,9 @@ struct Names {
     dev: Vec<String>,                        // per var: device pointer / param name
     red: Option<RedNames>,                   // the reduction code's names
     fp: Vec<String>,                         // per var: firstprivate saved copy (host fallback)
+    last: String,                            // lastprivate: this thread ran the last iteration
+    cond: Vec<String>, // per var: lastprivate(conditional) last assigning iteration + 1
+    lpc: Vec<String>,  // per var: lastprivate(conditional) device scratch
 }
 
 pub struct RegionText {
@@ -50,7 +53,44 @@ fn names(r: &Region, namer: &mut Namer) -> Names {
         .iter()
         .map(|v| namer.fresh(&format!("p2c_first_{}", v.sym.name)))
         .collect();
+    let lp = |v: &crate::sema::sharing::VarAttr| {
+        matches!(v.attr, Attr::Lastprivate { conditional: true })
+    };
+    let cond = r
+        .vars
+        .iter()
+        .map(|v| {
+            if lp(v) {
+                namer.fresh(&format!("p2c_assigned_{}", v.sym.name))
+            } else {
+                String::new()
+            }
+        })
+        .collect();
+    let lpc = r
+        .vars
+        .iter()
+        .map(|v| {
+            if lp(v) {
+                namer.fresh(&format!("p2c_lastp_{}", v.sym.name))
+            } else {
+                String::new()
+            }
+        })
+        .collect();
+    let last = if r
+        .vars
+        .iter()
+        .any(|v| matches!(v.attr, Attr::Lastprivate { conditional: false }))
+    {
+        namer.fresh("p2c_last")
+    } else {
+        String::new()
+    };
     Names {
+        last,
+        cond,
+        lpc,
         trip: namer.fresh("p2c_trip"),
         iter: namer.fresh("p2c_iter"),
         where_: namer.fresh("p2c_where"),
@@ -64,7 +104,7 @@ fn names(r: &Region, namer: &mut Namer) -> Names {
 }
 
 /// Host expression for one loop's trip count, in the loop variable's type.
-fn trip_expr(l: &CanonLoop, ty: &CType, lb: &str, step: &str) -> String {
+pub(crate) fn trip_expr(l: &CanonLoop, ty: &CType, lb: &str, step: &str) -> String {
     let t = ty.type_name();
     let ub = format!("({t})({})", l.ub);
     match l.test {
@@ -89,7 +129,7 @@ fn size_expr(s: &Size, limit: u32, where_: &str, what: &str, fallback: &str) -> 
 }
 
 /// Is the literal step used inline (a constant) or passed as a parameter?
-fn literal_step(l: &CanonLoop) -> bool {
+pub(crate) fn literal_step(l: &CanonLoop) -> bool {
     int_literal(&l.step).is_some()
 }
 
@@ -147,6 +187,13 @@ pub fn emit_region(
     RegionText { kernel, host }
 }
 
+/// The host block of a region whose kernel another module wrote
+/// (generic mode): data environment, launch shape, launch.
+pub(crate) fn host_code(r: &Region, fallback: &str, file_name: &str, namer: &mut Namer) -> String {
+    let n = names(r, namer);
+    host_text(r, fallback, file_name, &n)
+}
+
 fn kernel_text(r: &Region, body: &str, n: &Names) -> String {
     let mut params: Vec<String> = vec![format!("unsigned long long {}", n.trip)];
     for (l, (ty, (_, lb, step))) in r.nest.iter().zip(r.nest_types.iter().zip(&n.per_loop)) {
@@ -193,7 +240,24 @@ fn kernel_text(r: &Region, body: &str, n: &Names) -> String {
                 }
             }
             Attr::Reduction { .. } => {}
+            Attr::Lastprivate { conditional } => {
+                let t = v.sym.ty.unqualified_base();
+                params.push(format!("{t} *{}", n.dev[i]));
+                if *conditional {
+                    // Read after the loop even by threads that never assign it.
+                    let _ = writeln!(prologue, "    {t} {name}{{}}; /* lastprivate */");
+                } else if !r.nest.iter().any(|l| &l.var == name) {
+                    let _ = writeln!(prologue, "    {t} {name}; /* lastprivate */");
+                }
+                if *conditional {
+                    params.push(format!("unsigned long long *{}", n.lpc[i]));
+                    let _ = writeln!(prologue, "    unsigned long long {} = 0;", n.cond[i]);
+                }
+            }
         }
+    }
+    if !n.last.is_empty() {
+        let _ = writeln!(prologue, "    bool {} = false;", n.last);
     }
     if let Some(rn) = &n.red {
         params.extend(reduction::params(r, rn));
@@ -235,6 +299,9 @@ fn kernel_text(r: &Region, body: &str, n: &Names) -> String {
         it = n.iter,
         trip = n.trip
     );
+    if !n.last.is_empty() {
+        let _ = writeln!(k, "        {} = {} + 1 == {};", n.last, n.iter, n.trip);
+    }
     // Decompose the linear iteration number into the loop variables, innermost fastest.
     let depth = r.nest.len();
     if depth == 1 {
@@ -287,8 +354,55 @@ fn kernel_text(r: &Region, body: &str, n: &Names) -> String {
             }
         }
     }
-    let _ = writeln!(k, "        {}", reindent(body, "        "));
+    let mut body = body.to_string();
+    for (i, v) in r.vars.iter().enumerate() {
+        if matches!(v.attr, Attr::Lastprivate { conditional: true }) {
+            body = body.replace(
+                &lastprivate_marker(i),
+                &format!("({} = {} + 1, ", n.cond[i], n.iter),
+            );
+        }
+    }
+    let _ = writeln!(k, "        {}", reindent(&body, "        "));
     k.push_str("    }\n");
+    for (i, v) in r.vars.iter().enumerate() {
+        match v.attr {
+            Attr::Lastprivate { conditional: false } => {
+                // The loop variable's value after the loop is the one past the last iteration.
+                let value = match r.nest.iter().position(|l| l.var == v.sym.name) {
+                    Some(li) => {
+                        let l = &r.nest[li];
+                        let step = if literal_step(l) {
+                            l.step.clone()
+                        } else {
+                            n.per_loop[li].2.clone()
+                        };
+                        format!(
+                            "{} {} ({})({}) * ({step})",
+                            n.per_loop[li].1,
+                            if l.test.increasing() { "+" } else { "-" },
+                            r.nest_types[li].type_name(),
+                            n.trip
+                        )
+                    }
+                    None => v.sym.name.clone(),
+                };
+                let _ = writeln!(
+                    k,
+                    "    if ({}) /* lastprivate: this thread ran the last iteration */\n        *{} = {value};",
+                    n.last, n.dev[i]
+                );
+            }
+            Attr::Lastprivate { conditional: true } => {
+                let _ = writeln!(
+                    k,
+                    "    p2c_lastprivate_cond({}, {}, {}, {}); /* the last assigning iteration wins */",
+                    n.dev[i], n.lpc[i], n.cond[i], v.sym.name
+                );
+            }
+            _ => {}
+        }
+    }
     if let Some(rn) = &n.red {
         k.push_str(&reduction::kernel_steps(r, rn, false));
     }
@@ -310,8 +424,15 @@ fn kernel_text(r: &Region, body: &str, n: &Names) -> String {
     k
 }
 
+/// Marks, in the rendered loop body, where an assignment to the
+/// `lastprivate(conditional:)` variable `var_index` starts (its end gets a
+/// `)`): replaced by the kernel with the store of the iteration number.
+pub(crate) fn lastprivate_marker(var_index: usize) -> String {
+    format!("\u{0}P2C_LP{var_index}\u{0}")
+}
+
 /// Re-indents a multi-line statement so its first line sits at `indent`.
-fn reindent(body: &str, indent: &str) -> String {
+pub(crate) fn reindent(body: &str, indent: &str) -> String {
     let lines: Vec<&str> = body.lines().collect();
     if lines.len() <= 1 {
         return body.trim().to_string();
@@ -388,7 +509,11 @@ fn host_text(r: &Region, fallback: &str, file_name: &str, n: &Names) -> String {
         h,
         "{ind}const unsigned long long {} = {};",
         n.trip,
-        trips.join(" * ")
+        if trips.is_empty() {
+            "1".to_string()
+        } else {
+            trips.join(" * ")
+        }
     );
     // The device data environment.
     let mut exits = Vec::new();
@@ -468,6 +593,27 @@ fn host_text(r: &Region, fallback: &str, file_name: &str, n: &Names) -> String {
                 }
             }
             Attr::Reduction { .. } => {}
+            Attr::Lastprivate { conditional } => {
+                let t = v.sym.ty.unqualified_base();
+                let _ = writeln!(
+                    h,
+                    "{ind}{t} *{dev} = p2c_map_scalar(&{name}, P2C_MAP_TOFROM, {w}); /* lastprivate */"
+                );
+                args.push(dev.clone());
+                if *conditional {
+                    let slot = r.vars[..i]
+                        .iter()
+                        .filter(|x| matches!(x.attr, Attr::Lastprivate { conditional: true }))
+                        .count();
+                    let _ = writeln!(
+                        h,
+                        "{ind}unsigned long long *{} = p2c_lastprivate_scratch({slot}, {w});",
+                        n.lpc[i]
+                    );
+                    args.push(n.lpc[i].clone());
+                }
+                exits.push(format!("p2c_unmap_scalar(&{name}, P2C_MAP_TOFROM, {w});"));
+            }
         }
     }
     let threads_x = size_expr(&r.threads_x, 1024, w, "threads", "256");
@@ -483,6 +629,13 @@ fn host_text(r: &Region, fallback: &str, file_name: &str, n: &Names) -> String {
     if let Some(rn) = &n.red {
         h.push_str(&reduction::host_setup(r, rn, w, &n.blocks, ind, &mut exits));
         args.extend(reduction::args(r, rn));
+    }
+    if let Some(g) = r.generic.as_ref().filter(|g| g.global_bytes > 0) {
+        // Generic mode: the per-team frames in global memory.
+        args.push(format!(
+            "p2c_team_stack({}u, {}, {w})",
+            g.global_bytes, n.blocks
+        ));
     }
     let _ = writeln!(h, "{ind}if ({} > 0) {{", n.trip);
     let _ = writeln!(

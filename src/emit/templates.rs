@@ -9,3 +9,5 @@ pub const HOST_PRELUDE: &str = include_str!("../../templates/p2c_host.cuh");
 pub const RUNTIME_PRELUDE: &str = include_str!("../../templates/p2c_runtime.cuh");
 /// Spellings that make C valid C++ without touching the user's text.
 pub const CXX_COMPAT: &str = include_str!("../../templates/p2c_cxx_compat.cuh");
+/// Generic mode: fork/join words, team barriers, the team's frame.
+pub const GENERIC_PRELUDE: &str = include_str!("../../templates/p2c_generic.cuh");

@@ -95,7 +95,13 @@ fn lowered_clause(model: Model, name: &str) -> bool {
     match model {
         Model::Omp => matches!(
             name,
-            "map" | "num_teams" | "thread_limit" | "num_threads" | "nowait" | "device"
+            "map"
+                | "num_teams"
+                | "thread_limit"
+                | "num_threads"
+                | "nowait"
+                | "device"
+                | "lastprivate"
         ),
         Model::Acc => matches!(
             name,
@@ -174,6 +180,17 @@ pub fn build_region(
     let d = &at.directive;
     let errors_before = diags.iter().filter(|x| x.is_error()).count();
     for c in &d.clauses {
+        if d.model == Model::Omp && c.name == "copyin" {
+            diags.push(
+                Diagnostic::new(
+                    codes::DEVICE_COPYIN,
+                    c.span,
+                    "`copyin` on an offloaded construct is not allowed: threadprivate variables do not exist on the device",
+                )
+                .with_label("copyin on the device"),
+            );
+            continue;
+        }
         if !lowered_clause(d.model, &c.name) {
             diags.push(
                 Diagnostic::new(
@@ -563,6 +580,33 @@ pub fn build_region(
         .map(|(n, s)| (n, s.start))
         .unwrap_or_default();
     let body = nest.last().map(|l| l.body).unwrap_or(stmt_span);
+    for v in &vars {
+        if matches!(v.attr, Attr::Lastprivate { .. })
+            && nest.len() > 1
+            && nest.iter().any(|l| l.var == v.sym.name)
+        {
+            diags.push(
+                Diagnostic::new(
+                    codes::NOT_SUPPORTED,
+                    v.span,
+                    "lastprivate of a loop variable of a collapsed nest is not supported yet",
+                )
+                .with_label("not lowered yet"),
+            );
+            return None;
+        }
+    }
+    // lastprivate(conditional:): the assignments whose iteration is recorded.
+    let mut lastprivate_assigns = Vec::new();
+    if let Some(b) = node_at(tree, body) {
+        for (i, v) in vars.iter().enumerate() {
+            if v.attr == (Attr::Lastprivate { conditional: true }) {
+                let mut spans = Vec::new();
+                crate::lower::generic::assignments_to(b, &file.text, &v.sym.name, &mut spans);
+                lastprivate_assigns.push((i, spans));
+            }
+        }
+    }
     // Loop bounds and steps are evaluated on the host; the kernel needs only
     // what the innermost body names.
     let (body_uses, calls) = node_at(tree, body)
@@ -602,6 +646,8 @@ pub fn build_region(
         red: Default::default(),
         if_cond,
         notes,
+        generic: None,
+        lastprivate_assigns,
     };
     region.red = reduction::build(&region, strategy);
     Some(region)

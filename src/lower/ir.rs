@@ -134,6 +134,12 @@ pub struct Region {
     pub if_cond: Option<String>,
     /// Notes shown in the plan (choices the user may want to know about).
     pub notes: Vec<String>,
+    /// Generic mode (a structured block with sequential code and nested
+    /// parallel constructs); `None` for loop constructs (SPMD).
+    pub generic: Option<Box<super::generic::Generic>>,
+    /// `lastprivate(conditional:)`: per variable (index into `vars`), the
+    /// assignments to it in the loop body.
+    pub lastprivate_assigns: Vec<(usize, Vec<Span>)>,
 }
 
 impl Region {

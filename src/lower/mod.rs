@@ -9,9 +9,12 @@
 pub mod build;
 pub mod data;
 pub mod declare;
+pub mod generic;
 pub mod ir;
 pub mod plan;
 pub mod reduction;
+pub mod sharing_report;
+pub mod staging;
 
 pub use build::build_region;
 pub use ir::*;

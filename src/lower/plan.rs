@@ -144,7 +144,9 @@ pub fn render(
             r.kernel, name, l, c, r.function
         );
         let _ = writeln!(o, "  directive: {} {}", r.model.as_str(), r.construct);
-        let _ = writeln!(o, "  schedule:  {}", r.schedule.as_str());
+        if r.generic.is_none() {
+            let _ = writeln!(o, "  schedule:  {}", r.schedule.as_str());
+        }
         let cap = if r.blocks == Size::FromTrip && r.max_blocks != 65535 {
             format!(" (at most {}: reductions)", r.max_blocks)
         } else {
@@ -193,6 +195,15 @@ pub fn render(
                     format!("map {}{} (device memory)", kind.as_str(), secs.join(""))
                 }
                 Attr::Reduction { op, .. } => format!("reduction {}", op.as_str()),
+                Attr::Lastprivate { conditional } => format!(
+                    "lastprivate{} (private; the {} iteration's value is written back)",
+                    if *conditional { "(conditional)" } else { "" },
+                    if *conditional {
+                        "last assigning"
+                    } else {
+                        "last"
+                    }
+                ),
             };
             let _ = writeln!(
                 o,
@@ -220,6 +231,11 @@ pub fn render(
                 levels.join(", "),
                 r.red.strategy.as_str()
             );
+        }
+        if let Some(g) = &r.generic {
+            for l in super::generic::plan_lines(g, file) {
+                let _ = writeln!(o, "  {l}");
+            }
         }
         for n in &r.notes {
             let _ = writeln!(o, "  note:      {n}");

@@ -10,9 +10,11 @@ pub mod arith;
 pub mod calls;
 pub mod ctype;
 pub mod device_lib;
+pub mod layout;
 pub mod loops;
 pub mod sharing;
 pub mod symbols;
+pub mod threadprivate;
 pub mod uses;
 
 pub use arith::Arith;

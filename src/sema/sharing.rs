@@ -153,6 +153,10 @@ pub enum Attr {
     },
     /// Reduced into the variable's device copy; `arith` is its scalar type.
     Reduction { op: RedOp, arith: Arith },
+    /// Each thread has its own copy; the value of the sequentially last
+    /// iteration (`conditional`: the last iteration that assigned it) is
+    /// written back to the variable.
+    Lastprivate { conditional: bool },
 }
 
 /// What the file's data environment adds to the implicit rules of a region.
@@ -257,6 +261,7 @@ fn declared_complex(text: &str, name: &str) -> bool {
 /// Decides the attribute of every variable in `uses` (and every clause item).
 /// `loop_vars` are the iteration variables of the associated loop nest;
 /// `text` is the file's text (to recognise declarations the C parser misses).
+#[allow(clippy::too_many_arguments)]
 pub fn decide(
     dir: &Directive,
     is_kernels: bool,
@@ -308,7 +313,9 @@ pub fn decide(
     for clause in &dir.clauses {
         let name = clause.name.as_str();
         let kind = map_kind_of(dir.model, name, clause.modifiers());
-        let is_list = kind.is_some() || matches!(name, "private" | "firstprivate" | "reduction");
+        let is_list = kind.is_some()
+            || matches!(name, "private" | "firstprivate" | "reduction")
+            || (name == "lastprivate" && dir.model == Model::Omp);
         if !is_list {
             continue;
         }
@@ -375,6 +382,32 @@ pub fn decide(
             let attr = match (name, kind, op) {
                 ("private", ..) => Attr::Private,
                 ("firstprivate", ..) => Attr::Firstprivate,
+                ("lastprivate", ..) => {
+                    if !sym.ty.is_scalar() {
+                        diags.push(
+                            Diagnostic::new(
+                                codes::NOT_SUPPORTED,
+                                item.name_span,
+                                format!("lastprivate of `{}`, which is not a scalar, is not supported yet", item.name),
+                            )
+                            .with_label("not lowered yet"),
+                        );
+                        continue;
+                    }
+                    let conditional = clause.modifiers().iter().any(|m| m.text == "conditional");
+                    if conditional && dir.words().any(|w| w == "distribute") {
+                        diags.push(
+                            Diagnostic::new(
+                                codes::BAD_CLAUSE_ARG,
+                                clause.span,
+                                "the `conditional` modifier of lastprivate is not allowed on a distribute construct",
+                            )
+                            .with_label("on a construct with distribute"),
+                        );
+                        continue;
+                    }
+                    Attr::Lastprivate { conditional }
+                }
                 ("reduction", _, Some(op)) => match reduction_type(item, &sym, op, symbols) {
                     Ok(arith) => Attr::Reduction { op, arith },
                     Err(d) => {

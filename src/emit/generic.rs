@@ -1,0 +1,773 @@
+//! The CUDA text of a generic-mode region (see `lower::generic`): a kernel
+//! whose thread 0 runs the sequential part and whose other threads wait at
+//! the fork barrier, and a device function with one `case` per parallel
+//! region. The host side (data environment, launch) is the one every region
+//! uses (`region::host_code`).
+
+use super::edits::{apply, Edit};
+use super::namer::Namer;
+use super::region::{self, RegionText};
+use crate::lower::generic::{
+    is_array, storage_type, Fork, GenKind, Generic, PrivKind, PrivVar, RtCall, Spread, WsLoop,
+};
+use crate::lower::staging::Home;
+use crate::lower::Region;
+use crate::sema::sharing::Attr;
+use crate::sema::{CType, Deriv};
+use crate::source::{SourceFile, Span};
+use std::fmt::Write;
+
+struct Names {
+    par: String,
+    stage: String,
+    gframe: String,
+    gstack: String,
+    fork: String,
+    work: String,
+    tid: String,
+    team: String,
+    trip: String,
+    /// Per region variable: the kernel parameter's name.
+    params: Vec<String>,
+}
+
+fn mentions(expr: &str, name: &str) -> bool {
+    let b = expr.as_bytes();
+    let ident = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
+    expr.match_indices(name).any(|(i, _)| {
+        let before = i == 0 || !ident(b[i - 1]);
+        let after = i + name.len() >= b.len() || !ident(b[i + name.len()]);
+        before && after
+    })
+}
+
+/// `&x` (or `(&x)` for arrays) declared with `ty`'s derivations only.
+fn ref_declarator(ty: &CType, name: &str) -> String {
+    let inner = if is_array(ty) {
+        format!("(&{name})")
+    } else {
+        format!("&{name}")
+    };
+    CType {
+        base: String::new(),
+        derivs: ty.derivs.clone(),
+    }
+    .declare(&inner)
+    .trim()
+    .to_string()
+}
+
+fn ref_decl(ty: &CType, name: &str) -> String {
+    format!("{} {}", ty.base, ref_declarator(ty, name))
+}
+
+struct Gen<'a> {
+    r: &'a Region,
+    g: &'a Generic,
+    file: &'a SourceFile,
+    n: Names,
+    edits: Vec<Edit>,
+}
+
+impl Gen<'_> {
+    fn render(&self, span: Span) -> String {
+        apply(&self.file.text, span, &self.edits)
+    }
+
+    /// Replaces `span` with `text`, whose lines after the first are
+    /// indented like the line `like` is on (a construct's statement: its
+    /// pragma is often in column 0).
+    fn replace(&mut self, span: Span, like: usize, text: String) {
+        let t = &self.file.text;
+        let line_start = t[..like].rfind('\n').map(|i| i + 1).unwrap_or(0);
+        let indent: String = t[line_start..like]
+            .chars()
+            .take_while(|c| *c == ' ' || *c == '\t')
+            .collect();
+        let mut text = text.replace('\n', &format!("\n{indent}"));
+        // The pragma may sit left of its statement: start at the statement's column.
+        let here = t[..span.start].rfind('\n').map(|i| i + 1).unwrap_or(0);
+        let before = &t[here..span.start];
+        if before.trim().is_empty() && before.len() < indent.len() {
+            text.insert_str(0, &indent[before.len()..]);
+        }
+        self.edits.push(Edit::replace(span, text));
+    }
+
+    fn base(&self, home: Home) -> String {
+        match home {
+            Home::Shared(o) => format!("{} + {o}", self.n.stage),
+            Home::Global(o) => format!("{} + {o}", self.n.gframe),
+        }
+    }
+
+    fn staged_expr(&self, i: usize) -> String {
+        let s = &self.g.staged[i];
+        format!(
+            "p2c_staged<{}>({})",
+            storage_type(&s.ty).type_name(),
+            self.base(s.home)
+        )
+    }
+
+    fn rt(&self, c: RtCall, in_fork: bool) -> String {
+        let team = &self.n.team;
+        match (c, in_fork) {
+            (RtCall::ThreadNum, true) => format!("(int){}", self.n.tid),
+            (RtCall::ThreadNum, false) => "0".into(),
+            (RtCall::NumThreads, true) => format!("(int){team}"),
+            (RtCall::NumThreads, false) => "1".into(),
+            (RtCall::TeamNum, _) => "(int)blockIdx.x".into(),
+            (RtCall::NumTeams, _) => "(int)gridDim.x".into(),
+            (RtCall::InParallel, true) | (RtCall::ActiveLevel, true) => {
+                format!("(int)({team} > 1u)")
+            }
+            (RtCall::InParallel, false) | (RtCall::ActiveLevel, false) => "0".into(),
+            (RtCall::Level, true) => "1".into(),
+            (RtCall::Level, false) => "0".into(),
+            (RtCall::IsInitialDevice, _) => "0".into(),
+            (RtCall::ThreadLimit, _) => self.g.team_limit.to_string(),
+        }
+    }
+
+    /// Arguments the kernel passes to the parallel-region function.
+    fn par_args(&self, work: &str) -> String {
+        let mut a = vec![work.to_string()];
+        if self.g.shared_bytes > 0 {
+            a.push(self.n.stage.clone());
+        }
+        if self.g.global_bytes > 0 {
+            a.push(self.n.gframe.clone());
+        }
+        for (i, v) in self.r.vars.iter().enumerate() {
+            if param_kind(self.r, i).is_some() {
+                a.push(self.n.params[i].clone());
+            }
+            let _ = v;
+        }
+        a.join(", ")
+    }
+
+    /// Declarations of a construct's private copies (inside its block).
+    fn privates(
+        &self,
+        privs: &[PrivVar],
+        namer: &mut Namer,
+        out: &mut String,
+        ind: &str,
+    ) -> Vec<(String, String)> {
+        let mut lastp = Vec::new();
+        for p in privs {
+            match p.kind {
+                PrivKind::Private => {
+                    let _ = writeln!(out, "{ind}{};", p.ty.declare(&p.name));
+                }
+                PrivKind::Firstprivate => {
+                    let outer = namer.fresh(&format!("p2c_outer_{}", p.name));
+                    let _ = writeln!(out, "{ind}auto &{outer} = {};", p.name);
+                    if p.ty.is_scalar() {
+                        let _ = writeln!(out, "{ind}{} = {outer};", p.ty.declare(&p.name));
+                    } else {
+                        let _ = writeln!(out, "{ind}{};", p.ty.declare(&p.name));
+                        let _ =
+                            writeln!(out, "{ind}memcpy({}, {outer}, sizeof {});", p.name, p.name);
+                    }
+                }
+                PrivKind::Lastprivate { .. } => {
+                    let outer = namer.fresh(&format!("p2c_outer_{}", p.name));
+                    let _ = writeln!(out, "{ind}auto &{outer} = {};", p.name);
+                    let _ = writeln!(out, "{ind}{};", p.ty.declare(&p.name));
+                    lastp.push((p.name.clone(), outer));
+                }
+            }
+        }
+        lastp
+    }
+
+    /// A loop construct: iterations spread as the lowering decided.
+    fn ws_loop(&self, w: &WsLoop, in_fork: bool, namer: &mut Namer) -> String {
+        let mut s = String::new();
+        let ind = "    ";
+        let _ = writeln!(
+            s,
+            "{{ /* {}: {} */",
+            crate::lower::build::pragma_one_line(self.file.slice(w.pragma)),
+            w.spread.describe()
+        );
+        let mut trips = Vec::new();
+        let mut per = Vec::new();
+        for (l, ty) in w.nest.iter().zip(&w.types) {
+            let lb = namer.fresh(&format!("p2c_lb_{}", l.var));
+            let t = ty.type_name();
+            let _ = writeln!(s, "{ind}const {} = ({t})({});", ty.declare(&lb), l.lb);
+            let step = if region::literal_step(l) {
+                l.step.clone()
+            } else {
+                let st = namer.fresh(&format!("p2c_step_{}", l.var));
+                let _ = writeln!(s, "{ind}const {} = ({t})({});", ty.declare(&st), l.step);
+                st
+            };
+            let trip = namer.fresh(&format!("p2c_trip_{}", l.var));
+            let _ = writeln!(
+                s,
+                "{ind}const unsigned long long {trip} = {};",
+                region::trip_expr(l, ty, &lb, &step)
+            );
+            trips.push(trip.clone());
+            per.push((lb, step, trip));
+        }
+        let total = namer.fresh("p2c_trips");
+        let _ = writeln!(
+            s,
+            "{ind}const unsigned long long {total} = {};",
+            trips.join(" * ")
+        );
+        let lastp = self.privates(&w.privates, namer, &mut s, ind);
+        let last = namer.fresh("p2c_last");
+        if !lastp.is_empty() {
+            let _ = writeln!(s, "{ind}bool {last} = false;");
+        }
+        let it = namer.fresh("p2c_iter");
+        let (tid, team) = (&self.n.tid, &self.n.team);
+        let (start, stride) = match w.spread {
+            Spread::Team => (tid.clone(), team.to_string()),
+            Spread::Grid => (
+                format!("(unsigned long long)blockIdx.x * {team} + {tid}"),
+                format!("(unsigned long long)gridDim.x * {team}"),
+            ),
+            Spread::Teams => ("blockIdx.x".into(), "gridDim.x".into()),
+        };
+        let _ = writeln!(
+            s,
+            "{ind}for (unsigned long long {it} = {start}; {it} < {total}; {it} += {stride}) {{"
+        );
+        if !lastp.is_empty() {
+            let _ = writeln!(s, "{ind}    {last} = {it} == {total} - 1;");
+        }
+        let depth = w.nest.len();
+        let rest = namer.fresh("p2c_rest");
+        if depth > 1 {
+            let _ = writeln!(s, "{ind}    unsigned long long {rest} = {it};");
+        }
+        for idx in (0..depth).rev() {
+            let l = &w.nest[idx];
+            let ty = &w.types[idx];
+            let (lb, step, trip) = &per[idx];
+            let sign = if l.test.increasing() { "+" } else { "-" };
+            let src = if depth == 1 {
+                it.clone()
+            } else if idx == 0 {
+                rest.clone()
+            } else {
+                format!("{rest} % {trip}")
+            };
+            let value = format!("{lb} {sign} ({})({src}) * ({step})", ty.type_name());
+            match w.staged_vars.get(idx).copied().flatten() {
+                Some(si) if !in_fork => {
+                    let st = &self.g.staged[si];
+                    let _ = writeln!(
+                        s,
+                        "{ind}    {} = p2c_staged_init<{}>({}, {value});",
+                        ref_decl(ty, &l.var),
+                        ty.type_name(),
+                        self.base(st.home)
+                    );
+                }
+                _ => {
+                    let _ = writeln!(s, "{ind}    {} = {value};", ty.declare(&l.var));
+                }
+            }
+            if depth > 1 && idx > 0 {
+                let _ = writeln!(s, "{ind}    {rest} /= {trip};");
+            }
+        }
+        let body = w.nest.last().map(|l| l.body).unwrap_or(w.stmt);
+        let _ = writeln!(
+            s,
+            "{ind}    {}",
+            region::reindent(&self.render(body), &format!("{ind}    "))
+        );
+        let _ = writeln!(s, "{ind}}}");
+        for (name, outer) in &lastp {
+            let _ = writeln!(s, "{ind}if ({last})\n{ind}    {outer} = {name};");
+        }
+        s.push('}');
+        if w.barrier_after && in_fork {
+            let _ = write!(s, "\np2c_team_barrier({team});");
+        }
+        s
+    }
+
+    /// The fork sequence that replaces a parallel construct in the master's code.
+    fn fork_call(&self, f: &Fork, namer: &mut Namer) -> String {
+        let b = self.g.block_threads;
+        let w = namer.fresh(&format!("p2c_work{}", f.id));
+        let limit = self.g.team_limit;
+        let mut team = match &f.num_threads {
+            Some(e) => format!("p2c_team_size((long long)({e}), {limit}u)"),
+            None => format!("{limit}u"),
+        };
+        if let Some(c) = &f.if_cond {
+            team = format!("({c}) ? {team} : 1u");
+        }
+        format!(
+            "{{ /* fork: parallel region {id}, `{p}` */\n    const unsigned {w} = p2c_fork_word({id}u, {team});\n    {fork} = {w};\n    p2c_barrier_sync<1>({b});\n    {par}({args});\n    p2c_barrier_sync<2>({b}); /* join */\n}}",
+            id = f.id,
+            p = crate::lower::build::pragma_one_line(self.file.slice(f.pragma)),
+            fork = self.n.fork,
+            par = self.n.par,
+            args = self.par_args(&w),
+        )
+    }
+}
+
+/// How region variable `i` reaches the kernel, if it does.
+fn param_kind(r: &Region, i: usize) -> Option<()> {
+    let v = &r.vars[i];
+    if !r.in_kernel(v) {
+        return None;
+    }
+    match v.attr {
+        Attr::Firstprivate | Attr::Mapped { .. } => Some(()),
+        _ => None,
+    }
+}
+
+pub fn emit_generic(
+    r: &Region,
+    g: &Generic,
+    file: &SourceFile,
+    cxx: &[Edit],
+    namer: &mut Namer,
+) -> RegionText {
+    let params = r
+        .vars
+        .iter()
+        .map(|v| {
+            let staged = g
+                .staged
+                .iter()
+                .any(|s| s.region_var && s.name == v.sym.name);
+            match &v.attr {
+                Attr::Firstprivate if staged => namer.fresh(&format!("p2c_first_{}", v.sym.name)),
+                Attr::Mapped { .. } if v.sym.ty.is_scalar() => {
+                    namer.fresh(&format!("p2c_dev_{}", v.sym.name))
+                }
+                _ => v.sym.name.clone(),
+            }
+        })
+        .collect();
+    let n = Names {
+        par: namer.fresh(&format!("{}_parallel", r.kernel)),
+        stage: namer.fresh("p2c_stage"),
+        gframe: namer.fresh("p2c_frame"),
+        gstack: namer.fresh("p2c_team_stack_base"),
+        fork: namer.fresh("p2c_fork"),
+        work: namer.fresh("p2c_work"),
+        tid: namer.fresh("p2c_tid"),
+        team: namer.fresh("p2c_team"),
+        trip: namer.fresh("p2c_trip"),
+        params,
+    };
+    let mut gen = Gen {
+        r,
+        g,
+        file,
+        n,
+        edits: cxx
+            .iter()
+            .filter(|e| e.span.start >= g.block.start && e.span.end <= g.block.end)
+            .cloned()
+            .collect(),
+    };
+    // Atomic edits: runtime queries, stripped pragmas, barriers.
+    for (sp, c, in_fork) in &g.calls {
+        let in_fork = *in_fork || g.kind == GenKind::OmpParallel;
+        let t = gen.rt(*c, in_fork);
+        gen.edits.push(Edit::replace(*sp, t));
+    }
+    // A pragma line is indented like the statement after it.
+    let next_stmt = |sp: &Span| {
+        let rest = &file.text[sp.end..];
+        sp.end + (rest.len() - rest.trim_start().len())
+    };
+    for (sp, why) in &g.stripped {
+        let t = format!(
+            "/* {}: {why} */",
+            crate::lower::build::pragma_one_line(file.slice(*sp))
+        );
+        let like = next_stmt(sp);
+        gen.replace(*sp, like, t);
+    }
+    for (sp, in_fork) in &g.barriers {
+        let written = crate::lower::build::pragma_one_line(file.slice(*sp));
+        let t = if *in_fork || g.kind == GenKind::OmpParallel {
+            format!("p2c_team_barrier({}); /* {written} */", gen.n.team)
+        } else {
+            format!("/* {written}: barrier of a team of one thread */")
+        };
+        let like = next_stmt(sp);
+        gen.replace(*sp, like, t);
+    }
+    // Staged declarations of the sequential part.
+    let mut decl_edits = Vec::new();
+    for (i, s) in g.staged.iter().enumerate() {
+        let Some(decl) = s.declarator else { continue };
+        let u = storage_type(&s.ty).type_name();
+        let refd = ref_declarator(&s.ty, &s.name);
+        if let (Some(ext), Some(start)) = (s.vla_extent, s.decl_start) {
+            // The elements on the device heap, owned by a guard in the master's block.
+            let guard = namer.fresh(&format!("p2c_vla_{}", s.name));
+            let elem = storage_type(&s.ty).element().type_name();
+            decl_edits.push(Edit::insert(
+                start,
+                40,
+                format!("p2c_vla<{elem}> {guard}((size_t)({})); ", gen.render(ext)),
+            ));
+            decl_edits.push(Edit::replace(
+                decl,
+                format!(
+                    "{refd} = p2c_staged_init<{u}>({}, {guard}.data)",
+                    gen.base(s.home)
+                ),
+            ));
+            continue;
+        }
+        let t = match s.init {
+            Some(init) => format!(
+                "{refd} = p2c_staged_init<{u}>({}, {})",
+                gen.base(s.home),
+                gen.render(init)
+            ),
+            None => format!("{refd} = {}", gen.staged_expr(i)),
+        };
+        decl_edits.push(Edit::replace(decl, t));
+        // A variable only the parallel regions use: say so to -Wunused.
+        if let Some(end) = s.decl_end {
+            let mut named = false;
+            let mut from = end;
+            let mut forks: Vec<Span> = g.forks.iter().map(|f| f.stmt).collect();
+            forks.sort();
+            for f in forks.iter().filter(|f| f.start >= end) {
+                named |= mentions(&file.text[from..f.start], &s.name);
+                from = from.max(f.end);
+            }
+            named |= mentions(&file.text[from.min(g.block.end)..g.block.end], &s.name);
+            if !named {
+                decl_edits.push(Edit::insert(end, 50, format!(" (void){};", s.name)));
+            }
+        }
+    }
+    gen.edits.extend(decl_edits);
+    // Worksharing loops inside forks, innermost first.
+    let mut inner: Vec<&(u32, WsLoop)> = g.inner_loops.iter().collect();
+    inner.sort_by_key(|(_, w)| w.stmt.end - w.pragma.start);
+    for (_, w) in inner {
+        let t = gen.ws_loop(w, true, namer);
+        gen.replace(Span::new(w.pragma.start, w.stmt.end), w.stmt.start, t);
+    }
+    // Fork bodies (rendered before the master's edits replace them).
+    let mut cases = String::new();
+    for f in &g.forks {
+        let _ = writeln!(
+            cases,
+            "    case {}: {{ /* line {}: `{}` */",
+            f.id,
+            f.line,
+            crate::lower::build::pragma_one_line(file.slice(f.pragma))
+        );
+        let ind = "        ";
+        for &si in &f.staged {
+            let s = &g.staged[si];
+            let _ = writeln!(
+                cases,
+                "{ind}{} = {};",
+                ref_decl(&s.ty, &s.name),
+                gen.staged_expr(si)
+            );
+        }
+        for &vi in &f.mapped_scalars {
+            let v = &r.vars[vi];
+            if !r.in_kernel(v) {
+                continue;
+            }
+            let _ = writeln!(
+                cases,
+                "{ind}{} = *{};",
+                CType {
+                    base: v.sym.ty.base.clone(),
+                    derivs: vec![]
+                }
+                .declare(&format!("&{}", v.sym.name)),
+                gen.n.params[vi]
+            );
+        }
+        let _ = writeln!(cases, "{ind}if ({} < {}) {{", gen.n.tid, gen.n.team);
+        let ind2 = "            ";
+        if g.kind == GenKind::OmpParallel {
+            for v in &r.vars {
+                if v.attr == Attr::Private && r.in_kernel(v) {
+                    let _ = writeln!(
+                        cases,
+                        "{ind2}{};",
+                        storage_type(&v.sym.ty).declare(&v.sym.name)
+                    );
+                }
+            }
+        }
+        let mut body = String::new();
+        let _ = gen.privates(&f.privates, namer, &mut body, "");
+        body.push_str(&match &f.ws {
+            Some(w) => gen.ws_loop(w, true, namer),
+            None => gen.render(f.stmt),
+        });
+        for line in body.lines() {
+            if line.trim().is_empty() {
+                cases.push('\n');
+            } else {
+                let _ = writeln!(cases, "{ind2}{line}");
+            }
+        }
+        let _ = writeln!(cases, "{ind}}}");
+        let _ = writeln!(cases, "{ind}break;");
+        let _ = writeln!(cases, "    }}");
+    }
+    // The master's edits: forks, then the loops of the sequential part.
+    if g.kind != GenKind::OmpParallel {
+        for f in &g.forks {
+            let t = gen.fork_call(f, namer);
+            gen.replace(Span::new(f.pragma.start, f.stmt.end), f.stmt.start, t);
+        }
+        let mut ml: Vec<&WsLoop> = g.master_loops.iter().collect();
+        ml.sort_by_key(|w| w.stmt.end - w.pragma.start);
+        for w in ml {
+            let t = gen.ws_loop(w, false, namer);
+            gen.replace(Span::new(w.pragma.start, w.stmt.end), w.stmt.start, t);
+        }
+    }
+    let master = gen.render(g.block);
+
+    // ---- the kernel ----
+    let mut params: Vec<String> = vec![format!("unsigned long long {}", gen.n.trip)];
+    let mut par_params: Vec<String> = vec![format!("unsigned {}", gen.n.work)];
+    if g.shared_bytes > 0 {
+        par_params.push(format!("unsigned char *{}", gen.n.stage));
+    }
+    if g.global_bytes > 0 {
+        par_params.push(format!("unsigned char *{}", gen.n.gframe));
+    }
+    for (i, v) in r.vars.iter().enumerate() {
+        if param_kind(r, i).is_none() {
+            continue;
+        }
+        let p = &gen.n.params[i];
+        let decl = match &v.attr {
+            Attr::Mapped { .. } if v.sym.ty.is_scalar() => CType {
+                base: v.sym.ty.base.clone(),
+                derivs: vec![Deriv::Pointer { quals: vec![] }],
+            }
+            .declare(p),
+            Attr::Mapped { .. } => v.sym.ty.decayed().declare(p),
+            _ => v.sym.ty.declare(p),
+        };
+        params.push(decl.clone());
+        par_params.push(decl);
+    }
+    if g.global_bytes > 0 {
+        params.push(format!("unsigned char *{}", gen.n.gstack));
+    }
+    let mut k = String::new();
+    let _ = writeln!(
+        k,
+        "/* line {} in {}(): `{}`",
+        r.line, r.function, r.pragma_text
+    );
+    let _ = writeln!(k, " * execution: {}", g.kind.describe());
+    let shared_list: Vec<String> = g
+        .staged
+        .iter()
+        .map(|s| match s.home {
+            Home::Shared(o) => format!("{} at {o} ({} B)", s.name, s.layout.size),
+            Home::Global(o) => format!("{} at global {o} ({} B)", s.name, s.layout.size),
+        })
+        .collect();
+    if !shared_list.is_empty() {
+        let _ = writeln!(k, " * team frame: {}", shared_list.join(", "));
+    }
+    k.push_str(" */\n");
+    if !g.forks.is_empty() {
+        let _ = writeln!(
+            k,
+            "static __device__ void {}({})\n{{",
+            gen.n.par,
+            par_params.join(", ")
+        );
+        let _ = writeln!(k, "    const unsigned {} = p2c_thread_id();", gen.n.tid);
+        let _ = writeln!(
+            k,
+            "    const unsigned {} = p2c_fork_threads({});",
+            gen.n.team, gen.n.work
+        );
+        let _ = writeln!(k, "    switch (p2c_fork_region({})) {{", gen.n.work);
+        k.push_str(&cases);
+        k.push_str("    default:\n        break;\n    }\n}\n\n");
+    }
+    let _ = writeln!(
+        k,
+        "static __global__ void {}({})\n{{",
+        r.kernel,
+        params.join(", ")
+    );
+    let ind = "    ";
+    let _ = writeln!(k, "{ind}(void){};", gen.n.trip);
+    for s in &g.staged {
+        if s.assert_size {
+            let _ = writeln!(
+                k,
+                "{ind}static_assert(sizeof({}) == {}, \"pragma2cuda laid out `{}` as {} bytes\");",
+                storage_type(&s.ty).type_name(),
+                s.layout.size,
+                s.name,
+                s.layout.size
+            );
+        }
+    }
+    if g.shared_bytes > 0 {
+        let _ = writeln!(
+            k,
+            "{ind}alignas({}) __shared__ unsigned char {}[{}]; /* the team's frame */",
+            g.shared_align, gen.n.stage, g.shared_bytes
+        );
+    }
+    if g.global_bytes > 0 {
+        let _ = writeln!(
+            k,
+            "{ind}unsigned char *{} = {} + (size_t)blockIdx.x * {}u; /* the team's frame in global memory */",
+            gen.n.gframe, gen.n.gstack, g.global_bytes
+        );
+    }
+    // The master's prologue: mapped scalars, staged region variables.
+    let mut prologue = String::new();
+    for (i, v) in r.vars.iter().enumerate() {
+        if !r.in_kernel(v) {
+            continue;
+        }
+        let staged = g
+            .staged
+            .iter()
+            .position(|s| s.region_var && s.name == v.sym.name);
+        let named = mentions(&master, &v.sym.name);
+        match (&v.attr, staged) {
+            (Attr::Mapped { .. }, _) if v.sym.ty.is_scalar() && named => {
+                let _ = writeln!(
+                    prologue,
+                    "{} = *{};",
+                    CType {
+                        base: v.sym.ty.base.clone(),
+                        derivs: vec![]
+                    }
+                    .declare(&format!("&{}", v.sym.name)),
+                    gen.n.params[i]
+                );
+            }
+            (Attr::Firstprivate, Some(si)) => {
+                let s = &g.staged[si];
+                let init = format!(
+                    "p2c_staged_init<{}>({}, {})",
+                    storage_type(&s.ty).type_name(),
+                    gen.base(s.home),
+                    gen.n.params[i]
+                );
+                if named {
+                    let _ = writeln!(prologue, "{} = {init};", ref_decl(&s.ty, &s.name));
+                } else {
+                    let _ = writeln!(prologue, "{init};");
+                }
+            }
+            (Attr::Private, Some(si)) if named => {
+                let _ = writeln!(
+                    prologue,
+                    "{} = {};",
+                    ref_decl(&g.staged[si].ty, &v.sym.name),
+                    gen.staged_expr(si)
+                );
+            }
+            (Attr::Private, None) if g.kind != GenKind::OmpParallel && named => {
+                let _ = writeln!(
+                    prologue,
+                    "{};",
+                    storage_type(&v.sym.ty).declare(&v.sym.name)
+                );
+            }
+            _ => {}
+        }
+    }
+    let b = g.block_threads;
+    let master_block = |ind: &str| -> String {
+        let mut s = String::new();
+        for l in prologue.lines() {
+            let _ = writeln!(s, "{ind}{l}");
+        }
+        let _ = writeln!(s, "{ind}{}", region::reindent(&master, ind));
+        s
+    };
+    if g.kind == GenKind::OmpParallel {
+        let _ = writeln!(
+            k,
+            "{ind}/* every thread runs the block: parallel region 1 of {} threads */",
+            g.team_limit
+        );
+        let _ = writeln!(
+            k,
+            "{ind}{}({});",
+            gen.n.par,
+            gen.par_args(&format!("p2c_fork_word(1u, {}u)", g.team_limit))
+        );
+    } else if g.forks.is_empty() {
+        k.push_str(&master_block(ind));
+    } else {
+        let _ = writeln!(
+            k,
+            "{ind}__shared__ unsigned {}; /* the next parallel region and its team size; 0 = done */",
+            gen.n.fork
+        );
+        let _ = writeln!(
+            k,
+            "{ind}if (p2c_thread_id() == 0) {{ /* the team's initial thread */"
+        );
+        k.push_str(&master_block("        "));
+        let _ = writeln!(k, "        {} = 0u;", gen.n.fork);
+        let _ = writeln!(
+            k,
+            "        p2c_barrier_sync<1>({b}); /* release the workers */"
+        );
+        let _ = writeln!(
+            k,
+            "{ind}}} else {{ /* workers: wait for a parallel region */"
+        );
+        let _ = writeln!(k, "        for (;;) {{");
+        let _ = writeln!(k, "            p2c_barrier_sync<1>({b});");
+        let _ = writeln!(
+            k,
+            "            const unsigned {} = {};",
+            gen.n.work, gen.n.fork
+        );
+        let _ = writeln!(
+            k,
+            "            if ({} == 0u)\n                break;",
+            gen.n.work
+        );
+        let _ = writeln!(
+            k,
+            "            {}({});",
+            gen.n.par,
+            gen.par_args(&gen.n.work)
+        );
+        let _ = writeln!(k, "            p2c_barrier_sync<2>({b});");
+        let _ = writeln!(k, "        }}");
+        let _ = writeln!(k, "{ind}}}");
+    }
+    k.push_str("}\n\n");
+    let host = region::host_code(r, "", &file.name, namer);
+    RegionText { kernel: k, host }
+}

@@ -1,0 +1,439 @@
+//! `--emit=sharing` and `--emit=sharing-json`: for every offloaded region
+//! and every construct in it, each variable's data-sharing attribute, where
+//! it lives on the GPU (a register, the team's shared-memory frame at an
+//! offset, the team's frame in global memory, or the device copy of mapped
+//! data), and the rule that decided it (explicit clause, predetermined, or
+//! implicit, by OpenMP 5.2 / OpenACC 3.3), with source positions.
+
+use super::generic::{GenKind, Generic, RuleKind, ScopeVar, VarHome};
+use super::ir::Region;
+use super::staging::Home;
+use crate::directives::Model;
+use crate::front::CTree;
+use crate::sema::sharing::{Attr, MapKind};
+use crate::source::{SourceFile, Span};
+use serde::Serialize;
+use std::fmt::Write;
+
+#[derive(Serialize)]
+pub struct Report {
+    pub file: String,
+    pub regions: Vec<RegionReport>,
+}
+
+#[derive(Serialize)]
+pub struct RegionReport {
+    pub kernel: String,
+    pub directive: String,
+    pub function: String,
+    pub at: Pos,
+    /// `spmd` (a loop construct: every thread runs the loop) or `generic`.
+    pub mode: &'static str,
+    pub shared_frame_bytes: u64,
+    pub global_frame_bytes: u64,
+    pub scopes: Vec<ScopeReport>,
+}
+
+#[derive(Serialize)]
+pub struct ScopeReport {
+    pub construct: String,
+    pub at: Pos,
+    pub variables: Vec<VarReport>,
+}
+
+#[derive(Serialize)]
+pub struct VarReport {
+    pub name: String,
+    #[serde(rename = "type")]
+    pub ty: String,
+    pub attribute: String,
+    pub location: Location,
+    pub rule: String,
+    pub rule_kind: &'static str,
+    pub spec: &'static str,
+    pub at: Pos,
+    pub declared: Option<Pos>,
+}
+
+#[derive(Serialize)]
+pub struct Location {
+    /// `register`, `shared` or `global`.
+    pub kind: &'static str,
+    pub offset: Option<u64>,
+    pub bytes: Option<u64>,
+    pub detail: String,
+}
+
+#[derive(Serialize, Clone, Copy)]
+pub struct Pos {
+    pub line: usize,
+    pub column: usize,
+    pub start: usize,
+    pub end: usize,
+}
+
+fn pos(file: &SourceFile, s: Span) -> Pos {
+    let (line, column) = file.line_col(s.start);
+    Pos {
+        line,
+        column,
+        start: s.start,
+        end: s.end,
+    }
+}
+
+fn spec(model: Model) -> &'static str {
+    match model {
+        Model::Omp => "OpenMP 5.2",
+        Model::Acc => "OpenACC 3.3",
+    }
+}
+
+fn rule_kind(rule: &str) -> RuleKind {
+    if rule == "explicit clause" {
+        RuleKind::Explicit
+    } else if rule.contains("predetermined") {
+        RuleKind::Predetermined
+    } else {
+        RuleKind::Implicit
+    }
+}
+
+fn map_word(model: Model, k: MapKind) -> &'static str {
+    match (model, k) {
+        (Model::Omp, k) => match k {
+            MapKind::Alloc => "map(alloc)",
+            MapKind::To => "map(to)",
+            MapKind::From => "map(from)",
+            MapKind::ToFrom => "map(tofrom)",
+            MapKind::Present => "map(present)",
+        },
+        (Model::Acc, k) => match k {
+            MapKind::Alloc => "create",
+            MapKind::To => "copyin",
+            MapKind::From => "copyout",
+            MapKind::ToFrom => "copy",
+            MapKind::Present => "present",
+        },
+    }
+}
+
+fn location(g: Option<&Generic>, h: &VarHome) -> Location {
+    match h {
+        VarHome::Register(d) => Location {
+            kind: "register",
+            offset: None,
+            bytes: None,
+            detail: d.to_string(),
+        },
+        VarHome::Device => Location {
+            kind: "global",
+            offset: None,
+            bytes: None,
+            detail: "device copy".into(),
+        },
+        VarHome::Staged(i) => match g.and_then(|g| g.staged.get(*i)) {
+            Some(s) => match s.home {
+                Home::Shared(o) => Location {
+                    kind: "shared",
+                    offset: Some(o),
+                    bytes: Some(s.layout.size),
+                    detail: "the team's frame".into(),
+                },
+                Home::Global(o) => Location {
+                    kind: "global",
+                    offset: Some(o),
+                    bytes: Some(s.layout.size),
+                    detail: "the team's frame in global memory: over the shared-memory budget"
+                        .into(),
+                },
+            },
+            None => Location {
+                kind: "register",
+                offset: None,
+                bytes: None,
+                detail: String::new(),
+            },
+        },
+    }
+}
+
+fn scope_var(file: &SourceFile, model: Model, g: Option<&Generic>, v: &ScopeVar) -> VarReport {
+    VarReport {
+        name: v.name.clone(),
+        ty: v.ty.type_name(),
+        attribute: v.attribute.clone(),
+        location: location(g, &v.home),
+        rule: v.rule.to_string(),
+        rule_kind: v.kind.as_str(),
+        spec: spec(model),
+        at: pos(file, v.span),
+        declared: v.decl.map(|d| pos(file, d)),
+    }
+}
+
+/// The sharing report of every region (`tree`: the C tree, for the
+/// variables declared inside loop bodies).
+pub fn build(file: &SourceFile, tree: Option<&CTree>, regions: &[Region]) -> Report {
+    let mut out = Vec::new();
+    for r in regions {
+        let g = r.generic.as_deref();
+        let mut top = Vec::new();
+        for v in &r.vars {
+            let staged = g.and_then(|g| {
+                g.staged
+                    .iter()
+                    .position(|s| s.region_var && s.name == v.sym.name)
+            });
+            let attribute = match &v.attr {
+                Attr::Private => "private".to_string(),
+                Attr::Firstprivate => "firstprivate".to_string(),
+                Attr::Mapped { kind, sections } => {
+                    let secs: Vec<String> = sections
+                        .iter()
+                        .map(|s| {
+                            format!(
+                                "[{}:{}]",
+                                s.lower.as_ref().map(|e| e.text.as_str()).unwrap_or(""),
+                                s.length.as_ref().map(|e| e.text.as_str()).unwrap_or("")
+                            )
+                        })
+                        .collect();
+                    format!("{}{}", map_word(r.model, *kind), secs.join(""))
+                }
+                Attr::Reduction { op, .. } => format!("reduction({})", op.as_str()),
+                Attr::Lastprivate { conditional: false } => "lastprivate".to_string(),
+                Attr::Lastprivate { conditional: true } => "lastprivate(conditional)".to_string(),
+            };
+            let home = match (&v.attr, staged, g) {
+                (_, Some(si), _) => VarHome::Staged(si),
+                (Attr::Mapped { .. }, ..) => VarHome::Device,
+                (Attr::Reduction { .. }, ..) => VarHome::Register(
+                    "each thread's private copy, combined through shared memory and per-block partials",
+                ),
+                (Attr::Firstprivate, None, Some(_)) => {
+                    VarHome::Register("kernel parameter: every thread holds the value")
+                }
+                (Attr::Firstprivate, None, None) => {
+                    VarHome::Register("kernel parameter: each thread's copy")
+                }
+                (Attr::Private, None, Some(g)) if g.kind != GenKind::OmpParallel => {
+                    VarHome::Register(if r.model == Model::Acc {
+                        "the gang's master thread"
+                    } else {
+                        "the team's initial thread"
+                    })
+                }
+                (Attr::Private, ..) => VarHome::Register("each thread's copy"),
+                (Attr::Lastprivate { .. }, ..) => VarHome::Register(
+                    "each thread's copy; the thread that ran the last iteration writes it to the device copy",
+                ),
+            };
+            top.push(VarReport {
+                name: v.sym.name.clone(),
+                ty: v.sym.ty.type_name(),
+                attribute,
+                location: location(g, &home),
+                rule: v.rule.to_string(),
+                rule_kind: rule_kind(v.rule).as_str(),
+                spec: spec(r.model),
+                at: pos(file, v.span),
+                declared: Some(pos(file, v.sym.span)),
+            });
+        }
+        if let Some(g) = g {
+            let private_rule = match (r.model, g.kind) {
+                (Model::Acc, _) => {
+                    "declared in the compute construct: one copy per gang (predetermined private)"
+                }
+                (_, GenKind::OmpTeams) => {
+                    "declared in the construct: one copy per team (predetermined private)"
+                }
+                _ => "declared in the construct (predetermined private)",
+            };
+            for (si, s) in g.staged.iter().enumerate().filter(|(_, s)| !s.region_var) {
+                let mut l = location(Some(g), &VarHome::Staged(si));
+                l.detail = format!("{}; {}", l.detail, s.why);
+                top.push(VarReport {
+                    name: s.name.clone(),
+                    ty: s.ty.type_name(),
+                    attribute: "private".into(),
+                    location: l,
+                    rule: private_rule.into(),
+                    rule_kind: RuleKind::Predetermined.as_str(),
+                    spec: spec(r.model),
+                    at: pos(file, s.span),
+                    declared: Some(pos(file, s.span)),
+                });
+            }
+            for l in &g.locals {
+                top.push(VarReport {
+                    name: l.name.clone(),
+                    ty: l.ty.type_name(),
+                    attribute: "private".into(),
+                    location: location(
+                        Some(g),
+                        &VarHome::Register(match (g.kind, r.model) {
+                            (GenKind::OmpParallel, _) => "each thread's copy",
+                            (_, Model::Acc) => {
+                                "the gang's master thread; no partitioned loop uses it"
+                            }
+                            _ => "the team's initial thread; no parallel region uses it",
+                        }),
+                    ),
+                    rule: private_rule.into(),
+                    rule_kind: RuleKind::Predetermined.as_str(),
+                    spec: spec(r.model),
+                    at: pos(file, l.span),
+                    declared: Some(pos(file, l.span)),
+                });
+            }
+        } else {
+            // Loop constructs: the loop variables and the variables declared
+            // in the body are private to each iteration's thread.
+            for (l, ty) in r.nest.iter().zip(&r.nest_types) {
+                if top.iter().any(|v| v.name == l.var) {
+                    continue;
+                }
+                top.push(VarReport {
+                    name: l.var.clone(),
+                    ty: ty.type_name(),
+                    attribute: "private".into(),
+                    location: location(None, &VarHome::Register("each thread's copy")),
+                    rule: "loop iteration variable (predetermined private)".into(),
+                    rule_kind: RuleKind::Predetermined.as_str(),
+                    spec: spec(r.model),
+                    at: pos(file, l.var_span),
+                    declared: None,
+                });
+            }
+            if let Some(body) = tree.and_then(|t| super::generic::node_in(t, r.body)) {
+                let mut decls = Vec::new();
+                super::generic::declared_in(body, &file.text, &mut decls);
+                for d in decls {
+                    if top.iter().any(|v| v.name == d.name) {
+                        continue;
+                    }
+                    top.push(VarReport {
+                        name: d.name.clone(),
+                        ty: d.ty.type_name(),
+                        attribute: "private".into(),
+                        location: location(None, &VarHome::Register("each thread's copy")),
+                        rule: "declared inside the construct (predetermined private)".into(),
+                        rule_kind: RuleKind::Predetermined.as_str(),
+                        spec: spec(r.model),
+                        at: pos(file, d.span),
+                        declared: Some(pos(file, d.span)),
+                    });
+                }
+            }
+        }
+        let mut scopes = vec![ScopeReport {
+            construct: format!("{} {}", r.model.as_str(), r.construct),
+            at: pos(file, r.pragma),
+            variables: top,
+        }];
+        if let Some(g) = g {
+            for f in &g.forks {
+                scopes.push(ScopeReport {
+                    construct: format!(
+                        "parallel region {}: {}",
+                        f.id,
+                        super::build::pragma_one_line(file.slice(f.pragma))
+                            .trim_start_matches("#pragma ")
+                    ),
+                    at: pos(file, f.pragma),
+                    variables: f
+                        .vars
+                        .iter()
+                        .map(|v| scope_var(file, r.model, Some(g), v))
+                        .collect(),
+                });
+            }
+        }
+        out.push(RegionReport {
+            kernel: r.kernel.clone(),
+            directive: format!("{} {}", r.model.as_str(), r.construct),
+            function: r.function.clone(),
+            at: pos(file, r.pragma),
+            mode: if g.is_some() { "generic" } else { "spmd" },
+            shared_frame_bytes: g.map(|g| g.shared_bytes).unwrap_or(0),
+            global_frame_bytes: g.map(|g| g.global_bytes).unwrap_or(0),
+            scopes,
+        });
+    }
+    Report {
+        file: file.name.clone(),
+        regions: out,
+    }
+}
+
+fn location_text(l: &Location) -> String {
+    match (l.kind, l.offset, l.bytes) {
+        ("shared", Some(o), Some(b)) => {
+            format!("shared memory at offset {o} ({b} B, {})", l.detail)
+        }
+        ("global", Some(o), Some(b)) => {
+            format!("global memory at offset {o} ({b} B, {})", l.detail)
+        }
+        ("global", ..) => format!("global memory ({})", l.detail),
+        _ => format!("register ({})", l.detail),
+    }
+}
+
+/// The report as text.
+pub fn render_text(file: &SourceFile, tree: Option<&CTree>, regions: &[Region]) -> String {
+    let rep = build(file, tree, regions);
+    let mut o = String::new();
+    for r in &rep.regions {
+        let _ = writeln!(
+            o,
+            "region {} at {}:{}:{} in {}(): {} ({} mode)",
+            r.kernel, rep.file, r.at.line, r.at.column, r.function, r.directive, r.mode
+        );
+        if r.mode == "generic" {
+            let _ = writeln!(
+                o,
+                "  team frame: {} B in shared memory, {} B in global memory",
+                r.shared_frame_bytes, r.global_frame_bytes
+            );
+        }
+        for s in &r.scopes {
+            let _ = writeln!(o, "  {} (line {}):", s.construct, s.at.line);
+            if s.variables.is_empty() {
+                let _ = writeln!(o, "    (no variables)");
+            }
+            for v in &s.variables {
+                let decl = match v.declared {
+                    Some(d) if d.start != v.at.start => {
+                        format!(", declared at {}:{}", d.line, d.column)
+                    }
+                    _ => String::new(),
+                };
+                let _ = writeln!(
+                    o,
+                    "    {} : {} -- {}; {}",
+                    v.name,
+                    v.ty,
+                    v.attribute,
+                    location_text(&v.location)
+                );
+                let _ = writeln!(
+                    o,
+                    "        {}: {} [{}]; at {}:{}{}",
+                    v.rule_kind, v.rule, v.spec, v.at.line, v.at.column, decl
+                );
+            }
+        }
+        o.push('\n');
+    }
+    o
+}
+
+/// The report as JSON (one object, pretty-printed, with a final newline).
+pub fn render_json(file: &SourceFile, tree: Option<&CTree>, regions: &[Region]) -> String {
+    let rep = build(file, tree, regions);
+    let mut s = serde_json::to_string_pretty(&rep).unwrap_or_else(|_| "{}".into());
+    s.push('\n');
+    s
+}

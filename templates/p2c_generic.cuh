@@ -1,0 +1,157 @@
+/* ---- pragma2cuda generic mode (templates/p2c_generic.cuh) ------------------
+ * Regions with sequential code around nested parallel constructs (seed 002).
+ * Thread 0 of each block runs the sequential part; at a parallel construct
+ * it writes one shared word (region id, team size) and meets the other
+ * threads at named barrier 1 (fork); every thread runs the selected region,
+ * then all meet at named barrier 2 (join); barrier 3 is the team barrier
+ * inside a region, barrier 0 stays __syncthreads'. Variables the sequential
+ * part shares with parallel regions live in the team's frame: a __shared__
+ * byte array laid out by the translator, or the team's slice of a global stack.
+ */
+#include <assert.h>
+
+inline namespace p2c_prelude_1 {
+
+/* barrier.sync Id, count: the unaligned form of bar.sync (PTX ISA 6.0,
+ * sm_70 and later). bar.sync is barrier.sync.aligned, which requires every
+ * thread of a warp to execute the same barrier instruction; at a fork the
+ * team's initial thread (lane 0 of warp 0) reaches the barrier from the
+ * sequential code while the other lanes of its warp wait in the workers'
+ * loop. The unaligned barrier waits for the non-exited threads of the warp
+ * wherever they arrive from and then counts the warp, which is also what the
+ * emulator's p2c_sim_bar_sync does. `count` is a multiple of 32. */
+template <unsigned Id>
+__device__ __forceinline__ void p2c_barrier_sync(unsigned count)
+{
+#if defined(P2C_SIMT_EMULATOR)
+    p2c_sim_bar_sync(Id, count);
+#elif defined(__CUDA_ARCH__)
+    /* The id is an immediate, so ptxas counts only the barriers used. */
+    asm volatile("barrier.sync %0, %1;" : : "n"(Id), "r"(count) : "memory");
+#else
+    (void)count;
+#endif
+}
+
+/* The fork word: region id in the low 16 bits, team size in the high 16. */
+__device__ __forceinline__ unsigned p2c_fork_word(unsigned region, unsigned threads)
+{
+    return (threads << 16) | region;
+}
+
+__device__ __forceinline__ unsigned p2c_fork_region(unsigned word)
+{
+    return word & 0xffffu;
+}
+
+__device__ __forceinline__ unsigned p2c_fork_threads(unsigned word)
+{
+    return word >> 16;
+}
+
+/* num_threads(requested) in a team of at most `limit` threads. */
+__device__ __forceinline__ unsigned p2c_team_size(long long requested, unsigned limit)
+{
+    return requested < 1 ? 1u : (requested > (long long)limit ? limit : (unsigned)requested);
+}
+
+/* Barrier among threads 0 .. n-1 of a parallel region (the others wait at
+ * the join): a warp-level barrier when they fit in warp 0, named barrier 3
+ * when they are whole warps. */
+__device__ __forceinline__ void p2c_team_barrier(unsigned n)
+{
+    if (n <= 1u)
+        return;
+    if (n <= 32u) {
+        __syncwarp(n == 32u ? 0xffffffffu : ((1u << n) - 1u));
+        return;
+    }
+    assert(n % 32u == 0u && "pragma2cuda: barrier in a parallel region whose size is not a multiple of 32");
+    p2c_barrier_sync<3>(n);
+}
+
+/* A variable of the team's frame at `at`. */
+template <class T>
+__device__ __forceinline__ T &p2c_staged(unsigned char *at)
+{
+    return *reinterpret_cast<T *>(at);
+}
+
+/* The same, initialised (declaration with an initializer). */
+template <class T>
+__device__ __forceinline__ T &p2c_staged_init(unsigned char *at, const T &value)
+{
+    memcpy(at, &value, sizeof(T));
+    return *reinterpret_cast<T *>(at);
+}
+
+/* A variable-length array of the sequential part that parallel regions use:
+ * its elements live on the device heap (global memory) while the master is
+ * in its block; the team's frame holds its address. */
+template <class T>
+struct p2c_vla {
+    T *data;
+    __device__ explicit p2c_vla(size_t n) : data((T *)malloc(n ? n * sizeof(T) : 1))
+    {
+        assert(data && "pragma2cuda: the device heap cannot hold a variable-length array");
+    }
+    __device__ ~p2c_vla() { free(data); }
+    p2c_vla(const p2c_vla &) = delete;
+    p2c_vla &operator=(const p2c_vla &) = delete;
+};
+
+/* lastprivate(conditional:): the thread whose last assigning iteration
+ * (`mine`, iteration + 1; 0 when it never assigned) is the highest writes its
+ * value. scratch[0] holds the highest iteration so far, scratch[1] a lock;
+ * both start at 0 (p2c_lastprivate_scratch). */
+template <class T>
+__device__ inline void p2c_lastprivate_cond(T *dst, unsigned long long *scratch, unsigned long long mine, T value)
+{
+    if (mine == 0)
+        return;
+    unsigned *lock = (unsigned *)(scratch + 1);
+    while (atomicCAS(lock, 0u, 1u) != 0u) {
+    }
+    __threadfence();
+    if (mine > *(volatile unsigned long long *)scratch) {
+        *(volatile unsigned long long *)scratch = mine;
+        *(volatile T *)dst = value;
+    }
+    __threadfence();
+    atomicExch(lock, 0u);
+}
+
+/* Host: zeroed scratch for lastprivate(conditional:) variable `slot` of the
+ * next launch (launches are synchronous, so slots are reused). */
+enum { P2C_MAX_LASTPRIVATE = 64 };
+inline unsigned long long *p2c_lastprivate_buf;
+
+inline unsigned long long *p2c_lastprivate_scratch(unsigned slot, const char *where)
+{
+    if (slot >= P2C_MAX_LASTPRIVATE)
+        p2c_fail(where, "too many lastprivate(conditional:) variables in one region", NULL);
+    if (!p2c_lastprivate_buf)
+        p2c_check(cudaMalloc((void **)&p2c_lastprivate_buf, 2 * P2C_MAX_LASTPRIVATE * sizeof(unsigned long long)), where, "cudaMalloc");
+    p2c_check(cudaMemset(p2c_lastprivate_buf + 2 * slot, 0, 2 * sizeof(unsigned long long)), where, "cudaMemset");
+    return p2c_lastprivate_buf + 2 * slot;
+}
+
+/* Host: the per-team stack in global memory for the staged variables that
+ * do not fit the shared-memory budget; one buffer grown as needed and
+ * reused by every launch (launches are synchronous). */
+inline unsigned char *p2c_team_stack_buf;
+inline size_t p2c_team_stack_bytes;
+
+inline unsigned char *p2c_team_stack(size_t per_team, unsigned teams, const char *where)
+{
+    size_t need = per_team * (size_t)teams;
+    if (need > p2c_team_stack_bytes) {
+        if (p2c_team_stack_buf)
+            p2c_check(cudaFree(p2c_team_stack_buf), where, "cudaFree");
+        p2c_check(cudaMalloc((void **)&p2c_team_stack_buf, need), where, "cudaMalloc");
+        p2c_team_stack_bytes = need;
+    }
+    return p2c_team_stack_buf;
+}
+} /* namespace p2c_prelude_1 */
+/* ---- end of generic mode ---- */
