@@ -92,7 +92,7 @@ EXIT STATUS:
 
 const USAGE_TRANSLATE: &str =
     "pragma2cuda [--emit KIND] [--reduction-strategy S] [--shared-budget BYTES] [--diagnostics-format FMT] [--preprocess [-I DIR] [-D NAME[=VAL]] [-U NAME]] INPUT.c [-o OUTPUT.cu]";
-const USAGE_VERIFY: &str = "pragma2cuda verify FILE.c [--device auto|emulate|gpu] [--keep DIR] [--timeout SECS] [-- FLAGS...]";
+const USAGE_VERIFY: &str = "pragma2cuda verify FILE.c [--device auto|emulate|gpu] [--keep DIR] [--timeout SECS] [--preprocess] [-- FLAGS...]";
 const USAGE_SUITE: &str = "pragma2cuda suite DIR LIST [--jobs N] [--device auto|emulate|gpu] [--timeout SECS] [-- FLAGS...]";
 
 /// Where the input comes from or the output goes.
@@ -125,6 +125,9 @@ pub struct VerifyArgs {
     pub timeout_secs: u64,
     /// Everything after `--`: compiler flags and extra `.c` files.
     pub extra: Vec<String>,
+    /// `--preprocess`: translate the preprocessed file (the `-I`/`-D`/`-U`
+    /// flags after `--` go to the preprocessor too).
+    pub preprocess: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -462,6 +465,7 @@ fn parse_verify(mut c: Cursor) -> Result<Command, ParseError> {
     let mut keep = None;
     let mut timeout_secs = 60;
     let mut extra = Vec::new();
+    let mut preprocess = false;
     while let Some(raw) = c.next() {
         let s = raw.to_string_lossy().into_owned();
         if !s.starts_with('-') {
@@ -487,6 +491,7 @@ fn parse_verify(mut c: Cursor) -> Result<Command, ParseError> {
                 device = parse_device(&utf8(c.value(name, inline.as_deref(), u)?, "value", u)?, u)?
             }
             "--keep" => keep = Some(PathBuf::from(c.value(name, inline.as_deref(), u)?)),
+            "--preprocess" => preprocess = true,
             "--timeout" => {
                 timeout_secs = parse_count(
                     &utf8(c.value(name, inline.as_deref(), u)?, "value", u)?,
@@ -511,6 +516,7 @@ fn parse_verify(mut c: Cursor) -> Result<Command, ParseError> {
         keep,
         timeout_secs,
         extra,
+        preprocess,
     }))
 }
 

@@ -11,7 +11,7 @@
 
 mod args;
 mod io;
-mod preprocess;
+pub(crate) mod preprocess;
 
 pub use args::{parse, Command, ParseError, SuiteArgs, TranslateArgs, VerifyArgs};
 pub use io::{check_output, io_message, read_input, write_atomic, Input, Output};

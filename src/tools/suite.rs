@@ -162,6 +162,10 @@ pub fn main(a: &SuiteArgs) -> i32 {
         timeout: Duration::from_secs(a.timeout_secs),
         inputs: BuildInputs::from_extra(&a.extra),
         judge: Judge::ExitZero,
+        // The suites spell pragmas through macros of their headers
+        // (`OMPVV_TEST_OFFLOADING`) and keep C++ code under `#ifdef
+        // __cplusplus`: the preprocessed file is what a compiler translates.
+        preprocess: true,
     };
     let scratch = match tempfile::Builder::new().prefix("p2c-suite.").tempdir() {
         Ok(t) => t,

@@ -671,6 +671,9 @@ pub struct VerifyOptions {
     pub timeout: Duration,
     pub inputs: BuildInputs,
     pub judge: Judge,
+    /// Translate the preprocessed file (`--preprocess`), with the `-I`,
+    /// `-D`, `-U` of the build flags and the include directories.
+    pub preprocess: bool,
 }
 
 /// The verdict of one verification.
@@ -707,6 +710,29 @@ impl VerifyReport {
     }
 }
 
+/// The preprocessor flags of a build: the file's directory and the include
+/// directories as `-I`, then the `-I`, `-D`, `-U` among the build flags.
+fn cpp_flags(c_file: &Path, inputs: &BuildInputs) -> Vec<std::ffi::OsString> {
+    let mut out: Vec<std::ffi::OsString> = Vec::new();
+    if let Some(d) = c_file.parent().filter(|d| !d.as_os_str().is_empty()) {
+        out.push(format!("-I{}", d.display()).into());
+    }
+    for d in &inputs.include_dirs {
+        out.push(format!("-I{}", d.display()).into());
+    }
+    let mut flags = inputs.flags.iter();
+    while let Some(f) = flags.next() {
+        if matches!(f.as_str(), "-I" | "-D" | "-U") {
+            if let Some(v) = flags.next() {
+                out.push(format!("{f}{v}").into());
+            }
+        } else if f.starts_with("-I") || f.starts_with("-D") || f.starts_with("-U") {
+            out.push(f.into());
+        }
+    }
+    out
+}
+
 /// Translates `c_file` and verifies the translation (see [`verify_translated`]).
 /// Artifacts go to `work`.
 pub fn verify_file(
@@ -715,9 +741,26 @@ pub fn verify_file(
     tc: &Toolchain,
     work: &Path,
 ) -> VerifyReport {
-    let file = match read_input(&Input::Path(c_file.to_path_buf())) {
+    let input = Input::Path(c_file.to_path_buf());
+    let file = match read_input(&input) {
         Ok(f) => f,
         Err((_, msg)) => return VerifyReport::new(Outcome::Setup, format!("error[E0001]: {msg}")),
+    };
+    let file = if opts.preprocess {
+        match crate::cli::preprocess::preprocess(&input, &file, &cpp_flags(c_file, &opts.inputs)) {
+            Ok(f) => f,
+            Err(
+                crate::cli::preprocess::CppError::CannotRun(m)
+                | crate::cli::preprocess::CppError::Failed(m),
+            ) => {
+                return VerifyReport::new(
+                    Outcome::TranslateError,
+                    format!("{}: error[E0004]: {m}", file.name),
+                );
+            }
+        }
+    } else {
+        file
     };
     let t = crate::translate(
         &file,
@@ -930,6 +973,7 @@ pub fn main(a: &VerifyArgs) -> i32 {
         timeout: Duration::from_secs(a.timeout_secs),
         inputs: BuildInputs::from_extra(&a.extra),
         judge: Judge::Reference,
+        preprocess: a.preprocess,
     };
     let tmp;
     let work: PathBuf = match &a.keep {
