@@ -309,6 +309,7 @@ fn check_fixture_with(path: &Path, tc: &Toolchain, opts: &pragma2cuda::Options) 
         timeout: RUN_LIMIT,
         inputs: BuildInputs::default(),
         judge: Judge::Reference,
+        preprocess: false,
     };
     let emu_dir = work.path().join("emu");
     std::fs::create_dir(&emu_dir).unwrap();

@@ -1421,6 +1421,7 @@ int main(void) {
             timeout: Duration::from_secs(5),
             inputs: BuildInputs::from_extra(&[d.path().join("helper.c").display().to_string()]),
             judge: Judge::Reference,
+            preprocess: false,
         };
         (d, tc, opts)
     }
