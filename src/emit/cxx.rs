@@ -290,6 +290,52 @@ fn c_linkage(root: Node<'_>, tree: &CTree, orig: &str, edits: &mut Vec<Edit>) {
     }
 }
 
+/// `text` with comments and string and character literals blanked out.
+fn without_comments_and_strings(text: &str) -> String {
+    let b = text.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        let (skip_to, keep) = match (b[i], b.get(i + 1)) {
+            (b'/', Some(b'*')) => (
+                text[i + 2..]
+                    .find("*/")
+                    .map(|k| i + 2 + k + 2)
+                    .unwrap_or(b.len()),
+                false,
+            ),
+            (b'/', Some(b'/')) => (
+                text[i..].find('\n').map(|k| i + k).unwrap_or(b.len()),
+                false,
+            ),
+            (q @ (b'"' | b'\''), _) => {
+                let mut j = i + 1;
+                while j < b.len() && b[j] != q && b[j] != b'\n' {
+                    j += if b[j] == b'\\' { 2 } else { 1 };
+                }
+                ((j + 1).min(b.len()), false)
+            }
+            _ => (i + 1, true),
+        };
+        if keep {
+            out.push(b[i]);
+        } else {
+            out.push(b' ');
+        }
+        i = skip_to.max(i + 1);
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// Whether `word` occurs in `text` as a whole identifier.
+fn mentions_word(text: &str, word: &str) -> bool {
+    let b = text.as_bytes();
+    let ident = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
+    text.match_indices(word).any(|(i, _)| {
+        (i == 0 || !ident(b[i - 1])) && !b.get(i + word.len()).is_some_and(|c| ident(*c))
+    })
+}
+
 fn complex_types(orig: &str, diags: &mut Vec<Diagnostic>) {
     for (i, _) in orig.match_indices("_Complex") {
         diags.push(
@@ -302,14 +348,56 @@ fn complex_types(orig: &str, diags: &mut Vec<Diagnostic>) {
             .with_help("keep complex arithmetic in a C file compiled by the C compiler"),
         );
     }
-    for (i, _) in orig.match_indices("<complex.h>") {
+    // Including <complex.h> is harmless in C++ when nothing of it is used
+    // (C++ maps it to <complex>); using it is not: `complex`, `I` and the
+    // c* functions mean other things there.
+    const COMPLEX_NAMES: &[&str] = &[
+        "complex",
+        "I",
+        "_Complex_I",
+        "CMPLX",
+        "CMPLXF",
+        "creal",
+        "crealf",
+        "cimag",
+        "cimagf",
+        "cabs",
+        "cabsf",
+        "carg",
+        "cargf",
+        "conj",
+        "conjf",
+        "cexp",
+        "cexpf",
+        "clog",
+        "clogf",
+        "cpow",
+        "cpowf",
+        "csqrt",
+        "csqrtf",
+        "cproj",
+        "cprojf",
+    ];
+    let code = without_comments_and_strings(orig).replace("<complex.h>", "");
+    let uses_complex = COMPLEX_NAMES.iter().any(|w| mentions_word(&code, w));
+    let is_include = |i: usize| {
+        let line_start = orig[..i].rfind('\n').map(|k| k + 1).unwrap_or(0);
+        let head = orig[line_start..i].trim_start();
+        head.strip_prefix('#')
+            .is_some_and(|h| h.trim_start().trim_end() == "include")
+    };
+    for (i, _) in orig
+        .match_indices("<complex.h>")
+        .filter(|(i, _)| uses_complex && is_include(*i))
+    {
         diags.push(
             Diagnostic::new(
                 codes::NOT_CXX,
                 Span::new(i, i + 11),
                 "<complex.h> is not supported yet",
             )
-            .with_label("C99 complex"),
+            .with_label("C99 complex")
+            .with_help("C++ reads <complex.h> as <complex>: the file's complex names would mean std::complex"),
         );
     }
 }
