@@ -5,7 +5,8 @@
 //! parameters, and the local declarations of every enclosing block that
 //! precede the region; inner ones shadow outer ones.
 
-use super::ctype::{declarator, specifiers, CType};
+use super::ctype::{declarator, specifiers_and_declarators, CType};
+use crate::front::fields::NodeFields;
 use crate::source::Span;
 use std::collections::HashMap;
 use tree_sitter::Node;
@@ -34,9 +35,9 @@ pub struct Symbol {
 /// Adds the names declared by `decl` (a `declaration`, `parameter_declaration`
 /// or `type_definition`) to `out`.
 pub fn declared_by(decl: Node<'_>, text: &str, storage: Storage, out: &mut Vec<Symbol>) {
-    let (base, is_static, is_extern, is_typedef) = specifiers(decl, text);
-    let mut c = decl.walk();
-    let decls: Vec<Node<'_>> = decl.children_by_field_name("declarator", &mut c).collect();
+    let mut decls = Vec::new();
+    let (base, is_static, is_extern, is_typedef) =
+        specifiers_and_declarators(decl, text, Some(&mut decls));
     for d in decls {
         if let Some((name, span, derivs)) = declarator(d, text) {
             let ty = CType {
@@ -98,9 +99,9 @@ pub fn visible_at(root: Node<'_>, text: &str, at: Node<'_>) -> HashMap<String, S
     chain.reverse();
     for (parent, child) in chain {
         let mut syms = Vec::new();
-        match parent.kind() {
+        match parent.kind_name() {
             "function_definition" => {
-                if let Some(decl) = parent.child_by_field_name("declarator") {
+                if let Some(decl) = parent.field("declarator") {
                     params_of(decl, text, &mut syms);
                 }
             }
@@ -110,14 +111,14 @@ pub fn visible_at(root: Node<'_>, text: &str, at: Node<'_>) -> HashMap<String, S
                     if item.start_byte() >= child.start_byte() {
                         break;
                     }
-                    if matches!(item.kind(), "declaration" | "type_definition") {
+                    if matches!(item.kind_name(), "declaration" | "type_definition") {
                         declared_by(item, text, Storage::Local, &mut syms);
                     }
                 }
             }
             "for_statement" => {
-                if let Some(init) = parent.child_by_field_name("initializer") {
-                    if init.kind() == "declaration" && init.id() != child.id() {
+                if let Some(init) = parent.field("initializer") {
+                    if init.kind_name() == "declaration" && init.id() != child.id() {
                         declared_by(init, text, Storage::Local, &mut syms);
                     }
                 }
@@ -254,16 +255,16 @@ fn locals_in(top: Node<'_>, text: &str, start: usize, end: usize) -> HashMap<Str
             if ch.start_byte() >= start {
                 break;
             }
-            if node.kind() == "compound_statement"
-                && matches!(ch.kind(), "declaration" | "type_definition")
+            if node.kind_name() == "compound_statement"
+                && matches!(ch.kind_name(), "declaration" | "type_definition")
             {
                 declared_by(ch, text, Storage::Local, &mut syms);
             }
         }
         let limit = child.map(|ch| ch.start_byte()).unwrap_or(start);
-        match node.kind() {
+        match node.kind_name() {
             "function_definition" => {
-                if let Some(decl) = node.child_by_field_name("declarator") {
+                if let Some(decl) = node.field("declarator") {
                     params_of(decl, text, &mut syms);
                 }
             }
@@ -282,9 +283,9 @@ fn locals_in(top: Node<'_>, text: &str, start: usize, end: usize) -> HashMap<Str
                 }
             }
             "for_statement" => {
-                if let Some(init) = node.child_by_field_name("initializer") {
+                if let Some(init) = node.field("initializer") {
                     let into_init = child.is_some_and(|ch| ch.id() == init.id());
-                    if init.kind() == "declaration" && !into_init {
+                    if init.kind_name() == "declaration" && !into_init {
                         declared_by(init, text, Storage::Local, &mut syms);
                     }
                 }
@@ -303,7 +304,7 @@ fn locals_in(top: Node<'_>, text: &str, start: usize, end: usize) -> HashMap<Str
 }
 
 fn collect_file_scope(item: Node<'_>, text: &str, out: &mut Vec<Symbol>) {
-    match item.kind() {
+    match item.kind_name() {
         "declaration" | "type_definition" => declared_by(item, text, Storage::Global, out),
         "preproc_ifdef"
         | "preproc_if"
@@ -318,7 +319,7 @@ fn collect_file_scope(item: Node<'_>, text: &str, out: &mut Vec<Symbol>) {
         }
         "function_definition" => {
             // The function itself is visible; its type does not matter here.
-            if let Some(d) = item.child_by_field_name("declarator") {
+            if let Some(d) = item.field("declarator") {
                 if let Some((name, span, derivs)) = declarator(d, text) {
                     out.push(Symbol {
                         name,
@@ -344,18 +345,18 @@ fn collect_file_scope(item: Node<'_>, text: &str, out: &mut Vec<Symbol>) {
 fn params_of(decl: Node<'_>, text: &str, out: &mut Vec<Symbol>) {
     let mut d = decl;
     loop {
-        if d.kind() == "function_declarator" {
-            if let Some(params) = d.child_by_field_name("parameters") {
+        if d.kind_name() == "function_declarator" {
+            if let Some(params) = d.field("parameters") {
                 let mut c = params.walk();
                 for p in params.named_children(&mut c) {
-                    if p.kind() == "parameter_declaration" {
+                    if p.kind_name() == "parameter_declaration" {
                         declared_by(p, text, Storage::Param, out);
                     }
                 }
             }
             return;
         }
-        match d.child_by_field_name("declarator") {
+        match d.field("declarator") {
             Some(inner) => d = inner,
             None => return,
         }
@@ -391,7 +392,7 @@ mod tests {
         while let Some(node) = stack.pop() {
             let mut c = node.walk();
             stack.extend(node.named_children(&mut c));
-            if !node.kind().ends_with("statement") {
+            if !node.kind_name().ends_with("statement") {
                 continue;
             }
             let old = visible_at(root, text, node);
