@@ -199,6 +199,25 @@ pub fn specifiers_and_declarators<'t>(
     (base, is_static, is_extern, is_typedef)
 }
 
+/// The name [`declarator`] reads from `node` (the same walk, without the
+/// derivations).
+pub fn declarator_name<'s>(node: Node<'_>, text: &'s str) -> Option<&'s str> {
+    match node.kind_name() {
+        "identifier" | "field_identifier" | "type_identifier" => {
+            Some(text.get(node.start_byte()..node.end_byte()).unwrap_or(""))
+        }
+        "init_declarator" | "parenthesized_declarator" | "attributed_declarator" => {
+            let inner = node.field("declarator").or_else(|| node.named_child(0))?;
+            declarator_name(inner, text)
+        }
+        "pointer_declarator"
+        | "abstract_pointer_declarator"
+        | "array_declarator"
+        | "function_declarator" => declarator_name(node.field("declarator")?, text),
+        _ => None,
+    }
+}
+
 /// Reads a declarator: the declared name, its span and derivations.
 pub fn declarator(node: Node<'_>, text: &str) -> Option<(String, Span, Vec<Deriv>)> {
     let t = |n: Node<'_>| {

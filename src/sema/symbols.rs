@@ -5,9 +5,10 @@
 //! parameters, and the local declarations of every enclosing block that
 //! precede the region; inner ones shadow outer ones.
 
-use super::ctype::{declarator, specifiers_and_declarators, CType};
+use super::ctype::{declarator, declarator_name, specifiers_and_declarators, CType};
 use crate::front::fields::NodeFields;
 use crate::source::Span;
+use std::cell::OnceCell;
 use std::collections::HashMap;
 use tree_sitter::Node;
 
@@ -162,23 +163,32 @@ impl<'t> FileScope<'t> {
     /// from its top-level item (no `Node::parent`, which restarts from the root).
     pub fn node_at(&self, start: usize, end: usize) -> Option<Node<'t>> {
         let k = self.tops.partition_point(|n| n.start_byte() <= start);
-        let mut node = *self.tops.get(k.checked_sub(1)?)?;
+        let top = *self.tops.get(k.checked_sub(1)?)?;
+        if start >= end {
+            return node_at_by_children(top, start, end);
+        }
+        // The child on the way is the first that ends after `start` (children
+        // do not overlap, and one that ends at `start` cannot hold a nonempty
+        // span): the cursor finds it without stepping through the children
+        // before it.
+        let mut c = top.walk();
         loop {
+            let node = c.node();
             if node.start_byte() == start && node.end_byte() == end {
                 return Some(node);
             }
-            let mut c = node.walk();
-            let child = node
-                .children(&mut c)
-                .find(|ch| ch.start_byte() <= start && end <= ch.end_byte())?;
-            node = child;
+            c.goto_first_child_for_byte(start)?;
+            let child = c.node();
+            if !(child.start_byte() <= start && end <= child.end_byte()) {
+                return None;
+            }
         }
     }
 
     /// The local declarations visible at `start..end`: a statement's span,
     /// or an empty span for a point between statements (such as a masked
     /// pragma). Look names up with [`FileScope::visible`].
-    pub fn locals(&self, text: &str, start: usize, end: usize) -> Locals {
+    pub fn locals(&self, text: &'t str, start: usize, end: usize) -> Locals<'t> {
         let k = self.tops.partition_point(|n| n.start_byte() <= start);
         let top = k
             .checked_sub(1)
@@ -187,38 +197,123 @@ impl<'t> FileScope<'t> {
         match top {
             Some(top) => Locals {
                 before: top.start_byte(),
-                map: locals_in(*top, text, start, end),
+                units: local_units(*top, text, start, end),
+                text,
             },
             None => Locals {
                 before: start,
-                map: HashMap::new(),
+                units: Vec::new(),
+                text,
             },
         }
     }
 
     /// Everything visible where `locals` were taken.
-    pub fn visible<'f>(&'f self, locals: &'f Locals) -> Visible<'f, 't> {
+    pub fn visible<'f>(&'f self, locals: &'f Locals<'t>) -> Visible<'f, 't> {
         Visible { file: self, locals }
+    }
+}
+
+/// The outermost node under `node` spanning exactly `start..end`, walking
+/// down through the first child that contains the span at each level.
+fn node_at_by_children(mut node: Node<'_>, start: usize, end: usize) -> Option<Node<'_>> {
+    loop {
+        if node.start_byte() == start && node.end_byte() == end {
+            return Some(node);
+        }
+        let mut c = node.walk();
+        let child = node
+            .children(&mut c)
+            .find(|ch| ch.start_byte() <= start && end <= ch.end_byte())?;
+        node = child;
     }
 }
 
 /// The local declarations visible at one place, and where the file scope
 /// visible there ends (the start of the enclosing top-level item).
-pub struct Locals {
+///
+/// The declarations are kept as nodes, in the order [`local_units`] meets them
+/// (a later one shadows an earlier one of the same name); a declaration's
+/// symbols (its type: specifiers and declarators) are read only when a name
+/// it declares is looked up, and its names only when a later declaration
+/// does not answer. A rule looks up a few names per directive.
+pub struct Locals<'t> {
     before: usize,
-    map: HashMap<String, Symbol>,
+    units: Vec<Unit<'t>>,
+    text: &'t str,
+}
+
+/// Declarations of one place, read when first needed.
+enum Unit<'t> {
+    /// Symbols read at once (file-scope items of an enclosing `#if` group).
+    Read(Vec<Symbol>),
+    /// A declaration: its names, then its symbols, read on demand.
+    Decl {
+        node: Node<'t>,
+        storage: Storage,
+        names: OnceCell<Vec<&'t str>>,
+        symbols: OnceCell<Vec<Symbol>>,
+    },
+}
+
+impl<'t> Unit<'t> {
+    fn decl(node: Node<'t>, storage: Storage) -> Self {
+        Unit::Decl {
+            node,
+            storage,
+            names: OnceCell::new(),
+            symbols: OnceCell::new(),
+        }
+    }
+
+    /// The last symbol named `name` this unit declares.
+    fn get(&self, name: &str, text: &'t str) -> Option<&Symbol> {
+        let symbols = match self {
+            Unit::Read(symbols) => symbols,
+            Unit::Decl {
+                node,
+                storage,
+                names,
+                symbols,
+            } => {
+                // The names `declared_by` gives, without the types.
+                let names = names.get_or_init(|| {
+                    node.fields("declarator")
+                        .into_iter()
+                        .filter_map(|d| declarator_name(d, text))
+                        .collect()
+                });
+                if !names.contains(&name) {
+                    return None;
+                }
+                symbols.get_or_init(|| {
+                    let mut out = Vec::new();
+                    declared_by(*node, text, *storage, &mut out);
+                    out
+                })
+            }
+        };
+        symbols.iter().rev().find(|s| s.name == name)
+    }
+}
+
+impl Locals<'_> {
+    /// The local symbol named `name`: the last declared.
+    fn get(&self, name: &str) -> Option<&Symbol> {
+        self.units.iter().rev().find_map(|u| u.get(name, self.text))
+    }
 }
 
 /// What is visible at one place: the local declarations, then the file scope
 /// before the enclosing top-level item.
 pub struct Visible<'f, 't> {
     file: &'f FileScope<'t>,
-    locals: &'f Locals,
+    locals: &'f Locals<'t>,
 }
 
 impl Visible<'_, '_> {
     pub fn get(&self, name: &str) -> Option<&Symbol> {
-        self.locals.map.get(name).or_else(|| {
+        self.locals.get(name).or_else(|| {
             self.file
                 .by_name
                 .get(name)?
@@ -235,8 +330,8 @@ impl Visible<'_, '_> {
 /// earlier declarations in an enclosing `#if` group), found walking down from
 /// `top` with the rules of [`visible_at`]. (`Node::parent` would restart from
 /// the root each time, a walk over the whole file.)
-fn locals_in(top: Node<'_>, text: &str, start: usize, end: usize) -> HashMap<String, Symbol> {
-    let mut map = HashMap::new();
+fn local_units<'t>(top: Node<'t>, text: &'t str, start: usize, end: usize) -> Vec<Unit<'t>> {
+    let mut units = Vec::new();
     let mut node = top;
     loop {
         if start < end && node.start_byte() == start && node.end_byte() == end {
@@ -244,9 +339,9 @@ fn locals_in(top: Node<'_>, text: &str, start: usize, end: usize) -> HashMap<Str
         }
         // One pass over the children: the one on the way, and for a block
         // the declarations before it (or before the point).
-        let mut syms = Vec::new();
         let mut child = None;
         let mut c = node.walk();
+        let block = node.kind_name() == "compound_statement";
         for ch in node.children(&mut c) {
             if ch.start_byte() <= start && end <= ch.end_byte() && start < ch.end_byte() {
                 child = Some(ch);
@@ -255,17 +350,17 @@ fn locals_in(top: Node<'_>, text: &str, start: usize, end: usize) -> HashMap<Str
             if ch.start_byte() >= start {
                 break;
             }
-            if node.kind_name() == "compound_statement"
-                && matches!(ch.kind_name(), "declaration" | "type_definition")
-            {
-                declared_by(ch, text, Storage::Local, &mut syms);
+            if block && matches!(ch.kind_name(), "declaration" | "type_definition") {
+                units.push(Unit::decl(ch, Storage::Local));
             }
         }
         let limit = child.map(|ch| ch.start_byte()).unwrap_or(start);
         match node.kind_name() {
             "function_definition" => {
                 if let Some(decl) = node.field("declarator") {
-                    params_of(decl, text, &mut syms);
+                    for p in param_declarations(decl) {
+                        units.push(Unit::decl(p, Storage::Param));
+                    }
                 }
             }
             "preproc_ifdef"
@@ -274,6 +369,7 @@ fn locals_in(top: Node<'_>, text: &str, start: usize, end: usize) -> HashMap<Str
             | "preproc_elif"
             | "linkage_specification"
             | "declaration_list" => {
+                let mut syms = Vec::new();
                 let mut c = node.walk();
                 for item in node.named_children(&mut c) {
                     if item.start_byte() >= limit {
@@ -281,26 +377,24 @@ fn locals_in(top: Node<'_>, text: &str, start: usize, end: usize) -> HashMap<Str
                     }
                     collect_file_scope(item, text, &mut syms);
                 }
+                units.push(Unit::Read(syms));
             }
             "for_statement" => {
                 if let Some(init) = node.field("initializer") {
                     let into_init = child.is_some_and(|ch| ch.id() == init.id());
                     if init.kind_name() == "declaration" && !into_init {
-                        declared_by(init, text, Storage::Local, &mut syms);
+                        units.push(Unit::decl(init, Storage::Local));
                     }
                 }
             }
             _ => {}
-        }
-        for s in syms {
-            map.insert(s.name.clone(), s);
         }
         match child {
             Some(ch) => node = ch,
             None => break,
         }
     }
-    map
+    units
 }
 
 fn collect_file_scope(item: Node<'_>, text: &str, out: &mut Vec<Symbol>) {
@@ -343,22 +437,29 @@ fn collect_file_scope(item: Node<'_>, text: &str, out: &mut Vec<Symbol>) {
 
 /// The parameters of a function declarator (through pointer declarators).
 fn params_of(decl: Node<'_>, text: &str, out: &mut Vec<Symbol>) {
+    for p in param_declarations(decl) {
+        declared_by(p, text, Storage::Param, out);
+    }
+}
+
+/// The `parameter_declaration`s of a function declarator (through pointer
+/// declarators).
+fn param_declarations(decl: Node<'_>) -> Vec<Node<'_>> {
     let mut d = decl;
     loop {
         if d.kind_name() == "function_declarator" {
-            if let Some(params) = d.field("parameters") {
-                let mut c = params.walk();
-                for p in params.named_children(&mut c) {
-                    if p.kind_name() == "parameter_declaration" {
-                        declared_by(p, text, Storage::Param, out);
-                    }
-                }
-            }
-            return;
+            let Some(params) = d.field("parameters") else {
+                return Vec::new();
+            };
+            let mut c = params.walk();
+            return params
+                .named_children(&mut c)
+                .filter(|p| p.kind_name() == "parameter_declaration")
+                .collect();
         }
         match d.field("declarator") {
             Some(inner) => d = inner,
-            None => return,
+            None => return Vec::new(),
         }
     }
 }
@@ -409,6 +510,20 @@ mod tests {
             checked += 1;
         }
         assert!(checked > 8, "{checked}");
+        // node_at finds what the walk over every child found.
+        let by_children = |start: usize, end: usize| {
+            let k = index.tops.partition_point(|n| n.start_byte() <= start);
+            node_at_by_children(*index.tops.get(k.checked_sub(1)?)?, start, end)
+        };
+        let mut stack = vec![root];
+        while let Some(node) = stack.pop() {
+            let mut c = node.walk();
+            stack.extend(node.children(&mut c));
+            let (s, e) = (node.start_byte(), node.end_byte());
+            for (a, b) in [(s, e), (s, s), (s, e + 1), (s + 1, e), (e, e)] {
+                assert_eq!(index.node_at(a, b), by_children(a, b), "{a}..{b}");
+            }
+        }
         // A point between statements sees what the next statement sees.
         let pos = text.find("a[1] = g").unwrap();
         let locals = index.locals(text, pos - 1, pos - 1);
