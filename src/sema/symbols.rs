@@ -451,9 +451,10 @@ fn param_declarations(decl: Node<'_>) -> Vec<Node<'_>> {
             let Some(params) = d.field("parameters") else {
                 return Vec::new();
             };
-            let mut c = params.walk();
-            return params
-                .named_children(&mut c)
+            // By index: a parameter list is short, and `named_child` steps
+            // through the children without a cursor's bookkeeping.
+            return (0..params.named_child_count())
+                .filter_map(|k| params.named_child(k as u32))
                 .filter(|p| p.kind_name() == "parameter_declaration")
                 .collect();
         }
