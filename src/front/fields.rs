@@ -129,6 +129,10 @@ mod tests {
                 let mut c = node.walk();
                 let all: Vec<_> = node.children_by_field_name(name, &mut c).collect();
                 assert_eq!(node.fields(name), all, "{name} of {}", node.kind());
+                if node.kind() == "parameter_declaration" && name == "declarator" {
+                    // `sema::symbols` relies on it.
+                    assert!(all.len() <= 1, "{all:?}");
+                }
                 found += a.is_some() as usize;
             }
         }

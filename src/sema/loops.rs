@@ -7,7 +7,7 @@
 //! var = s + var var = var - s`. Anything else is diagnosed (E0301) with a
 //! label on the part that is not canonical.
 
-use super::ctype::{declarator, specifiers, CType};
+use super::ctype::{declarator, specifiers_and_declarators, CType};
 use crate::diag::{codes, Diagnostic};
 use crate::front::fields::NodeFields;
 use crate::source::Span;
@@ -113,10 +113,8 @@ pub fn analyse(for_node: Node<'_>, text: &str) -> Result<CanonLoop, Diagnostic> 
         )
         .with_label("this is not a for loop"));
     }
-    let head_end = for_node
-        .field("body")
-        .map(|b| b.start_byte())
-        .unwrap_or(whole.end);
+    let body_node = for_node.field("body");
+    let head_end = body_node.map(|b| b.start_byte()).unwrap_or(whole.end);
     let head = Span::new(whole.start, head_end);
     // init
     let init = for_node.field("initializer").ok_or_else(|| {
@@ -128,7 +126,9 @@ pub fn analyse(for_node: Node<'_>, text: &str) -> Result<CanonLoop, Diagnostic> 
     })?;
     let (var, var_span, declared_type, lb) = match init.kind_name() {
         "declaration" => {
-            let decls: Vec<Node<'_>> = init.fields("declarator");
+            // The specifiers and the declarators in one walk.
+            let mut decls: Vec<Node<'_>> = Vec::new();
+            let (base, ..) = specifiers_and_declarators(init, text, Some(&mut decls));
             if decls.len() != 1 || decls[0].kind_name() != "init_declarator" {
                 return Err(not_canonical(
                     span(init),
@@ -151,7 +151,6 @@ pub fn analyse(for_node: Node<'_>, text: &str) -> Result<CanonLoop, Diagnostic> 
                     "pointer loop variables are not supported yet",
                 ));
             }
-            let (base, ..) = specifiers(init, text);
             let value = d
                 .field("value")
                 .map(|v| t(text, v).to_string())
@@ -297,7 +296,7 @@ pub fn analyse(for_node: Node<'_>, text: &str) -> Result<CanonLoop, Diagnostic> 
         ));
     }
     let written_test = op.map(|o| o.as_str()).unwrap_or("!=").to_string();
-    let body = for_node.field("body").map(span).unwrap_or(whole);
+    let body = body_node.map(span).unwrap_or(whole);
     Ok(CanonLoop {
         var,
         var_span,

@@ -278,7 +278,14 @@ impl<'t> Unit<'t> {
             } => {
                 // The names `declared_by` gives, without the types.
                 let names = names.get_or_init(|| {
-                    node.fields("declarator")
+                    // A parameter has at most one declarator (the grammar's
+                    // `parameter_declaration`): no walk over its children.
+                    let decls = if node.kind_name() == "parameter_declaration" {
+                        node.field("declarator").into_iter().collect()
+                    } else {
+                        node.fields("declarator")
+                    };
+                    decls
                         .into_iter()
                         .filter_map(|d| declarator_name(d, text))
                         .collect()
