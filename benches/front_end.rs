@@ -1,7 +1,7 @@
 //! Front-end speed: what the directive front end (finding pragmas and pragma
-//! macros, parsing every directive, masking, attaching, and whatever
-//! `translate --emit=directives` does beyond that) adds to the tree-sitter
-//! parse of a large C file. The target (issue 4) is under 5 %.
+//! macros, parsing every directive, masking, attaching, validating, and
+//! whatever `translate --emit=directives` does beyond that) adds to the
+//! tree-sitter parse of a large C file. The target (issue 4) is under 5 %.
 //!
 //! The input is generated, deterministically: about 10 MB of C in blocks of
 //! 50 lines, one OpenMP or OpenACC pragma per block (varied clauses, some
@@ -20,7 +20,8 @@
 //! `none` (read the input), `parse` (tree-sitter on the text), `directives`
 //! (find pragmas and macros, parse every directive, mask), `parse-masked`
 //! (`directives`, then tree-sitter on the masked text), `front`
-//! (`parse-masked`, then attach), `render` (`front`, then the text of
+//! (`parse-masked`, then attach), `validate` (`front`, then every validation
+//! rule, `valid::validate`), `render` (`validate`, then the text of
 //! `--emit=directives`), `translate` (`translate --emit=directives`).
 //! `scripts/bench-front-end.sh` runs them all and prints the ratios;
 //! BENCHMARKS.md has the figures.
@@ -28,6 +29,7 @@
 use pragma2cuda::directives::{parse_pragma, Directive};
 use pragma2cuda::front::{attach, parse_c};
 use pragma2cuda::source::{macros, mask, SourceFile};
+use pragma2cuda::valid::validate;
 use pragma2cuda::{translate, Emit, Options};
 use std::hint::black_box;
 use std::time::Duration;
@@ -135,27 +137,33 @@ fn generate(bytes: usize) -> String {
     s
 }
 
-/// Everything the directive front end does before and after the tree-sitter parse.
+/// Everything the directive front end does before the tree-sitter parse.
 struct Front {
     directives: Vec<Directive>,
+    /// Per directive: whether its pragma had a syntax error (validation
+    /// needs it, as in the driver).
+    malformed: Vec<bool>,
     masked: String,
 }
 
 fn scan_and_parse(text: &str) -> Front {
     let found = macros::find_all(text);
     let mut directives = Vec::with_capacity(found.pragmas.len());
-    for p in &found.pragmas {
-        if let (Some(d), _) = parse_pragma(text, p.span) {
+    let mut malformed = Vec::with_capacity(found.pragmas.len());
+    let spans = found.pragmas.iter().map(|p| p.span);
+    for span in spans.chain(found.from_macros.iter().map(|m| m.text)) {
+        let (d, ds) = parse_pragma(text, span);
+        if let Some(d) = d {
             directives.push(d);
-        }
-    }
-    for m in &found.from_macros {
-        if let (Some(d), _) = parse_pragma(text, m.text) {
-            directives.push(d);
+            malformed.push(ds.iter().any(|d| d.is_error()));
         }
     }
     let masked = mask::mask_spans(text, &found.masked_spans());
-    Front { directives, masked }
+    Front {
+        directives,
+        malformed,
+        masked,
+    }
 }
 
 /// CPU time of this thread: on a shared machine, wall time counts the time
@@ -241,10 +249,18 @@ fn main() {
                 let tree = parse_c(f.masked);
                 black_box(attach(&tree, f.directives));
             }
+            "validate" => {
+                let f = scan_and_parse(&text);
+                let tree = parse_c(f.masked);
+                let attached = attach(&tree, f.directives);
+                black_box(validate(&file, &tree, &attached, &f.malformed));
+                black_box(attached);
+            }
             "render" => {
                 let f = scan_and_parse(&text);
                 let tree = parse_c(f.masked);
                 let attached = attach(&tree, f.directives);
+                black_box(validate(&file, &tree, &attached, &f.malformed));
                 black_box(pragma2cuda::directives::render_text(
                     &file,
                     attached.iter().map(|a| &a.directive),
@@ -304,10 +320,15 @@ fn main() {
         })
         .min()
         .unwrap_or_default();
+    let attached = attach(&tree, f.directives.clone());
+    let validating = min_time(runs, || {
+        black_box(validate(&file, &tree, &attached, &f.malformed));
+    });
     let pipeline = min_time(runs, || {
         let f = scan_and_parse(&text);
         let tree = parse_c(f.masked);
-        black_box(attach(&tree, f.directives));
+        let attached = attach(&tree, f.directives);
+        black_box(validate(&file, &tree, &attached, &f.malformed));
     });
     let render = min_time(runs, || {
         black_box(pragma2cuda::directives::render_text(&file, &f.directives));
@@ -321,7 +342,7 @@ fn main() {
             },
         ));
     });
-    let front = scan + directives + masking + attaching;
+    let front = scan + directives + masking + attaching + validating;
     let pct = |d: Duration| 100.0 * d.as_secs_f64() / parse.as_secs_f64();
     println!("tree-sitter parse            {:9.1} ms  100.0 %", ms(parse));
     println!(
@@ -350,12 +371,17 @@ fn main() {
         pct(attaching)
     );
     println!(
+        "validate                     {:9.1} ms  {:5.2} %",
+        ms(validating),
+        pct(validating)
+    );
+    println!(
         "directive front end (sum)    {:9.1} ms  {:5.2} %",
         ms(front),
         pct(front)
     );
     println!(
-        "scan, parse, mask, tree-sitter, attach in one go {:9.1} ms  {:5.2} %",
+        "scan, parse, mask, tree-sitter, attach, validate in one go {:9.1} ms  {:5.2} %",
         ms(pipeline),
         pct(pipeline)
     );

@@ -1,5 +1,6 @@
 //! Attaching each pragma to the statement that follows it.
 
+use super::fields::NodeFields;
 use super::CTree;
 use crate::directives::Directive;
 use crate::source::{cond, Span};
@@ -66,7 +67,7 @@ fn statement_at<'t>(root: Node<'t>, pos: usize) -> Option<Node<'t>> {
         if node.start_byte() != pos {
             break;
         }
-        if STATEMENT_KINDS.contains(&node.kind()) {
+        if STATEMENT_KINDS.contains(&node.kind_name()) {
             best = Some(node);
         }
         match node.parent() {
@@ -82,7 +83,7 @@ fn statement_at<'t>(root: Node<'t>, pos: usize) -> Option<Node<'t>> {
 fn enclosing_function(root: Node<'_>, text: &str, pos: usize) -> Option<(String, Span)> {
     let mut node = root.descendant_for_byte_range(pos, pos)?;
     loop {
-        if node.kind() == "function_definition" {
+        if node.kind_name() == "function_definition" {
             let name = function_name(node, text).unwrap_or_default();
             return Some((name, Span::new(node.start_byte(), node.end_byte())));
         }
@@ -92,11 +93,11 @@ fn enclosing_function(root: Node<'_>, text: &str, pos: usize) -> Option<(String,
 
 /// The declared name of a function definition.
 pub fn function_name(def: Node<'_>, text: &str) -> Option<String> {
-    let mut d = def.child_by_field_name("declarator")?;
+    let mut d = def.field("declarator")?;
     loop {
-        match d.kind() {
+        match d.kind_name() {
             "identifier" => return text.get(d.start_byte()..d.end_byte()).map(str::to_string),
-            _ => d = d.child_by_field_name("declarator")?,
+            _ => d = d.field("declarator")?,
         }
     }
 }
@@ -154,7 +155,7 @@ impl<'t> Locator<'t> {
             .into_iter()
             .rev()
             .take_while(|n| n.start_byte() == pos)
-            .filter(|n| STATEMENT_KINDS.contains(&n.kind()))
+            .filter(|n| STATEMENT_KINDS.contains(&n.kind_name()))
             .last()
     }
 
@@ -162,7 +163,7 @@ impl<'t> Locator<'t> {
     /// first function definition (C has no nested functions; for GNU C's,
     /// this is the outer one, before which a kernel belongs anyway).
     fn enclosing_function(&self, text: &str, pos: usize) -> Option<(String, Span)> {
-        let is_def = |n: &Node<'t>| n.kind() == "function_definition";
+        let is_def = |n: &Node<'t>| n.kind_name() == "function_definition";
         let def = self.path(pos, is_def).into_iter().rev().find(is_def)?;
         let name = function_name(def, text).unwrap_or_default();
         Some((name, Span::new(def.start_byte(), def.end_byte())))

@@ -16,6 +16,7 @@ use super::device_lib;
 use super::symbols::{declared_by, Storage, Symbol};
 use super::uses;
 use crate::diag::{codes, Diagnostic};
+use crate::front::fields::NodeFields;
 use crate::source::Span;
 use std::collections::{BTreeMap, BTreeSet};
 use tree_sitter::Node;
@@ -38,12 +39,12 @@ pub fn file_functions(root: Node<'_>, text: &str) -> BTreeMap<String, FileFuncti
     let mut out: BTreeMap<String, FileFunction> = BTreeMap::new();
     let mut c = root.walk();
     for item in root.children(&mut c) {
-        let (syms, body) = match item.kind() {
+        let (syms, body) = match item.kind_name() {
             "function_definition" => {
                 let mut syms = Vec::new();
                 declared_by(item, text, Storage::Global, &mut syms);
                 let body = item
-                    .child_by_field_name("body")
+                    .field("body")
                     .map(|b| Span::new(b.start_byte(), b.end_byte()));
                 (syms, body)
             }
@@ -216,9 +217,9 @@ fn params_of(root: Node<'_>, text: &str, f: &FileFunction) -> BTreeSet<String> {
     let Some(def) = body.parent() else {
         return out;
     };
-    let mut stack = vec![def.child_by_field_name("declarator")];
+    let mut stack = vec![def.field("declarator")];
     while let Some(Some(n)) = stack.pop() {
-        if n.kind() == "parameter_declaration" {
+        if n.kind_name() == "parameter_declaration" {
             let mut syms = Vec::new();
             declared_by(n, text, Storage::Param, &mut syms);
             out.extend(syms.into_iter().map(|s| s.name));

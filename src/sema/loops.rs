@@ -7,8 +7,9 @@
 //! var = s + var var = var - s`. Anything else is diagnosed (E0301) with a
 //! label on the part that is not canonical.
 
-use super::ctype::{declarator, specifiers, CType};
+use super::ctype::{declarator, specifiers_and_declarators, CType};
 use crate::diag::{codes, Diagnostic};
+use crate::front::fields::NodeFields;
 use crate::source::Span;
 use tree_sitter::Node;
 
@@ -64,7 +65,7 @@ fn span(n: Node<'_>) -> Span {
 }
 
 fn strip_parens<'t>(mut n: Node<'t>) -> Node<'t> {
-    while n.kind() == "parenthesized_expression" {
+    while n.kind_name() == "parenthesized_expression" {
         match n.named_child(0) {
             Some(c) => n = c,
             None => break,
@@ -104,7 +105,7 @@ pub fn int_literal(s: &str) -> Option<i128> {
 /// Analyses one `for_statement` node.
 pub fn analyse(for_node: Node<'_>, text: &str) -> Result<CanonLoop, Diagnostic> {
     let whole = span(for_node);
-    if for_node.kind() != "for_statement" {
+    if for_node.kind_name() != "for_statement" {
         return Err(Diagnostic::new(
             codes::NO_ASSOCIATED_LOOP,
             whole,
@@ -112,24 +113,23 @@ pub fn analyse(for_node: Node<'_>, text: &str) -> Result<CanonLoop, Diagnostic> 
         )
         .with_label("this is not a for loop"));
     }
-    let head_end = for_node
-        .child_by_field_name("body")
-        .map(|b| b.start_byte())
-        .unwrap_or(whole.end);
+    let body_node = for_node.field("body");
+    let head_end = body_node.map(|b| b.start_byte()).unwrap_or(whole.end);
     let head = Span::new(whole.start, head_end);
     // init
-    let init = for_node.child_by_field_name("initializer").ok_or_else(|| {
+    let init = for_node.field("initializer").ok_or_else(|| {
         not_canonical(
             head,
             "the loop has no initializer",
             "write `for (int i = lb; i < ub; i++)`",
         )
     })?;
-    let (var, var_span, declared_type, lb) = match init.kind() {
+    let (var, var_span, declared_type, lb) = match init.kind_name() {
         "declaration" => {
-            let mut c = init.walk();
-            let decls: Vec<Node<'_>> = init.children_by_field_name("declarator", &mut c).collect();
-            if decls.len() != 1 || decls[0].kind() != "init_declarator" {
+            // The specifiers and the declarators in one walk.
+            let mut decls: Vec<Node<'_>> = Vec::new();
+            let (base, ..) = specifiers_and_declarators(init, text, Some(&mut decls));
+            if decls.len() != 1 || decls[0].kind_name() != "init_declarator" {
                 return Err(not_canonical(
                     span(init),
                     "the initializer must declare one variable with a value",
@@ -151,23 +151,19 @@ pub fn analyse(for_node: Node<'_>, text: &str) -> Result<CanonLoop, Diagnostic> 
                     "pointer loop variables are not supported yet",
                 ));
             }
-            let (base, ..) = specifiers(init, text);
             let value = d
-                .child_by_field_name("value")
+                .field("value")
                 .map(|v| t(text, v).to_string())
                 .unwrap_or_default();
             (name, nspan, Some(CType { base, derivs }), value)
         }
         "assignment_expression" => {
-            let left = init.child_by_field_name("left").map(strip_parens);
-            let op = init
-                .child_by_field_name("operator")
-                .map(|o| t(text, o))
-                .unwrap_or("");
+            let left = init.field("left").map(strip_parens);
+            let op = init.field("operator").map(|o| t(text, o)).unwrap_or("");
             match left {
-                Some(l) if l.kind() == "identifier" && op == "=" => {
+                Some(l) if l.kind_name() == "identifier" && op == "=" => {
                     let value = init
-                        .child_by_field_name("right")
+                        .field("right")
                         .map(|v| t(text, v).to_string())
                         .unwrap_or_default();
                     (t(text, l).to_string(), span(l), None, value)
@@ -190,7 +186,7 @@ pub fn analyse(for_node: Node<'_>, text: &str) -> Result<CanonLoop, Diagnostic> 
         }
     };
     // test
-    let cond = for_node.child_by_field_name("condition").ok_or_else(|| {
+    let cond = for_node.field("condition").ok_or_else(|| {
         not_canonical(head, "the loop has no test", "write a test such as `i < n`")
     })?;
     let cond = strip_parens(cond);
@@ -201,23 +197,17 @@ pub fn analyse(for_node: Node<'_>, text: &str) -> Result<CanonLoop, Diagnostic> 
             "write `i < n`",
         )
     };
-    if cond.kind() != "binary_expression" {
+    if cond.kind_name() != "binary_expression" {
         return Err(bad_test());
     }
-    let (l, r) = match (
-        cond.child_by_field_name("left"),
-        cond.child_by_field_name("right"),
-    ) {
+    let (l, r) = match (cond.field("left"), cond.field("right")) {
         (Some(l), Some(r)) => (strip_parens(l), strip_parens(r)),
         _ => return Err(bad_test()),
     };
-    let op = cond
-        .child_by_field_name("operator")
-        .map(|o| t(text, o))
-        .unwrap_or("");
-    let (ub, op, swapped) = if l.kind() == "identifier" && t(text, l) == var {
+    let op = cond.field("operator").map(|o| t(text, o)).unwrap_or("");
+    let (ub, op, swapped) = if l.kind_name() == "identifier" && t(text, l) == var {
         (t(text, r).to_string(), op, false)
-    } else if r.kind() == "identifier" && t(text, r) == var {
+    } else if r.kind_name() == "identifier" && t(text, r) == var {
         (t(text, l).to_string(), op, true)
     } else {
         return Err(bad_test());
@@ -231,7 +221,7 @@ pub fn analyse(for_node: Node<'_>, text: &str) -> Result<CanonLoop, Diagnostic> 
         _ => return Err(bad_test()),
     };
     // increment
-    let upd = for_node.child_by_field_name("update").ok_or_else(|| {
+    let upd = for_node.field("update").ok_or_else(|| {
         not_canonical(
             head,
             "the loop has no increment",
@@ -245,42 +235,30 @@ pub fn analyse(for_node: Node<'_>, text: &str) -> Result<CanonLoop, Diagnostic> 
             "write `i++` or `i += step`",
         )
     };
-    let is_var = |n: Node<'_>| n.kind() == "identifier" && t(text, n) == var;
+    let is_var = |n: Node<'_>| n.kind_name() == "identifier" && t(text, n) == var;
     // (step text, sign: +1 / -1)
-    let (step, sign): (String, i32) = match upd.kind() {
+    let (step, sign): (String, i32) = match upd.kind_name() {
         "update_expression" => {
-            let arg = upd.child_by_field_name("argument").map(strip_parens);
-            let o = upd
-                .child_by_field_name("operator")
-                .map(|o| t(text, o))
-                .unwrap_or("");
+            let arg = upd.field("argument").map(strip_parens);
+            let o = upd.field("operator").map(|o| t(text, o)).unwrap_or("");
             match arg {
                 Some(a) if is_var(a) => ("1".into(), if o == "++" { 1 } else { -1 }),
                 _ => return Err(bad_incr()),
             }
         }
         "assignment_expression" => {
-            let left = upd.child_by_field_name("left").map(strip_parens);
-            let right = upd.child_by_field_name("right").map(strip_parens);
-            let o = upd
-                .child_by_field_name("operator")
-                .map(|o| t(text, o))
-                .unwrap_or("");
+            let left = upd.field("left").map(strip_parens);
+            let right = upd.field("right").map(strip_parens);
+            let o = upd.field("operator").map(|o| t(text, o)).unwrap_or("");
             match (left, right, o) {
                 (Some(l), Some(r), "+=") if is_var(l) => (t(text, r).to_string(), 1),
                 (Some(l), Some(r), "-=") if is_var(l) => (t(text, r).to_string(), -1),
-                (Some(l), Some(r), "=") if is_var(l) && r.kind() == "binary_expression" => {
-                    let (a, b) = match (
-                        r.child_by_field_name("left"),
-                        r.child_by_field_name("right"),
-                    ) {
+                (Some(l), Some(r), "=") if is_var(l) && r.kind_name() == "binary_expression" => {
+                    let (a, b) = match (r.field("left"), r.field("right")) {
                         (Some(a), Some(b)) => (strip_parens(a), strip_parens(b)),
                         _ => return Err(bad_incr()),
                     };
-                    let bo = r
-                        .child_by_field_name("operator")
-                        .map(|o| t(text, o))
-                        .unwrap_or("");
+                    let bo = r.field("operator").map(|o| t(text, o)).unwrap_or("");
                     match bo {
                         "+" if is_var(a) => (t(text, b).to_string(), 1),
                         "+" if is_var(b) => (t(text, a).to_string(), 1),
@@ -318,10 +296,7 @@ pub fn analyse(for_node: Node<'_>, text: &str) -> Result<CanonLoop, Diagnostic> 
         ));
     }
     let written_test = op.map(|o| o.as_str()).unwrap_or("!=").to_string();
-    let body = for_node
-        .child_by_field_name("body")
-        .map(span)
-        .unwrap_or(whole);
+    let body = body_node.map(span).unwrap_or(whole);
     Ok(CanonLoop {
         var,
         var_span,
@@ -339,16 +314,16 @@ pub fn analyse(for_node: Node<'_>, text: &str) -> Result<CanonLoop, Diagnostic> 
 /// The loop perfectly nested in `for_node`'s body, if any: the body is a
 /// `for`, or a block holding exactly one statement that is a `for`.
 pub fn nested_loop<'t>(for_node: Node<'t>) -> Option<Node<'t>> {
-    let body = for_node.child_by_field_name("body")?;
-    match body.kind() {
+    let body = for_node.field("body")?;
+    match body.kind_name() {
         "for_statement" => Some(body),
         "compound_statement" => {
             let mut c = body.walk();
             let stmts: Vec<Node<'t>> = body
                 .named_children(&mut c)
-                .filter(|n| n.kind() != "comment")
+                .filter(|n| n.kind_name() != "comment")
                 .collect();
-            if stmts.len() == 1 && stmts[0].kind() == "for_statement" {
+            if stmts.len() == 1 && stmts[0].kind_name() == "for_statement" {
                 Some(stmts[0])
             } else {
                 None

@@ -5,8 +5,10 @@
 //! parameters, and the local declarations of every enclosing block that
 //! precede the region; inner ones shadow outer ones.
 
-use super::ctype::{declarator, specifiers, CType};
+use super::ctype::{declarator, declarator_name, specifiers_and_declarators, CType};
+use crate::front::fields::NodeFields;
 use crate::source::Span;
+use std::cell::OnceCell;
 use std::collections::HashMap;
 use tree_sitter::Node;
 
@@ -34,9 +36,9 @@ pub struct Symbol {
 /// Adds the names declared by `decl` (a `declaration`, `parameter_declaration`
 /// or `type_definition`) to `out`.
 pub fn declared_by(decl: Node<'_>, text: &str, storage: Storage, out: &mut Vec<Symbol>) {
-    let (base, is_static, is_extern, is_typedef) = specifiers(decl, text);
-    let mut c = decl.walk();
-    let decls: Vec<Node<'_>> = decl.children_by_field_name("declarator", &mut c).collect();
+    let mut decls = Vec::new();
+    let (base, is_static, is_extern, is_typedef) =
+        specifiers_and_declarators(decl, text, Some(&mut decls));
     for d in decls {
         if let Some((name, span, derivs)) = declarator(d, text) {
             // tree-sitter-c does not know C99 `_Complex`: `float _Complex z`
@@ -137,9 +139,9 @@ pub fn visible_at(root: Node<'_>, text: &str, at: Node<'_>) -> HashMap<String, S
     chain.reverse();
     for (parent, child) in chain {
         let mut syms = Vec::new();
-        match parent.kind() {
+        match parent.kind_name() {
             "function_definition" => {
-                if let Some(decl) = parent.child_by_field_name("declarator") {
+                if let Some(decl) = parent.field("declarator") {
                     params_of(decl, text, &mut syms);
                 }
             }
@@ -149,14 +151,14 @@ pub fn visible_at(root: Node<'_>, text: &str, at: Node<'_>) -> HashMap<String, S
                     if item.start_byte() >= child.start_byte() {
                         break;
                     }
-                    if matches!(item.kind(), "declaration" | "type_definition") {
+                    if matches!(item.kind_name(), "declaration" | "type_definition") {
                         declared_by(item, text, Storage::Local, &mut syms);
                     }
                 }
             }
             "for_statement" => {
-                if let Some(init) = parent.child_by_field_name("initializer") {
-                    if init.kind() == "declaration" && init.id() != child.id() {
+                if let Some(init) = parent.field("initializer") {
+                    if init.kind_name() == "declaration" && init.id() != child.id() {
                         declared_by(init, text, Storage::Local, &mut syms);
                     }
                 }
@@ -237,23 +239,32 @@ impl<'t> FileScope<'t> {
     /// from its top-level item (no `Node::parent`, which restarts from the root).
     pub fn node_at(&self, start: usize, end: usize) -> Option<Node<'t>> {
         let k = self.tops.partition_point(|n| n.start_byte() <= start);
-        let mut node = *self.tops.get(k.checked_sub(1)?)?;
+        let top = *self.tops.get(k.checked_sub(1)?)?;
+        if start >= end {
+            return node_at_by_children(top, start, end);
+        }
+        // The child on the way is the first that ends after `start` (children
+        // do not overlap, and one that ends at `start` cannot hold a nonempty
+        // span): the cursor finds it without stepping through the children
+        // before it.
+        let mut c = top.walk();
         loop {
+            let node = c.node();
             if node.start_byte() == start && node.end_byte() == end {
                 return Some(node);
             }
-            let mut c = node.walk();
-            let child = node
-                .children(&mut c)
-                .find(|ch| ch.start_byte() <= start && end <= ch.end_byte())?;
-            node = child;
+            c.goto_first_child_for_byte(start)?;
+            let child = c.node();
+            if !(child.start_byte() <= start && end <= child.end_byte()) {
+                return None;
+            }
         }
     }
 
     /// The local declarations visible at `start..end`: a statement's span,
     /// or an empty span for a point between statements (such as a masked
     /// pragma). Look names up with [`FileScope::visible`].
-    pub fn locals(&self, text: &str, start: usize, end: usize) -> Locals {
+    pub fn locals(&self, text: &'t str, start: usize, end: usize) -> Locals<'t> {
         let k = self.tops.partition_point(|n| n.start_byte() <= start);
         let top = k
             .checked_sub(1)
@@ -262,38 +273,137 @@ impl<'t> FileScope<'t> {
         match top {
             Some(top) => Locals {
                 before: top.start_byte(),
-                map: locals_in(*top, text, start, end),
+                units: local_units(*top, text, start, end),
+                text,
             },
             None => Locals {
                 before: start,
-                map: HashMap::new(),
+                units: Vec::new(),
+                text,
             },
         }
     }
 
     /// Everything visible where `locals` were taken.
-    pub fn visible<'f>(&'f self, locals: &'f Locals) -> Visible<'f, 't> {
+    pub fn visible<'f>(&'f self, locals: &'f Locals<'t>) -> Visible<'f, 't> {
         Visible { file: self, locals }
+    }
+}
+
+/// The outermost node under `node` spanning exactly `start..end`, walking
+/// down through the first child that contains the span at each level.
+fn node_at_by_children(mut node: Node<'_>, start: usize, end: usize) -> Option<Node<'_>> {
+    loop {
+        if node.start_byte() == start && node.end_byte() == end {
+            return Some(node);
+        }
+        let mut c = node.walk();
+        let child = node
+            .children(&mut c)
+            .find(|ch| ch.start_byte() <= start && end <= ch.end_byte())?;
+        node = child;
     }
 }
 
 /// The local declarations visible at one place, and where the file scope
 /// visible there ends (the start of the enclosing top-level item).
-pub struct Locals {
+///
+/// The declarations are kept as nodes, in the order [`local_units`] meets them
+/// (a later one shadows an earlier one of the same name); a declaration's
+/// symbols (its type: specifiers and declarators) are read only when a name
+/// it declares is looked up, and its names only when a later declaration
+/// does not answer. A rule looks up a few names per directive.
+pub struct Locals<'t> {
     before: usize,
-    map: HashMap<String, Symbol>,
+    units: Vec<Unit<'t>>,
+    text: &'t str,
+}
+
+/// Declarations of one place, read when first needed.
+enum Unit<'t> {
+    /// Symbols read at once (file-scope items of an enclosing `#if` group).
+    Read(Vec<Symbol>),
+    /// A declaration: its names, then its symbols, read on demand.
+    Decl {
+        node: Node<'t>,
+        storage: Storage,
+        names: OnceCell<Vec<&'t str>>,
+        symbols: OnceCell<Vec<Symbol>>,
+    },
+}
+
+impl<'t> Unit<'t> {
+    fn decl(node: Node<'t>, storage: Storage) -> Self {
+        Unit::Decl {
+            node,
+            storage,
+            names: OnceCell::new(),
+            symbols: OnceCell::new(),
+        }
+    }
+
+    /// The last symbol named `name` this unit declares.
+    fn get(&self, name: &str, text: &'t str) -> Option<&Symbol> {
+        let symbols = match self {
+            Unit::Read(symbols) => symbols,
+            Unit::Decl {
+                node,
+                storage,
+                names,
+                symbols,
+            } => {
+                // The names `declared_by` gives, without the types.
+                let names = names.get_or_init(|| {
+                    // A parameter has at most one declarator (the grammar's
+                    // `parameter_declaration`): no walk over its children.
+                    let decls = if node.kind_name() == "parameter_declaration" {
+                        node.field("declarator").into_iter().collect()
+                    } else {
+                        node.fields("declarator")
+                    };
+                    decls
+                        .into_iter()
+                        .filter_map(|d| {
+                            let n = declarator_name(d, text)?;
+                            // `float _Complex z` (see `complex_declarator`).
+                            match complex_declarator(n, d, *node, text) {
+                                Some((_, sp)) => text.get(sp.start..sp.end),
+                                None => Some(n),
+                            }
+                        })
+                        .collect()
+                });
+                if !names.contains(&name) {
+                    return None;
+                }
+                symbols.get_or_init(|| {
+                    let mut out = Vec::new();
+                    declared_by(*node, text, *storage, &mut out);
+                    out
+                })
+            }
+        };
+        symbols.iter().rev().find(|s| s.name == name)
+    }
+}
+
+impl Locals<'_> {
+    /// The local symbol named `name`: the last declared.
+    fn get(&self, name: &str) -> Option<&Symbol> {
+        self.units.iter().rev().find_map(|u| u.get(name, self.text))
+    }
 }
 
 /// What is visible at one place: the local declarations, then the file scope
 /// before the enclosing top-level item.
 pub struct Visible<'f, 't> {
     file: &'f FileScope<'t>,
-    locals: &'f Locals,
+    locals: &'f Locals<'t>,
 }
 
 impl Visible<'_, '_> {
     pub fn get(&self, name: &str) -> Option<&Symbol> {
-        self.locals.map.get(name).or_else(|| {
+        self.locals.get(name).or_else(|| {
             self.file
                 .by_name
                 .get(name)?
@@ -310,8 +420,8 @@ impl Visible<'_, '_> {
 /// earlier declarations in an enclosing `#if` group), found walking down from
 /// `top` with the rules of [`visible_at`]. (`Node::parent` would restart from
 /// the root each time, a walk over the whole file.)
-fn locals_in(top: Node<'_>, text: &str, start: usize, end: usize) -> HashMap<String, Symbol> {
-    let mut map = HashMap::new();
+fn local_units<'t>(top: Node<'t>, text: &'t str, start: usize, end: usize) -> Vec<Unit<'t>> {
+    let mut units = Vec::new();
     let mut node = top;
     loop {
         if start < end && node.start_byte() == start && node.end_byte() == end {
@@ -319,9 +429,9 @@ fn locals_in(top: Node<'_>, text: &str, start: usize, end: usize) -> HashMap<Str
         }
         // One pass over the children: the one on the way, and for a block
         // the declarations before it (or before the point).
-        let mut syms = Vec::new();
         let mut child = None;
         let mut c = node.walk();
+        let block = node.kind_name() == "compound_statement";
         for ch in node.children(&mut c) {
             if ch.start_byte() <= start && end <= ch.end_byte() && start < ch.end_byte() {
                 child = Some(ch);
@@ -330,17 +440,17 @@ fn locals_in(top: Node<'_>, text: &str, start: usize, end: usize) -> HashMap<Str
             if ch.start_byte() >= start {
                 break;
             }
-            if node.kind() == "compound_statement"
-                && matches!(ch.kind(), "declaration" | "type_definition")
-            {
-                declared_by(ch, text, Storage::Local, &mut syms);
+            if block && matches!(ch.kind_name(), "declaration" | "type_definition") {
+                units.push(Unit::decl(ch, Storage::Local));
             }
         }
         let limit = child.map(|ch| ch.start_byte()).unwrap_or(start);
-        match node.kind() {
+        match node.kind_name() {
             "function_definition" => {
-                if let Some(decl) = node.child_by_field_name("declarator") {
-                    params_of(decl, text, &mut syms);
+                if let Some(decl) = node.field("declarator") {
+                    for p in param_declarations(decl) {
+                        units.push(Unit::decl(p, Storage::Param));
+                    }
                 }
             }
             "preproc_ifdef"
@@ -349,6 +459,7 @@ fn locals_in(top: Node<'_>, text: &str, start: usize, end: usize) -> HashMap<Str
             | "preproc_elif"
             | "linkage_specification"
             | "declaration_list" => {
+                let mut syms = Vec::new();
                 let mut c = node.walk();
                 for item in node.named_children(&mut c) {
                     if item.start_byte() >= limit {
@@ -356,30 +467,28 @@ fn locals_in(top: Node<'_>, text: &str, start: usize, end: usize) -> HashMap<Str
                     }
                     collect_file_scope(item, text, &mut syms);
                 }
+                units.push(Unit::Read(syms));
             }
             "for_statement" => {
-                if let Some(init) = node.child_by_field_name("initializer") {
+                if let Some(init) = node.field("initializer") {
                     let into_init = child.is_some_and(|ch| ch.id() == init.id());
-                    if init.kind() == "declaration" && !into_init {
-                        declared_by(init, text, Storage::Local, &mut syms);
+                    if init.kind_name() == "declaration" && !into_init {
+                        units.push(Unit::decl(init, Storage::Local));
                     }
                 }
             }
             _ => {}
-        }
-        for s in syms {
-            map.insert(s.name.clone(), s);
         }
         match child {
             Some(ch) => node = ch,
             None => break,
         }
     }
-    map
+    units
 }
 
 fn collect_file_scope(item: Node<'_>, text: &str, out: &mut Vec<Symbol>) {
-    match item.kind() {
+    match item.kind_name() {
         "declaration" | "type_definition" => declared_by(item, text, Storage::Global, out),
         "preproc_ifdef"
         | "preproc_if"
@@ -394,7 +503,7 @@ fn collect_file_scope(item: Node<'_>, text: &str, out: &mut Vec<Symbol>) {
         }
         "function_definition" => {
             // The function itself is visible; its type does not matter here.
-            if let Some(d) = item.child_by_field_name("declarator") {
+            if let Some(d) = item.field("declarator") {
                 if let Some((name, span, derivs)) = declarator(d, text) {
                     out.push(Symbol {
                         name,
@@ -418,22 +527,30 @@ fn collect_file_scope(item: Node<'_>, text: &str, out: &mut Vec<Symbol>) {
 
 /// The parameters of a function declarator (through pointer declarators).
 fn params_of(decl: Node<'_>, text: &str, out: &mut Vec<Symbol>) {
+    for p in param_declarations(decl) {
+        declared_by(p, text, Storage::Param, out);
+    }
+}
+
+/// The `parameter_declaration`s of a function declarator (through pointer
+/// declarators).
+fn param_declarations(decl: Node<'_>) -> Vec<Node<'_>> {
     let mut d = decl;
     loop {
-        if d.kind() == "function_declarator" {
-            if let Some(params) = d.child_by_field_name("parameters") {
-                let mut c = params.walk();
-                for p in params.named_children(&mut c) {
-                    if p.kind() == "parameter_declaration" {
-                        declared_by(p, text, Storage::Param, out);
-                    }
-                }
-            }
-            return;
+        if d.kind_name() == "function_declarator" {
+            let Some(params) = d.field("parameters") else {
+                return Vec::new();
+            };
+            // By index: a parameter list is short, and `named_child` steps
+            // through the children without a cursor's bookkeeping.
+            return (0..params.named_child_count())
+                .filter_map(|k| params.named_child(k as u32))
+                .filter(|p| p.kind_name() == "parameter_declaration")
+                .collect();
         }
-        match d.child_by_field_name("declarator") {
+        match d.field("declarator") {
             Some(inner) => d = inner,
-            None => return,
+            None => return Vec::new(),
         }
     }
 }
@@ -467,7 +584,7 @@ mod tests {
         while let Some(node) = stack.pop() {
             let mut c = node.walk();
             stack.extend(node.named_children(&mut c));
-            if !node.kind().ends_with("statement") {
+            if !node.kind_name().ends_with("statement") {
                 continue;
             }
             let old = visible_at(root, text, node);
@@ -484,6 +601,20 @@ mod tests {
             checked += 1;
         }
         assert!(checked > 8, "{checked}");
+        // node_at finds what the walk over every child found.
+        let by_children = |start: usize, end: usize| {
+            let k = index.tops.partition_point(|n| n.start_byte() <= start);
+            node_at_by_children(*index.tops.get(k.checked_sub(1)?)?, start, end)
+        };
+        let mut stack = vec![root];
+        while let Some(node) = stack.pop() {
+            let mut c = node.walk();
+            stack.extend(node.children(&mut c));
+            let (s, e) = (node.start_byte(), node.end_byte());
+            for (a, b) in [(s, e), (s, s), (s, e + 1), (s + 1, e), (e, e)] {
+                assert_eq!(index.node_at(a, b), by_children(a, b), "{a}..{b}");
+            }
+        }
         // A point between statements sees what the next statement sees.
         let pos = text.find("a[1] = g").unwrap();
         let locals = index.locals(text, pos - 1, pos - 1);

@@ -4,6 +4,7 @@
 //! initializer) hides an outer variable of the same name from that point on.
 //! Field names, labels and type names are not variables.
 
+use crate::front::fields::NodeFields;
 use crate::source::Span;
 use tree_sitter::Node;
 
@@ -92,18 +93,18 @@ impl Walker<'_> {
 
     /// The identifier an lvalue expression writes to (`a` in `a[i].x = ...`).
     fn lvalue_base<'t>(n: Node<'t>) -> Option<Node<'t>> {
-        match n.kind() {
+        match n.kind_name() {
             "identifier" => Some(n),
-            "subscript_expression" => Self::lvalue_base(n.child_by_field_name("argument")?),
-            "field_expression" => Self::lvalue_base(n.child_by_field_name("argument")?),
+            "subscript_expression" => Self::lvalue_base(n.field("argument")?),
+            "field_expression" => Self::lvalue_base(n.field("argument")?),
             "parenthesized_expression" => Self::lvalue_base(n.named_child(0)?),
-            "pointer_expression" => Self::lvalue_base(n.child_by_field_name("argument")?),
+            "pointer_expression" => Self::lvalue_base(n.field("argument")?),
             _ => None,
         }
     }
 
     fn visit(&mut self, n: Node<'_>) {
-        match n.kind() {
+        match n.kind_name() {
             "identifier" => self.use_ident(n, false),
             "compound_statement" | "for_statement" => {
                 self.scopes.push(Vec::new());
@@ -111,25 +112,20 @@ impl Walker<'_> {
                 self.scopes.pop();
             }
             "declaration" => {
-                let mut c = n.walk();
-                for (i, ch) in n.children(&mut c).enumerate() {
-                    if n.field_name_for_child(i as u32) == Some("declarator") {
-                        self.visit_declarator(ch);
-                    }
+                for ch in n.fields("declarator") {
+                    self.visit_declarator(ch);
                 }
             }
             "assignment_expression" | "update_expression" => {
-                let target = n
-                    .child_by_field_name("left")
-                    .or_else(|| n.child_by_field_name("argument"));
+                let target = n.field("left").or_else(|| n.field("argument"));
                 if let Some(t) = target.and_then(Self::lvalue_base) {
                     self.use_ident(t, true);
                 }
                 self.visit_children(n);
             }
             "call_expression" => {
-                if let Some(f) = n.child_by_field_name("function") {
-                    if f.kind() == "identifier" {
+                if let Some(f) = n.field("function") {
+                    if f.kind_name() == "identifier" {
                         let name = self.t(f).to_string();
                         if !self.is_local(&name) {
                             self.calls
@@ -139,12 +135,12 @@ impl Walker<'_> {
                         self.visit(f);
                     }
                 }
-                if let Some(a) = n.child_by_field_name("arguments") {
+                if let Some(a) = n.field("arguments") {
                     self.visit(a);
                 }
             }
             "field_expression" => {
-                if let Some(a) = n.child_by_field_name("argument") {
+                if let Some(a) = n.field("argument") {
                     self.visit(a);
                 }
             }
@@ -152,7 +148,7 @@ impl Walker<'_> {
                 // Type names inside are not variables; expressions are.
                 let mut c = n.walk();
                 for ch in n.named_children(&mut c) {
-                    if ch.kind() != "type_descriptor" {
+                    if ch.kind_name() != "type_descriptor" {
                         self.visit(ch);
                     }
                 }
@@ -160,7 +156,7 @@ impl Walker<'_> {
             "labeled_statement" => {
                 let mut c = n.walk();
                 for ch in n.named_children(&mut c) {
-                    if ch.kind() != "statement_identifier" {
+                    if ch.kind_name() != "statement_identifier" {
                         self.visit(ch);
                     }
                 }
@@ -181,29 +177,29 @@ impl Walker<'_> {
     /// A declarator: sizes and initializer are uses; the name is declared
     /// after its own declarator (C scope rule), before the initializer.
     fn visit_declarator(&mut self, d: Node<'_>) {
-        match d.kind() {
+        match d.kind_name() {
             "identifier" => {
                 let name = self.t(d).to_string();
                 self.declare(name);
             }
             "init_declarator" => {
-                if let Some(inner) = d.child_by_field_name("declarator") {
+                if let Some(inner) = d.field("declarator") {
                     self.visit_declarator(inner);
                 }
-                if let Some(v) = d.child_by_field_name("value") {
+                if let Some(v) = d.field("value") {
                     self.visit(v);
                 }
             }
             "array_declarator" => {
-                if let Some(s) = d.child_by_field_name("size") {
+                if let Some(s) = d.field("size") {
                     self.visit(s);
                 }
-                if let Some(inner) = d.child_by_field_name("declarator") {
+                if let Some(inner) = d.field("declarator") {
                     self.visit_declarator(inner);
                 }
             }
             _ => {
-                if let Some(inner) = d.child_by_field_name("declarator") {
+                if let Some(inner) = d.field("declarator") {
                     self.visit_declarator(inner);
                 }
             }

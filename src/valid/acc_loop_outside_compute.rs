@@ -27,6 +27,7 @@
 
 use super::{spec, Context, Sink};
 use crate::diag::{codes, Code, Diagnostic};
+use crate::front::fields::NodeFields;
 use crate::directives::{ClauseArgs, Model};
 
 pub const CODES: &[Code] = &[codes::ACC_ORPHAN];
@@ -63,7 +64,7 @@ fn in_c_loop(cx: &Context, pos: usize) -> bool {
     };
     let mut n = root.descendant_for_byte_range(pos, pos);
     while let Some(node) = n {
-        if matches!(node.kind(), "for_statement" | "while_statement" | "do_statement") {
+        if matches!(node.kind_name(), "for_statement" | "while_statement" | "do_statement") {
             return true;
         }
         n = node.parent();

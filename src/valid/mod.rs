@@ -119,7 +119,7 @@ pub struct Context<'a> {
     region: Vec<Option<Span>>,
     parent: Vec<Option<usize>>,
     file_scope: Option<FileScope<'a>>,
-    locals: Vec<OnceCell<Locals>>,
+    locals: Vec<OnceCell<Locals<'a>>>,
 }
 
 impl<'a> Context<'a> {
@@ -198,7 +198,7 @@ impl<'a> Context<'a> {
 
     /// The enclosing directives, closest first.
     pub fn ancestors(&self, i: usize) -> impl Iterator<Item = usize> + '_ {
-        std::iter::successors(self.parent[i], move |&j| self.parent[j])
+        ancestors_in(&self.parent, i)
     }
 
     /// The closest enclosing directive of the same model as `i`.
@@ -210,12 +210,16 @@ impl<'a> Context<'a> {
 
     /// The directives whose closest enclosing directive is `i`.
     pub fn children(&self, i: usize) -> impl Iterator<Item = usize> + '_ {
-        (0..self.len()).filter(move |&j| self.parent[j] == Some(i))
+        // (The iterators borrow `parent` only: `Context` is invariant in its
+        // lifetime, which they would otherwise have to name.)
+        let parent = &self.parent;
+        (0..parent.len()).filter(move |&j| parent[j] == Some(i))
     }
 
     /// The directives inside the region of `i`, at any depth.
     pub fn descendants(&self, i: usize) -> impl Iterator<Item = usize> + '_ {
-        (0..self.len()).filter(move |&j| self.ancestors(j).any(|a| a == i))
+        let parent = &self.parent;
+        (0..parent.len()).filter(move |&j| ancestors_in(parent, j).any(|a| a == i))
     }
 
     /// The statement the directive is attached to, as a tree node.
@@ -277,6 +281,11 @@ impl<'a> Context<'a> {
         let d = self.directive(i);
         format!("{} {}", d.model.as_str(), d.name)
     }
+}
+
+/// The ancestors of `i` in a parent table, closest first.
+fn ancestors_in(parent: &[Option<usize>], i: usize) -> impl Iterator<Item = usize> + '_ {
+    std::iter::successors(parent[i], move |&j| parent[j])
 }
 
 /// Runs every rule over the attached directives of a file. `malformed[i]`

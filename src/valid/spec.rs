@@ -97,33 +97,86 @@ const ACC_LEAVES: &[&str] = &[
     "wait",
 ];
 
+/// The length of the longest name in `table`.
+const fn longest(table: &[&str]) -> usize {
+    let mut n = 0;
+    let mut k = 0;
+    while k < table.len() {
+        if table[k].len() > n {
+            n = table[k].len();
+        }
+        k += 1;
+    }
+    n
+}
+
+const OMP_LONGEST: usize = longest(OMP_LEAVES);
+const ACC_LONGEST: usize = longest(ACC_LEAVES);
+
 /// The leaf constructs of a directive name, outermost first:
 /// `target teams distribute parallel for` -> `target`, `teams`, `distribute`,
 /// `parallel`, `for`; `target enter data` -> `target enter data`.
 pub fn leaves(model: Model, name: &str) -> Vec<&'static str> {
-    let table = match model {
-        Model::Omp => OMP_LEAVES,
-        Model::Acc => ACC_LEAVES,
+    // The rules ask for the leaves of the same few names again and again
+    // (every clause of every directive): the last names are remembered.
+    const MEMO: usize = 16;
+    type Memo = Vec<(Model, String, Vec<&'static str>)>;
+    thread_local! {
+        static LAST: std::cell::RefCell<(Memo, usize)> = const { std::cell::RefCell::new((Vec::new(), 0)) };
+    }
+    LAST.try_with(|last| {
+        let mut last = last.borrow_mut();
+        if let Some((_, _, ls)) = last.0.iter().find(|(m, n, _)| *m == model && n == name) {
+            return ls.clone();
+        }
+        let ls = split_leaves(model, name);
+        let (memo, next) = &mut *last;
+        let entry = (model, name.to_string(), ls.clone());
+        if memo.len() < MEMO {
+            memo.push(entry);
+        } else {
+            memo[*next] = entry;
+            *next = (*next + 1) % MEMO;
+        }
+        ls
+    })
+    .unwrap_or_else(|_| split_leaves(model, name))
+}
+
+/// [`leaves`], computed.
+fn split_leaves(model: Model, name: &str) -> Vec<&'static str> {
+    let (table, longest) = match model {
+        Model::Omp => (OMP_LEAVES, OMP_LONGEST),
+        Model::Acc => (ACC_LEAVES, ACC_LONGEST),
     };
-    let words: Vec<&str> = name.split(' ').collect();
+    // The words are separated by single spaces, so the longest run of words
+    // from a word on is the rest of the name, and each shorter run ends
+    // before a space of it: no word list, no joined candidates. Runs longer
+    // than the longest leaf are not looked up; the tables are sorted.
     let mut out = Vec::new();
-    let mut k = 0;
-    while k < words.len() {
-        let mut best: Option<(&'static str, usize)> = None;
-        for n in (1..=words.len() - k).rev() {
-            let cand = words[k..k + n].join(" ");
-            if let Some(l) = table.iter().find(|l| **l == cand) {
-                best = Some((l, n));
-                break;
+    let mut rest = Some(name);
+    while let Some(r) = rest {
+        let mut cand = r;
+        let found = loop {
+            if cand.len() <= longest {
+                if let Ok(k) = table.binary_search(&cand) {
+                    break Some(table[k]);
+                }
             }
-        }
-        match best {
-            Some((l, n)) => {
+            match cand.rfind(' ') {
+                Some(p) => cand = &cand[..p],
+                None => break None,
+            }
+        };
+        // Past the matched run, or past the first word when none matched.
+        let taken = match found {
+            Some(l) => {
                 out.push(l);
-                k += n;
+                cand.len()
             }
-            None => k += 1,
-        }
+            None => r.find(' ').unwrap_or(r.len()),
+        };
+        rest = r.get(taken + 1..);
     }
     out
 }
@@ -711,5 +764,76 @@ mod tests {
             leaves(Model::Acc, "end parallel loop"),
             ["end parallel loop"]
         );
+    }
+
+    /// The first version: words, and every run of them joined and looked up.
+    fn leaves_by_joining(model: Model, name: &str) -> Vec<&'static str> {
+        let table = match model {
+            Model::Omp => OMP_LEAVES,
+            Model::Acc => ACC_LEAVES,
+        };
+        let words: Vec<&str> = name.split(' ').collect();
+        let mut out = Vec::new();
+        let mut k = 0;
+        while k < words.len() {
+            let mut best: Option<(&'static str, usize)> = None;
+            for n in (1..=words.len() - k).rev() {
+                let cand = words[k..k + n].join(" ");
+                if let Some(l) = table.iter().find(|l| **l == cand) {
+                    best = Some((l, n));
+                    break;
+                }
+            }
+            match best {
+                Some((l, n)) => {
+                    out.push(l);
+                    k += n;
+                }
+                None => k += 1,
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn leaf_tables_are_sorted() {
+        // `leaves` binary-searches them.
+        assert!(OMP_LEAVES.windows(2).all(|w| w[0] < w[1]));
+        assert!(ACC_LEAVES.windows(2).all(|w| w[0] < w[1]));
+    }
+
+    #[test]
+    fn leaves_agree_with_joining_words() {
+        let mut names: Vec<String> = [
+            "",
+            " ",
+            "  ",
+            "target",
+            "target ",
+            " target",
+            "target  teams",
+            "end declare target",
+            "begin declare  variant",
+            "parallel loop gang",
+            "cancellation point x parallel",
+            "x y z",
+            "target data x",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        for a in OMP_LEAVES.iter().chain(ACC_LEAVES) {
+            for b in OMP_LEAVES.iter().chain(ACC_LEAVES).step_by(3) {
+                names.push(format!("{a} {b}"));
+                names.push(format!("{a} {b} data"));
+            }
+        }
+        for n in &names {
+            for m in [Model::Omp, Model::Acc] {
+                assert_eq!(split_leaves(m, n), leaves_by_joining(m, n), "{m:?} {n:?}");
+                assert_eq!(leaves(m, n), leaves_by_joining(m, n), "{m:?} {n:?}");
+                assert_eq!(leaves(m, n), leaves_by_joining(m, n), "{m:?} {n:?}");
+            }
+        }
     }
 }

@@ -24,6 +24,7 @@
 
 use super::{spec, Context, Sink};
 use crate::diag::{codes, Code, Diagnostic};
+use crate::front::fields::NodeFields;
 use crate::directives::Model;
 use crate::source::Span;
 
@@ -65,11 +66,11 @@ pub fn check(cx: &Context, out: &mut Sink) {
         let mut others: Vec<Span> = Vec::new();
         if target_span == teams_stmt {
             // `#pragma omp target` right before `#pragma omp teams`.
-        } else if target_stmt.kind() == "compound_statement" {
+        } else if target_stmt.kind_name() == "compound_statement" {
             let mut c = target_stmt.walk();
             for n in target_stmt.named_children(&mut c) {
                 let s = Span::new(n.start_byte(), n.end_byte());
-                if n.kind() != "comment" && s != teams_stmt {
+                if n.kind_name() != "comment" && s != teams_stmt {
                     others.push(s);
                 }
             }
