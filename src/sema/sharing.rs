@@ -5,6 +5,8 @@
 //! variables are private), then the implicit rules: scalars firstprivate
 //! (OpenACC `kernels`: copy), arrays of known extent mapped tofrom (to when
 //! their elements are const), pointers an error unless a section is mapped.
+//! An OpenMP `defaultmap` clause replaces the implicit rule of its variable
+//! category ([`Category`]); the rule name says so.
 
 use super::arith::{self, Arith};
 use super::symbols::Symbol;
