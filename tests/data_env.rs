@@ -146,10 +146,7 @@ fn defaultmap_behaviours_per_category() {
                return out[0]; }\n";
     let (out, codes) = cuda(src);
     let out = out.unwrap_or_else(|| panic!("errors: {codes:?}"));
-    assert!(
-        out.contains("p2c_map_scalar(&s, P2C_MAP_PRESENT,"),
-        "{out}"
-    );
+    assert!(out.contains("p2c_map_scalar(&s, P2C_MAP_PRESENT,"), "{out}");
     // A structure is an aggregate; a typedef of double and an enum are scalars.
     assert!(out.contains("p2c_map_scalar(&p, P2C_MAP_TOFROM,"), "{out}");
     assert!(out.contains("p2c_map_scalar(&r, P2C_MAP_TO,"), "{out}");
@@ -173,7 +170,12 @@ fn defaultmap_keeps_const_data_and_reports_what_is_not_lowered() {
                for (int i = 0; i < 4; i++) out[i] = lut[i];\nreturn out[0]; }\n";
     let (out, codes) = cuda(src);
     let out = out.unwrap_or_else(|| panic!("errors: {codes:?}"));
-    assert!(out.contains("p2c_map_section(lut, p2c_dev_lut_lo, p2c_dev_lut_len, P2C_MAP_TO | P2C_MAP_IMPLICIT,"), "{out}");
+    assert!(
+        out.contains(
+            "p2c_map_section(lut, p2c_dev_lut_lo, p2c_dev_lut_len, P2C_MAP_TO | P2C_MAP_IMPLICIT,"
+        ),
+        "{out}"
+    );
     // firstprivate of an array, and a pointer mapped by itself: E0901.
     let src = "int main(void) { int a[4] = {0}, out[4]; int *q = out;\n\
                #pragma omp target teams distribute parallel for defaultmap(firstprivate: aggregate) map(from: out)\n\

@@ -11,8 +11,8 @@
 use super::arith::{self, Arith};
 use super::symbols::Symbol;
 use super::uses::Use;
-use crate::diag::{codes, Diagnostic};
 use super::{CType, Deriv};
+use crate::diag::{codes, Diagnostic};
 use crate::directives::{Clause, Directive, ListItem, Model, Section};
 use crate::source::Span;
 use std::collections::HashMap;
@@ -311,7 +311,9 @@ fn defaultmap_rule(b: Behavior, cat: Category, keep: bool) -> &'static str {
         (C::Scalar, B::From, false) => rule!("scalar", "from", "map from"),
         (C::Scalar, B::From, true) => rule!("scalar", "from", "map alloc (const: not copied back)"),
         (C::Scalar, B::ToFrom, false) => rule!("scalar", "tofrom", "map tofrom"),
-        (C::Scalar, B::ToFrom, true) => rule!("scalar", "tofrom", "map to (const: not copied back)"),
+        (C::Scalar, B::ToFrom, true) => {
+            rule!("scalar", "tofrom", "map to (const: not copied back)")
+        }
         (C::Scalar, B::Present, _) => rule!("scalar", "present", "map present"),
         (C::Scalar, B::Firstprivate, _) => rule!("scalar", "firstprivate", "firstprivate"),
         (C::Aggregate, B::Alloc, _) => rule!("aggregate", "alloc", "map alloc"),
@@ -844,7 +846,10 @@ fn by_defaultmap(
                 not_supported(
                     u.span,
                     clause,
-                    format!("firstprivate of the array `{}` (from `defaultmap`) is not supported yet", u.name),
+                    format!(
+                        "firstprivate of the array `{}` (from `defaultmap`) is not supported yet",
+                        u.name
+                    ),
                 )
                 .with_help(format!("map it, e.g. `map(to: {})`", u.name)),
             );
