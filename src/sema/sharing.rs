@@ -1025,6 +1025,43 @@ mod tests {
             .collect()
     }
 
+    /// defaultmap categories: typedefs resolved, structures are aggregates,
+    /// enumerations and complex numbers scalars.
+    #[test]
+    fn defaultmap_categories() {
+        use super::{category, Category};
+        use crate::sema::{CType, Deriv};
+        let ty = |base: &str, derivs: Vec<Deriv>| CType {
+            base: base.to_string(),
+            derivs,
+        };
+        let ptr = || Deriv::Pointer { quals: vec![] };
+        let typedefs = |n: &str| match n {
+            "real" => Some(ty("double", vec![])),
+            "pt" => Some(ty("struct pt", vec![])),
+            "iptr" => Some(ty("int", vec![ptr()])),
+            "vec3" => Some(ty("real", vec![Deriv::Array(Some("3".into()))])),
+            _ => None,
+        };
+        let cat = |base: &str, derivs: Vec<Deriv>| category(&ty(base, derivs), &typedefs);
+        assert_eq!(cat("const unsigned long", vec![]), Some(Category::Scalar));
+        assert_eq!(cat("enum color", vec![]), Some(Category::Scalar));
+        assert_eq!(cat("double _Complex", vec![]), Some(Category::Scalar));
+        assert_eq!(cat("size_t", vec![]), Some(Category::Scalar));
+        assert_eq!(cat("real", vec![]), Some(Category::Scalar));
+        assert_eq!(cat("struct pt", vec![]), Some(Category::Aggregate));
+        assert_eq!(cat("union u", vec![]), Some(Category::Aggregate));
+        assert_eq!(cat("pt", vec![]), Some(Category::Aggregate));
+        assert_eq!(cat("vec3", vec![]), Some(Category::Aggregate));
+        assert_eq!(
+            cat("int", vec![Deriv::Array(None)]),
+            Some(Category::Aggregate)
+        );
+        assert_eq!(cat("pt", vec![ptr()]), Some(Category::Pointer));
+        assert_eq!(cat("iptr", vec![]), Some(Category::Pointer));
+        assert_eq!(cat("unknown_t", vec![]), None);
+    }
+
     /// What the specifications allow but one attribute per variable cannot
     /// express is "not supported yet"; what they forbid is E0204 (validation).
     #[test]
