@@ -131,3 +131,72 @@ fn structured_regions_nest_and_close_in_order() {
     // The kernel's arrays are implicit maps that find the data present.
     assert!(out.contains("P2C_MAP_TOFROM | P2C_MAP_IMPLICIT"), "{out}");
 }
+
+/// defaultmap: the attribute of what the construct does not list, per
+/// category (gcc 12 does not know `present`, so no runnable fixture).
+#[test]
+fn defaultmap_behaviours_per_category() {
+    let src = "typedef struct { int x, y; } pt;\ntypedef double real;\nenum color { RED, GREEN };\n\
+               int main(void) { int out[8]; int s = 2; real r = 1.5; enum color c = GREEN; pt p = {1, 2};\n\
+               #pragma omp target data map(to: s)\n{\n\
+               #pragma omp target teams distribute parallel for defaultmap(present: scalar) map(from: out)\n\
+               for (int i = 0; i < 8; i++) out[i] = s;\n}\n\
+               #pragma omp target teams distribute parallel for defaultmap(tofrom: aggregate) defaultmap(to: scalar)\n\
+               for (int i = 0; i < 8; i++) out[i] = p.x + (int)r + c;\n\
+               return out[0]; }\n";
+    let (out, codes) = cuda(src);
+    let out = out.unwrap_or_else(|| panic!("errors: {codes:?}"));
+    assert!(out.contains("p2c_map_scalar(&s, P2C_MAP_PRESENT,"), "{out}");
+    // A structure is an aggregate; a typedef of double and an enum are scalars.
+    assert!(out.contains("p2c_map_scalar(&p, P2C_MAP_TOFROM,"), "{out}");
+    assert!(out.contains("p2c_map_scalar(&r, P2C_MAP_TO,"), "{out}");
+    assert!(out.contains("p2c_map_scalar(&c, P2C_MAP_TO,"), "{out}");
+    let p = plan(src);
+    assert!(
+        p.contains("var:       s : int -- map present (device memory) [scalar under defaultmap(present): implicit map present]"),
+        "{p}"
+    );
+    assert!(
+        p.contains("[aggregate under defaultmap(tofrom): implicit map tofrom]"),
+        "{p}"
+    );
+}
+
+#[test]
+fn defaultmap_keeps_const_data_and_reports_what_is_not_lowered() {
+    // A const array is not copied back, whatever the behaviour says.
+    let src = "static const int lut[4] = {1, 2, 3, 4};\nint main(void) { int out[4];\n\
+               #pragma omp target teams distribute parallel for defaultmap(tofrom) map(from: out)\n\
+               for (int i = 0; i < 4; i++) out[i] = lut[i];\nreturn out[0]; }\n";
+    let (out, codes) = cuda(src);
+    let out = out.unwrap_or_else(|| panic!("errors: {codes:?}"));
+    assert!(
+        out.contains(
+            "p2c_map_section(lut, p2c_dev_lut_lo, p2c_dev_lut_len, P2C_MAP_TO | P2C_MAP_IMPLICIT,"
+        ),
+        "{out}"
+    );
+    // firstprivate of an array, and a pointer mapped by itself: E0901.
+    let src = "int main(void) { int a[4] = {0}, out[4]; int *q = out;\n\
+               #pragma omp target teams distribute parallel for defaultmap(firstprivate: aggregate) map(from: out)\n\
+               for (int i = 0; i < 4; i++) out[i] = a[i];\n\
+               #pragma omp target teams distribute parallel for defaultmap(firstprivate: pointer) map(to: a)\n\
+               for (int i = 0; i < 4; i++) a[i] = q[i];\nreturn 0; }\n";
+    assert_eq!(cuda(src).1, ["E0901", "E0901"]);
+    // `default` changes nothing; `none` for another category neither.
+    let src = "int main(void) { int out[4]; int s = 3;\n\
+               #pragma omp target teams distribute parallel for defaultmap(default: scalar) defaultmap(none: pointer) map(from: out)\n\
+               for (int i = 0; i < 4; i++) out[i] = s;\nreturn out[0]; }\n";
+    let (out, codes) = cuda(src);
+    assert!(out.is_some(), "{codes:?}");
+    assert!(plan(src).contains("[scalar (implicit firstprivate)]"));
+}
+
+#[test]
+fn defaultmap_none_spares_declare_target_variables() {
+    let src = "#pragma omp declare target\nint g = 3;\n#pragma omp end declare target\nint h = 4;\n#pragma omp declare target enter(h)\n\
+               int main(void) { int out[4]; int s = 1;\n\
+               #pragma omp target teams distribute parallel for defaultmap(none) map(from: out)\n\
+               for (int i = 0; i < 4; i++) out[i] = g + h + s;\nreturn out[0]; }\n";
+    assert_eq!(cuda(src).1, ["E0206"]);
+}

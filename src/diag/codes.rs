@@ -64,7 +64,7 @@ codes! {
     BAD_NESTING = "E0203": "The directive is not allowed where it is nested.";
     CONFLICTING_CLAUSES = "E0204": "A variable appears in clauses whose data-sharing attributes conflict.";
     NO_ASSOCIATED_LOOP = "E0205": "A loop directive must be followed by a for loop (or by as many nested loops as collapse asks for).";
-    DEFAULT_NONE = "E0206": "default(none) is in effect and a referenced variable is listed in no data-sharing clause.";
+    DEFAULT_NONE = "E0206": "default(none) or OpenMP defaultmap(none) is in effect and a referenced variable is listed in no data-sharing or data-mapping clause.";
     TEAMS_NESTING = "E0207": "An OpenMP `teams` construct is nested somewhere other than directly in a `target` construct that holds nothing else.";
     DISTRIBUTE_NESTING = "E0208": "An OpenMP `distribute` construct is not closely nested in a `teams` region.";
     TARGET_IN_TARGET = "E0209": "An OpenMP `target` directive (or `target data`, `target update`, ...) appears inside a `target` region.";

@@ -102,6 +102,7 @@ fn lowered_clause(model: Model, name: &str) -> bool {
                 | "nowait"
                 | "device"
                 | "lastprivate"
+                | "defaultmap"
         ),
         Model::Acc => matches!(
             name,

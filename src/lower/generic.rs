@@ -444,6 +444,7 @@ fn top_clause_ok(model: Model, name: &str) -> bool {
                 | "default"
                 | "shared"
                 | "proc_bind"
+                | "defaultmap"
         ),
         Model::Acc => matches!(
             name,

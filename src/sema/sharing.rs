@@ -5,12 +5,15 @@
 //! variables are private), then the implicit rules: scalars firstprivate
 //! (OpenACC `kernels`: copy), arrays of known extent mapped tofrom (to when
 //! their elements are const), pointers an error unless a section is mapped.
+//! An OpenMP `defaultmap` clause replaces the implicit rule of its variable
+//! category ([`Category`]); the rule name says so.
 
 use super::arith::{self, Arith};
 use super::symbols::Symbol;
 use super::uses::Use;
+use super::{CType, Deriv};
 use crate::diag::{codes, Diagnostic};
-use crate::directives::{Directive, ListItem, Model, Section};
+use crate::directives::{Clause, Directive, ListItem, Model, Section};
 use crate::source::Span;
 use std::collections::HashMap;
 
@@ -171,6 +174,164 @@ pub struct DataEnv {
     /// The file maps data without a structured construct (enter data,
     /// acc_copyin, ...): a pointer may point into data mapped elsewhere.
     pub unstructured: bool,
+}
+
+/// The variable categories of OpenMP's `defaultmap` clause (5.2, 5.8.7),
+/// for C: pointers, aggregates (arrays, structures, unions) and the other
+/// scalars (arithmetic and enumeration types).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Category {
+    Scalar,
+    Aggregate,
+    Pointer,
+}
+
+impl Category {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Category::Scalar => "scalar",
+            Category::Aggregate => "aggregate",
+            Category::Pointer => "pointer",
+        }
+    }
+}
+
+/// The `defaultmap` category of a variable of type `ty`; typedef names are
+/// resolved through `typedef_of` (the type a typedef name stands for).
+/// `None` when the type cannot be told (a typedef name not visible here).
+pub fn category(ty: &CType, typedef_of: &dyn Fn(&str) -> Option<CType>) -> Option<Category> {
+    let mut ty = ty.clone();
+    for _ in 0..16 {
+        match ty.derivs.first() {
+            Some(Deriv::Pointer { .. }) => return Some(Category::Pointer),
+            Some(Deriv::Array(_)) => return Some(Category::Aggregate),
+            Some(Deriv::Function) => return None,
+            None => {}
+        }
+        let words: Vec<&str> = ty
+            .base
+            .split_whitespace()
+            .filter(|w| {
+                !matches!(
+                    *w,
+                    "const" | "volatile" | "restrict" | "__restrict" | "__restrict__" | "register"
+                )
+            })
+            .collect();
+        if words.iter().any(|w| matches!(*w, "struct" | "union")) {
+            return Some(Category::Aggregate);
+        }
+        if words.iter().any(|w| matches!(*w, "enum" | "_Complex"))
+            || arith::classify(&ty.base, &HashMap::new()).is_some()
+        {
+            return Some(Category::Scalar);
+        }
+        let [name] = words.as_slice() else {
+            return None;
+        };
+        ty = typedef_of(name)?;
+    }
+    None
+}
+
+/// The implicit behaviours of OpenMP's `defaultmap` clause.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Behavior {
+    Alloc,
+    To,
+    From,
+    ToFrom,
+    Firstprivate,
+    None,
+    Default,
+    Present,
+}
+
+impl Behavior {
+    fn parse(text: &str) -> Option<Behavior> {
+        Some(match text {
+            "alloc" => Behavior::Alloc,
+            "to" => Behavior::To,
+            "from" => Behavior::From,
+            "tofrom" => Behavior::ToFrom,
+            "firstprivate" => Behavior::Firstprivate,
+            "none" => Behavior::None,
+            "default" => Behavior::Default,
+            "present" => Behavior::Present,
+            _ => return None,
+        })
+    }
+}
+
+/// The `defaultmap` clause of an OpenMP directive that applies to variables
+/// of category `cat`: the one naming the category, else one naming `all` or
+/// no category (validation allows only one of them). `allocatable` names no
+/// C variable.
+/// With `cat` `None` (a type that cannot be told) only the clause for every
+/// category applies.
+pub fn defaultmap_for(dir: &Directive, cat: Option<Category>) -> Option<(Behavior, &Clause)> {
+    if dir.model != Model::Omp {
+        return None;
+    }
+    fn of(c: &Clause) -> Option<(Behavior, Option<&str>)> {
+        let mut args = c.positional_args();
+        let b = Behavior::parse(&args.next()?.text)?;
+        Some((b, args.next().map(|a| a.text.as_str())))
+    }
+    let mut general = None;
+    for c in dir.clauses_named("defaultmap") {
+        match of(c) {
+            Some((b, None | Some("all"))) => general = general.or(Some((b, c))),
+            Some((b, Some(w))) if Some(w) == cat.map(Category::as_str) => return Some((b, c)),
+            _ => {}
+        }
+    }
+    general
+}
+
+/// `defaultmap(behavior: category)` as written (canonical spacing).
+pub fn defaultmap_text(c: &Clause) -> String {
+    let args: Vec<&str> = c.positional_args().map(|a| a.text.as_str()).collect();
+    format!("defaultmap({})", args.join(": "))
+}
+
+/// The rule name of an attribute that a `defaultmap` clause decided.
+/// `keep`: the variable is const, so nothing is copied back.
+fn defaultmap_rule(b: Behavior, cat: Category, keep: bool) -> &'static str {
+    macro_rules! rule {
+        ($c:literal, $b:literal, $what:literal) => {
+            concat!($c, " under defaultmap(", $b, "): implicit ", $what)
+        };
+    }
+    use Behavior as B;
+    use Category as C;
+    match (cat, b, keep) {
+        (C::Scalar, B::Alloc, _) => rule!("scalar", "alloc", "map alloc"),
+        (C::Scalar, B::To, _) => rule!("scalar", "to", "map to"),
+        (C::Scalar, B::From, false) => rule!("scalar", "from", "map from"),
+        (C::Scalar, B::From, true) => rule!("scalar", "from", "map alloc (const: not copied back)"),
+        (C::Scalar, B::ToFrom, false) => rule!("scalar", "tofrom", "map tofrom"),
+        (C::Scalar, B::ToFrom, true) => {
+            rule!("scalar", "tofrom", "map to (const: not copied back)")
+        }
+        (C::Scalar, B::Present, _) => rule!("scalar", "present", "map present"),
+        (C::Scalar, B::Firstprivate, _) => rule!("scalar", "firstprivate", "firstprivate"),
+        (C::Aggregate, B::Alloc, _) => rule!("aggregate", "alloc", "map alloc"),
+        (C::Aggregate, B::To, _) => rule!("aggregate", "to", "map to"),
+        (C::Aggregate, B::From, false) => rule!("aggregate", "from", "map from"),
+        (C::Aggregate, B::From, true) => {
+            rule!("aggregate", "from", "map alloc (const: not copied back)")
+        }
+        (C::Aggregate, B::ToFrom, false) => rule!("aggregate", "tofrom", "map tofrom"),
+        (C::Aggregate, B::ToFrom, true) => {
+            rule!("aggregate", "tofrom", "map to (const: not copied back)")
+        }
+        (C::Aggregate, B::Present, _) => rule!("aggregate", "present", "map present"),
+        (C::Aggregate, B::Firstprivate, _) => {
+            rule!("aggregate", "firstprivate", "firstprivate")
+        }
+        _ => "defaultmap",
+    }
 }
 
 /// A variable of a region, its attribute, and the rule that decided it.
@@ -468,6 +629,24 @@ pub fn decide(
             kind,
             sections: vec![],
         };
+        // OpenMP's defaultmap changes the implicit rule of its category;
+        // declare target variables keep their device copy.
+        let declared_var = sym.storage == super::Storage::Global && env.declared.contains(&u.name);
+        if dir.model == Model::Omp && !declared_var && dir.clause("defaultmap").is_some() {
+            match by_defaultmap(dir, u, sym, symbols, diags) {
+                DefaultmapRule::Decided(attr, rule) => {
+                    out.push(VarAttr {
+                        sym: sym.clone(),
+                        attr,
+                        rule,
+                        span: u.span,
+                    });
+                    continue;
+                }
+                DefaultmapRule::Reported => continue,
+                DefaultmapRule::NoEffect => {}
+            }
+        }
         let (attr, rule) = if sym.storage == super::Storage::Global
             && env.declared.contains(&u.name)
         {
@@ -503,26 +682,8 @@ pub fn decide(
                 (Attr::Firstprivate, "scalar (implicit firstprivate)")
             }
         } else if sym.ty.is_array() {
-            if sym
-                .ty
-                .array_sizes()
-                .first()
-                .map(|s| s.is_none())
-                .unwrap_or(true)
-            {
-                diags.push(
-                    Diagnostic::new(
-                        codes::POINTER_NO_EXTENT,
-                        u.span,
-                        format!("the extent of array `{}` is not known here", u.name),
-                    )
-                    .with_label("used in an offloaded region")
-                    .with_secondary(sym.span, "declared without a size")
-                    .with_help(format!(
-                        "map an array section, e.g. `map(tofrom: {}[0:n])`",
-                        u.name
-                    )),
-                );
+            if unknown_extent(sym) {
+                diags.push(no_extent(u, sym));
                 continue;
             }
             let kind = if sym.ty.is_const_base() {
@@ -561,6 +722,157 @@ pub fn decide(
         });
     }
     out
+}
+
+/// Whether `sym` is an array whose first extent is not written (`int a[]`).
+fn unknown_extent(sym: &Symbol) -> bool {
+    sym.ty
+        .array_sizes()
+        .first()
+        .map(|s| s.is_none())
+        .unwrap_or(true)
+}
+
+fn no_extent(u: &Use, sym: &Symbol) -> Diagnostic {
+    Diagnostic::new(
+        codes::POINTER_NO_EXTENT,
+        u.span,
+        format!("the extent of array `{}` is not known here", u.name),
+    )
+    .with_label("used in an offloaded region")
+    .with_secondary(sym.span, "declared without a size")
+    .with_help(format!(
+        "map an array section, e.g. `map(tofrom: {}[0:n])`",
+        u.name
+    ))
+}
+
+/// What a `defaultmap` clause does to one variable.
+enum DefaultmapRule {
+    /// The clause decided the attribute.
+    Decided(Attr, &'static str),
+    /// A diagnostic was reported; the variable gets no attribute.
+    Reported,
+    /// No clause applies (or `default` / `none`, which validation checked):
+    /// the implicit rules decide.
+    NoEffect,
+}
+
+/// The attribute that the `defaultmap` clause of `dir` for the category of
+/// `sym` gives it (OpenMP 5.2, 5.8.7): a map type maps the variable as a
+/// whole, `firstprivate` copies it, `present` requires its device copy.
+/// What cannot be lowered is a located E0901.
+fn by_defaultmap(
+    dir: &Directive,
+    u: &Use,
+    sym: &Symbol,
+    symbols: &HashMap<String, Symbol>,
+    diags: &mut Vec<Diagnostic>,
+) -> DefaultmapRule {
+    let typedef_of = |n: &str| {
+        symbols
+            .get(n)
+            .filter(|s| s.is_typedef)
+            .map(|s| s.ty.clone())
+    };
+    let not_supported = |span: Span, clause: &Clause, msg: String| {
+        Diagnostic::new(codes::NOT_SUPPORTED, span, msg)
+            .with_label("used in the offloaded region")
+            .with_secondary(clause.span, "defaultmap clause")
+    };
+    let Some(cat) = category(&sym.ty, &typedef_of) else {
+        // A typedef this file does not show: the category is unknown, so
+        // only a clause whose behaviour does not change anything is fine.
+        let changing = dir.clauses_named("defaultmap").find(|c| {
+            !matches!(
+                c.positional_args().next().map(|a| a.text.as_str()),
+                Some("default" | "none")
+            )
+        });
+        return match changing {
+            Some(c) => {
+                diags.push(
+                    not_supported(
+                        u.span,
+                        c,
+                        format!(
+                            "`defaultmap` on `{}`, whose type `{}` is not known here, is not supported yet",
+                            u.name,
+                            sym.ty.type_name()
+                        ),
+                    )
+                    .with_help(format!("list `{}` in a map or firstprivate clause", u.name)),
+                );
+                DefaultmapRule::Reported
+            }
+            None => DefaultmapRule::NoEffect,
+        };
+    };
+    let Some((behavior, clause)) = defaultmap_for(dir, Some(cat)) else {
+        return DefaultmapRule::NoEffect;
+    };
+    let kind = match behavior {
+        Behavior::Default | Behavior::None => return DefaultmapRule::NoEffect,
+        Behavior::Alloc => MapKind::Alloc,
+        Behavior::To => MapKind::To,
+        Behavior::From => MapKind::From,
+        Behavior::ToFrom => MapKind::ToFrom,
+        Behavior::Present => MapKind::Present,
+        Behavior::Firstprivate => MapKind::To,
+    };
+    if cat == Category::Pointer {
+        // Mapping or copying the pointer itself would give the device a host
+        // address; only the default (a zero-length section) is lowered.
+        diags.push(
+            not_supported(
+                u.span,
+                clause,
+                format!(
+                    "`{}` for the pointer `{}` is not supported yet",
+                    defaultmap_text(clause),
+                    u.name
+                ),
+            )
+            .with_note("pragma2cuda lowers a pointer as a zero-length array section of data mapped elsewhere, or through an array section of a map clause")
+            .with_help(format!("map the data it points to, e.g. `map(tofrom: {}[0:n])`", u.name)),
+        );
+        return DefaultmapRule::Reported;
+    }
+    let keep = sym.ty.is_const_base();
+    let rule = defaultmap_rule(behavior, cat, keep);
+    if behavior == Behavior::Firstprivate {
+        if sym.ty.is_array() {
+            diags.push(
+                not_supported(
+                    u.span,
+                    clause,
+                    format!(
+                        "firstprivate of the array `{}` (from `defaultmap`) is not supported yet",
+                        u.name
+                    ),
+                )
+                .with_help(format!("map it, e.g. `map(to: {})`", u.name)),
+            );
+            return DefaultmapRule::Reported;
+        }
+        return DefaultmapRule::Decided(Attr::Firstprivate, rule);
+    }
+    if sym.ty.is_array() && unknown_extent(sym) {
+        diags.push(no_extent(u, sym));
+        return DefaultmapRule::Reported;
+    }
+    let kind = match (kind, keep) {
+        (MapKind::ToFrom, true) => MapKind::To,
+        (MapKind::From, true) => MapKind::Alloc,
+        (k, _) => k,
+    };
+    DefaultmapRule::Decided(
+        Attr::Mapped {
+            kind,
+            sections: vec![],
+        },
+        rule,
+    )
 }
 
 /// The scalar type of a reduction item, or the located error that says why
@@ -711,6 +1023,43 @@ mod tests {
             .iter()
             .map(|d| d.code.as_str().to_string())
             .collect()
+    }
+
+    /// defaultmap categories: typedefs resolved, structures are aggregates,
+    /// enumerations and complex numbers scalars.
+    #[test]
+    fn defaultmap_categories() {
+        use super::{category, Category};
+        use crate::sema::{CType, Deriv};
+        let ty = |base: &str, derivs: Vec<Deriv>| CType {
+            base: base.to_string(),
+            derivs,
+        };
+        let ptr = || Deriv::Pointer { quals: vec![] };
+        let typedefs = |n: &str| match n {
+            "real" => Some(ty("double", vec![])),
+            "pt" => Some(ty("struct pt", vec![])),
+            "iptr" => Some(ty("int", vec![ptr()])),
+            "vec3" => Some(ty("real", vec![Deriv::Array(Some("3".into()))])),
+            _ => None,
+        };
+        let cat = |base: &str, derivs: Vec<Deriv>| category(&ty(base, derivs), &typedefs);
+        assert_eq!(cat("const unsigned long", vec![]), Some(Category::Scalar));
+        assert_eq!(cat("enum color", vec![]), Some(Category::Scalar));
+        assert_eq!(cat("double _Complex", vec![]), Some(Category::Scalar));
+        assert_eq!(cat("size_t", vec![]), Some(Category::Scalar));
+        assert_eq!(cat("real", vec![]), Some(Category::Scalar));
+        assert_eq!(cat("struct pt", vec![]), Some(Category::Aggregate));
+        assert_eq!(cat("union u", vec![]), Some(Category::Aggregate));
+        assert_eq!(cat("pt", vec![]), Some(Category::Aggregate));
+        assert_eq!(cat("vec3", vec![]), Some(Category::Aggregate));
+        assert_eq!(
+            cat("int", vec![Deriv::Array(None)]),
+            Some(Category::Aggregate)
+        );
+        assert_eq!(cat("pt", vec![ptr()]), Some(Category::Pointer));
+        assert_eq!(cat("iptr", vec![]), Some(Category::Pointer));
+        assert_eq!(cat("unknown_t", vec![]), None);
     }
 
     /// What the specifications allow but one attribute per variable cannot

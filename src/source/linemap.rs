@@ -11,7 +11,8 @@
 //!   or `-I`) are kept: their contents end up in the output, which is then
 //!   self-contained apart from system headers;
 //! - a system header (marker flag 3) is not inlined: the `#include` line that
-//!   brought it in from a user file is kept instead. System headers
+//!   brought it in from a user file is kept instead (but a system macro
+//!   expanded in a user line, marked `# 2 "m.c" 3 4`, stays). System headers
 //!   preprocessed as C do not compile as C++ (glibc declares C-only types and
 //!   drops `extern "C"` when `__cplusplus` is not defined), and nvcc or clang
 //!   include them again themselves;
@@ -145,7 +146,15 @@ pub fn unmark(
                 continue;
             }
             builtin = false;
-            if m.flags.contains(&3) {
+            // A system header's macro expanded in a user file (`rand() /
+            // RAND_MAX`): gcc marks the expansion's lines `# 2 "m.c" 3 4`
+            // in the middle of the user's line. They are the user's text.
+            let expansion = m.flags.contains(&3)
+                && !m.flags.contains(&1)
+                && !m.flags.contains(&2)
+                && !system
+                && map.files[cur as usize] == m.file;
+            if m.flags.contains(&3) && !expansion {
                 let entering_from_user = !system && m.flags.contains(&1);
                 let from = map.files[cur as usize].clone();
                 if entering_from_user && !from.starts_with('<') {
@@ -227,6 +236,14 @@ mod tests {
         assert_eq!(o(11), Some(("m.c".into(), 8)));
         assert_eq!(o(99), Some(("m.c".into(), 9)));
         assert_eq!(u.map.lines_of("inc/par.h"), [(4, 1), (5, 2), (6, 3)]);
+    }
+
+    #[test]
+    fn system_macro_expanded_in_a_user_line() {
+        let out = "# 1 \"r.c\"\nint x = 1 + (\n# 1 \"r.c\" 3 4\n    2147483647\n# 1 \"r.c\"\n    );\nint y;\n";
+        let u = unmark(out, "r.c", |_, _| None);
+        assert_eq!(u.text, "int x = 1 + (\n    2147483647\n    );\nint y;\n");
+        assert_eq!(u.map.origin(4), Some(("r.c", 2)));
     }
 
     #[test]

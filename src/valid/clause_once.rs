@@ -9,7 +9,8 @@
 //!   is fine but two `if(target: ...)`, or an `if` without modifier next to any
 //!   other `if`, is not;
 //! - OpenMP `defaultmap`: at most one per variable category
-//!   (`defaultmap(tofrom: scalar) defaultmap(to: aggregate)` is fine);
+//!   (`defaultmap(tofrom: scalar) defaultmap(to: aggregate)` is fine), and
+//!   one without category or with `all` excludes every other;
 //! - OpenACC: clauses that can be specialised per device (`num_gangs`,
 //!   `async`, `gang`, `seq`, ...) may appear once before the first
 //!   `device_type` and once after each `device_type`.
@@ -145,7 +146,12 @@ fn key(model: Model, c: &Clause, group: usize) -> Option<String> {
                 _ => Some("if:".into()),
             },
             "defaultmap" => {
-                let category = c.args_list().get(1).map(|a| a.value.text.as_str());
+                // `all` is the same slot as no category: every category.
+                let category = c
+                    .args_list()
+                    .get(1)
+                    .map(|a| a.value.text.as_str())
+                    .filter(|c| *c != "all");
                 Some(format!("defaultmap:{}", category.unwrap_or("")))
             }
             _ if OMP_ONCE.contains(&name) => Some(name.to_string()),
@@ -236,10 +242,17 @@ mod tests {
             for (int i = 0; i < n; i++) a[i] += 1;\n\
             #pragma omp target defaultmap(tofrom: scalar) defaultmap(to: aggregate) defaultmap(alloc: scalar)\n\
             a[0] = 1;\n\
+            #pragma omp target defaultmap(tofrom: all) defaultmap(to: pointer)\n\
+            a[0] = 1;\n\
             }\n";
         assert_eq!(
             codes_of("clause_once", src),
-            [("E0202".into(), 2), ("E0202".into(), 6), ("E0202".into(), 8)]
+            [
+                ("E0202".into(), 2),
+                ("E0202".into(), 6),
+                ("E0202".into(), 8),
+                ("E0202".into(), 10)
+            ]
         );
     }
 

@@ -1,4 +1,4 @@
-//! E0206 `default_none`: with `default(none)`, every variable is listed.
+//! E0206 `default_none`: with `default(none)` (or OpenMP's `defaultmap(none)`), every variable is listed.
 //!
 //! `default(none)` switches off the implicit data-sharing rules: every
 //! variable the construct references must then appear in one of its data
@@ -24,11 +24,28 @@
 //!
 //! Fix: list `scale` (and `n`, which the loop bound uses), for example
 //! `firstprivate(n, scale)`.
+//!
+//! OpenMP's `defaultmap(none[: category])` on a target construct does the
+//! same for the implicit data-mapping rules of one variable category
+//! (`scalar`, `aggregate`: arrays and structures, `pointer`; no category or
+//! `all`: every variable): each variable of the category that the construct
+//! references must be listed in a data-mapping or data-sharing clause
+//! (`map`, `firstprivate`, `private`, `reduction`, `is_device_ptr`, ...).
+//! Variables with a device copy (`declare target`) need no listing.
+//!
+//! ```c
+//! #pragma omp target teams distribute parallel for defaultmap(none: scalar) map(tofrom: a[0:n])
+//! for (int i = 0; i < n; i++) a[i] *= scale;
+//! ```
+//!
+//! Fix: `firstprivate(n, scale)`, or `map(tofrom: ...)` for a scalar whose
+//! value the host needs back.
 
 use super::{loop_association, spec, Context, Sink};
 use crate::diag::{codes, Code, Diagnostic};
 use crate::directives::{Clause, ClauseArgs, Model};
-use crate::sema::{loops, uses};
+use crate::sema::sharing::{self, Behavior, Category};
+use crate::sema::{loops, uses, Storage};
 use std::collections::BTreeSet;
 
 pub const CODES: &[Code] = &[codes::DEFAULT_NONE];
@@ -69,6 +86,66 @@ fn loop_vars(cx: &Context, j: usize, into: &mut BTreeSet<String>) {
     }
 }
 
+/// The file-scope variables with a device copy: listed by `declare target`
+/// (list forms) or declared between `begin declare target` (or `declare
+/// target` without a list) and `end declare target`.
+struct DeclareTarget {
+    names: BTreeSet<String>,
+    ranges: Vec<(usize, usize)>,
+}
+
+impl DeclareTarget {
+    fn of(cx: &Context) -> DeclareTarget {
+        let mut names = BTreeSet::new();
+        let mut ranges = Vec::new();
+        let mut open: Vec<usize> = Vec::new();
+        for j in 0..cx.len() {
+            let d = cx.directive(j);
+            if d.model != Model::Omp {
+                continue;
+            }
+            match d.name.as_str() {
+                "declare target" | "begin declare target" => {
+                    let mut listed: Vec<&str> = d
+                        .clauses
+                        .iter()
+                        .filter(|c| matches!(c.name.as_str(), "enter" | "to" | "link"))
+                        .flat_map(|c| c.items().iter().map(|it| it.name.as_str()))
+                        .collect();
+                    let has_list = d.arg.is_some()
+                        || d.clauses
+                            .iter()
+                            .any(|c| matches!(c.name.as_str(), "enter" | "to" | "link"));
+                    if let Some(a) = &d.arg {
+                        if let ClauseArgs::List { items, .. } = &a.args {
+                            listed.extend(items.iter().map(|it| it.name.as_str()));
+                        }
+                    }
+                    names.extend(listed.into_iter().map(String::from));
+                    if !has_list {
+                        open.push(d.span.end);
+                    }
+                }
+                "end declare target" => {
+                    if let Some(start) = open.pop() {
+                        ranges.push((start, d.span.start));
+                    }
+                }
+                _ => {}
+            }
+        }
+        DeclareTarget { names, ranges }
+    }
+
+    fn contains(&self, sym: &crate::sema::Symbol) -> bool {
+        self.names.contains(&sym.name)
+            || self
+                .ranges
+                .iter()
+                .any(|&(a, b)| a <= sym.span.start && sym.span.start < b)
+    }
+}
+
 pub fn check(cx: &Context, out: &mut Sink) {
     let threadprivate: BTreeSet<String> = (0..cx.len())
         .filter(|&j| cx.directive(j).name == "threadprivate")
@@ -79,6 +156,7 @@ pub fn check(cx: &Context, out: &mut Sink) {
         })
         .flatten()
         .collect();
+    let declared = DeclareTarget::of(cx);
     for i in 0..cx.len() {
         let d = cx.directive(i);
         if cx.malformed(i) {
@@ -104,9 +182,14 @@ pub fn check(cx: &Context, out: &mut Sink) {
                 }
             }
         }
-        let Some(clause) = clause else {
+        // OpenMP `defaultmap(none[: category])` on a target construct.
+        let defaultmap_none = d.model == Model::Omp
+            && d.clauses_named("defaultmap").any(|c| {
+                c.positional_args().next().map(|a| a.text.as_str()) == Some("none")
+            });
+        if clause.is_none() && !defaultmap_none {
             continue;
-        };
+        }
         if d.model == Model::Acc && !spec::is_acc_compute(d) {
             // On an OpenACC data construct default(none) is for the compute
             // constructs inside it, checked there.
@@ -134,6 +217,50 @@ pub fn check(cx: &Context, out: &mut Sink) {
             if sym.is_typedef || sym.ty.is_function() {
                 continue;
             }
+            let Some(clause) = clause else {
+                // defaultmap(none): only the categories it names, and not
+                // the variables with a device copy (declare target).
+                if sym.storage == Storage::Global && declared.contains(sym) {
+                    continue;
+                }
+                let typedef_of = |n: &str| {
+                    symbols
+                        .get(n)
+                        .filter(|s| s.is_typedef)
+                        .map(|s| s.ty.clone())
+                };
+                let cat = sharing::category(&sym.ty, &typedef_of);
+                let Some((Behavior::None, dm)) = sharing::defaultmap_for(d, cat) else {
+                    continue;
+                };
+                let help = if cat == Some(Category::Pointer) {
+                    format!(
+                        "list it, e.g. `map(tofrom: {0}[0:n])` or `is_device_ptr({0})`",
+                        u.name
+                    )
+                } else {
+                    format!(
+                        "list it, e.g. `map(tofrom: {0})` or `firstprivate({0})`",
+                        u.name
+                    )
+                };
+                out.push(
+                    i,
+                    Diagnostic::new(
+                        codes::DEFAULT_NONE,
+                        u.span,
+                        format!(
+                            "`{}` is used under `{}` but listed in no data clause",
+                            u.name,
+                            sharing::defaultmap_text(dm)
+                        ),
+                    )
+                    .with_label("first use")
+                    .with_secondary(dm.span, "no implicit rule for this category")
+                    .with_help(help),
+                );
+                continue;
+            };
             let help = match (d.model, sym.ty.is_scalar()) {
                 (Model::Omp, _) => format!(
                     "list it, e.g. `shared({0})`, `firstprivate({0})` or `private({0})`",
