@@ -797,13 +797,7 @@ fn host_text(r: &Region, fallback: &str, file_name: &str, n: &Names) -> String {
             .array_reductions
             .iter()
             .zip(&n.arr)
-            .map(|(a, an)| {
-                format!(
-                    "(unsigned long long){} * sizeof({})",
-                    an.len,
-                    array_elem(a)
-                )
-            })
+            .map(|(a, an)| format!("(unsigned long long){} * sizeof({})", an.len, array_elem(a)))
             .collect();
         format!(
             "p2c_array_red_blocks({from_trip}, {per_block}, {})",

@@ -175,7 +175,6 @@ impl Region {
             v.attr,
             crate::sema::sharing::Attr::Reduction { .. }
                 | crate::sema::sharing::Attr::ArrayReduction { .. }
-        )
-            || self.body_names.contains(&v.sym.name)
+        ) || self.body_names.contains(&v.sym.name)
     }
 }

@@ -614,17 +614,27 @@ fn reduction_type(
                 format!("`{}` has type `{}`", item.name, sym.ty.type_name()),
             ));
         }
-        if item.sections.is_empty() && matches!(sym.ty.derivs.first(), Some(super::Deriv::Array(None))) {
+        if item.sections.is_empty()
+            && matches!(sym.ty.derivs.first(), Some(super::Deriv::Array(None)))
+        {
             return Err(unsupported(
-                "array reductions over an array of unknown extent are not supported yet".to_string(),
-                format!("`{}` has no extent here: name a section such as `{}[0:n]`", item.name, item.name),
+                "array reductions over an array of unknown extent are not supported yet"
+                    .to_string(),
+                format!(
+                    "`{}` has no extent here: name a section such as `{}[0:n]`",
+                    item.name, item.name
+                ),
             ));
         }
         // A variable-length array: the kernel cannot name its extent.
         if let Some(super::Deriv::Array(Some(extent))) = sym.ty.derivs.first() {
             let vla = extent
                 .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-                .any(|w| symbols.get(w).is_some_and(|s| !s.is_typedef && !s.ty.is_function()));
+                .any(|w| {
+                    symbols
+                        .get(w)
+                        .is_some_and(|s| !s.is_typedef && !s.ty.is_function())
+                });
             if vla {
                 return Err(unsupported(
                     format!("{what} reductions over a variable-length array are not supported yet"),
