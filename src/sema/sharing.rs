@@ -782,6 +782,29 @@ mod tests {
             .collect()
     }
 
+    /// One-dimensional arrays and sections are lowered; more dimensions, a
+    /// variable-length array and a pointer without a section are not.
+    #[test]
+    fn array_reductions() {
+        let region = |decl: &str, item: &str| {
+            format!(
+                "#define K 8\nint main(void) {{\n  int n = 8;\n  {decl}\n\
+                 #pragma omp target teams distribute parallel for reduction(+: {item})\n\
+                 for (int i = 0; i < 8; i++) h[i % 2] += 1;\n  return 0;\n}}\n"
+            )
+        };
+        let none: [&str; 0] = [];
+        assert_eq!(codes(&region("int h[K] = {0};", "h")), none);
+        assert_eq!(codes(&region("int h[K] = {0};", "h[2:3]")), none);
+        assert_eq!(codes(&region("int g[K] = {0}; int *h = g;", "h[0:n]")), none);
+        assert_eq!(codes(&region("double h[K];", "h[1]")), none);
+        assert_eq!(codes(&region("int h[2][K];", "h")), ["E0901"]);
+        assert_eq!(codes(&region("int h[2][K];", "h[0:2][0:K]")), ["E0901"]);
+        assert_eq!(codes(&region("int h[n];", "h")), ["E0901"]);
+        assert_eq!(codes(&region("int g[K]; int *h = g;", "h")), ["E0304"]);
+        assert_eq!(codes(&region("double h[K];", "h[0:2]").replace("+:", "|:")), ["E0304"]);
+    }
+
     /// What the specifications allow but one attribute per variable cannot
     /// express is "not supported yet"; what they forbid is E0204 (validation).
     #[test]
