@@ -796,13 +796,19 @@ mod tests {
         let none: [&str; 0] = [];
         assert_eq!(codes(&region("int h[K] = {0};", "h")), none);
         assert_eq!(codes(&region("int h[K] = {0};", "h[2:3]")), none);
-        assert_eq!(codes(&region("int g[K] = {0}; int *h = g;", "h[0:n]")), none);
+        assert_eq!(
+            codes(&region("int g[K] = {0}; int *h = g;", "h[0:n]")),
+            none
+        );
         assert_eq!(codes(&region("double h[K];", "h[1]")), none);
         assert_eq!(codes(&region("int h[2][K];", "h")), ["E0901"]);
         assert_eq!(codes(&region("int h[2][K];", "h[0:2][0:K]")), ["E0901"]);
         assert_eq!(codes(&region("int h[n];", "h")), ["E0901"]);
         assert_eq!(codes(&region("int g[K]; int *h = g;", "h")), ["E0304"]);
-        assert_eq!(codes(&region("double h[K];", "h[0:2]").replace("+:", "|:")), ["E0304"]);
+        assert_eq!(
+            codes(&region("double h[K];", "h[0:2]").replace("+:", "|:")),
+            ["E0304"]
+        );
     }
 
     /// What the specifications allow but one attribute per variable cannot
