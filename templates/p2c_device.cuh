@@ -412,5 +412,45 @@ __device__ inline void p2c_red_last_block_1(const R &v, R *partials, unsigned *c
         R::p2c_combine(acc, R::p2c_load(partials + b));
     res.p2c_fold(acc);
 }
+
+/* RED_FINI at GANG of an array reduction (reduction(OP: a[lo:len]) or a whole
+ * array; one RID covers the section): every thread of every block reduced into
+ * its own private copy, copies + (block * threads + thread) * len, which
+ * RED_INIT filled with OP's identity. Every thread of every block calls this
+ * after the loop. Each block combines its threads' copies element by element,
+ * in thread order, into its thread 0's copy; the last block to arrive
+ * (atomicInc, as p2c_red_last_block) folds the blocks' copies, in block
+ * order, into res[0 .. len) (the section of the device copy). Elements are
+ * spread over the block's threads; no atomics touch the data, no block waits
+ * for another, and the result does not depend on scheduling. */
+template <class Op, class T>
+__device__ inline void p2c_red_array(T *res, T *copies, long long len, unsigned *counter)
+{
+    __shared__ int p2c_is_last;
+    unsigned tid = p2c_thread_id(), n = p2c_block_threads();
+    unsigned long long ulen = (unsigned long long)len;
+    T *block = copies + (unsigned long long)blockIdx.x * n * ulen;
+    p2c_bar_sync(1u, p2c_bar_threads()); /* every thread's copy is complete */
+    for (unsigned long long k = tid; k < ulen; k += n) {
+        T acc = block[k];
+        for (unsigned t = 1u; t < n; t++)
+            acc = Op::template combine<T>(acc, block[t * ulen + k]);
+        block[k] = acc;
+    }
+    __threadfence();
+    p2c_bar_sync(1u, p2c_bar_threads()); /* the block's copy is written and visible */
+    if (tid == 0u)
+        p2c_is_last = atomicInc(counter, gridDim.x - 1u) == gridDim.x - 1u;
+    p2c_bar_sync(1u, p2c_bar_threads());
+    if (!p2c_is_last)
+        return;
+    __threadfence();
+    for (unsigned long long k = tid; k < ulen; k += n) {
+        T acc = res[k];
+        for (unsigned b = 0u; b < gridDim.x; b++)
+            acc = Op::template combine<T>(acc, *(volatile T *)(copies + (unsigned long long)b * n * ulen + k));
+        res[k] = acc;
+    }
+}
 } /* namespace p2c_prelude_2 */
 /* ---- end of device prelude ---- */

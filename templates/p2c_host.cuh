@@ -515,5 +515,39 @@ inline unsigned *p2c_counter(unsigned lid, const char *where)
     }
     return p2c_counters + lid;
 }
+
+/* Array reductions: every thread of every block has a private copy of each
+ * reduced section in global memory. A launch sized from the trip count gets
+ * no more blocks than keep the copies within P2C_ARRAY_COPIES_BYTES (the loop
+ * hands the rest of the iterations to the same threads); at least 1. */
+enum : unsigned long long { P2C_ARRAY_COPIES_BYTES = 256ull << 20 };
+
+inline unsigned p2c_array_red_blocks(unsigned blocks, unsigned threads, unsigned long long bytes_per_thread)
+{
+    unsigned long long per_block = (unsigned long long)threads * bytes_per_thread;
+    if (per_block == 0)
+        return blocks;
+    unsigned long long fit = P2C_ARRAY_COPIES_BYTES / per_block;
+    if (fit < 1)
+        fit = 1;
+    return blocks > fit ? (unsigned)fit : blocks;
+}
+
+/* The private copies of an array reduction (`elems` elements), in slot
+ * `slot` of the reduction storage, reused by every launch. */
+template <class T>
+inline T *p2c_array_copies(unsigned slot, unsigned long long elems, const char *where)
+{
+    size_t need = (size_t)(elems > 0 ? elems : 1) * sizeof(T);
+    if (slot >= P2C_MAX_REDUCTIONS)
+        p2c_fail(where, "too many reductions in one region", NULL);
+    if (p2c_partials_bytes[slot] < need) {
+        if (p2c_partials_buf[slot])
+            p2c_check(cudaFree(p2c_partials_buf[slot]), where, "cudaFree");
+        p2c_check(cudaMalloc(&p2c_partials_buf[slot], need), where, "cudaMalloc");
+        p2c_partials_bytes[slot] = need;
+    }
+    return (T *)p2c_partials_buf[slot];
+}
 } /* namespace p2c_prelude_2 */
 /* ---- end of host helpers ---- */

@@ -307,7 +307,13 @@ fn check_fixture_with(path: &Path, tc: &Toolchain, opts: &pragma2cuda::Options) 
     let vopts = VerifyOptions {
         device: Device::Emulate,
         timeout: RUN_LIMIT,
-        inputs: BuildInputs::default(),
+        inputs: BuildInputs {
+            // A fixture gcc's host OpenACC cannot compile says so in a line
+            // `p2c-reference: sequential` (see fixtures/README.md).
+            sequential_reference: std::fs::read_to_string(path)
+                .is_ok_and(|t| t.contains("p2c-reference: sequential")),
+            ..Default::default()
+        },
         judge: Judge::Reference,
         preprocess: false,
     };

@@ -23,6 +23,22 @@ struct Names {
     last: String,                            // lastprivate: this thread ran the last iteration
     cond: Vec<String>, // per var: lastprivate(conditional) last assigning iteration + 1
     lpc: Vec<String>,  // per var: lastprivate(conditional) device scratch
+    arr: Vec<ArrNames>, // per array reduction (r.array_reductions order)
+}
+
+/// Names of one array reduction's code.
+struct ArrNames {
+    /// Kernel parameters (and host locals): the device address of the
+    /// variable (host indexing), the section's start and length, every
+    /// thread's private copies, the arrival counter.
+    dev: String,
+    lo: String,
+    len: String,
+    copies: String,
+    arrived: String,
+    /// Kernel locals: this thread's copy, the element index of its init loop.
+    mine: String,
+    k: String,
 }
 
 pub struct RegionText {
@@ -42,7 +58,7 @@ fn names(r: &Region, namer: &mut Namer) -> Names {
             )
         })
         .collect();
-    let dev = r
+    let dev: Vec<String> = r
         .vars
         .iter()
         .map(|v| namer.fresh(&format!("p2c_dev_{}", v.sym.name)))
@@ -87,7 +103,29 @@ fn names(r: &Region, namer: &mut Namer) -> Names {
     } else {
         String::new()
     };
+    let arr = r
+        .array_reductions
+        .iter()
+        .map(|a| {
+            let dev = r
+                .vars
+                .iter()
+                .position(|v| v.sym.name == a.var)
+                .map(|i| dev[i].clone())
+                .unwrap_or_else(|| namer.fresh(&format!("p2c_dev_{}", a.var)));
+            ArrNames {
+                lo: format!("{dev}_lo"),
+                len: format!("{dev}_len"),
+                dev,
+                copies: namer.fresh(&format!("p2c_copies_{}", a.var)),
+                arrived: namer.fresh(&format!("p2c_arrived_{}", a.var)),
+                mine: namer.fresh(&format!("p2c_mine_{}", a.var)),
+                k: namer.fresh("p2c_k"),
+            }
+        })
+        .collect();
     Names {
+        arr,
         last,
         cond,
         lpc,
@@ -239,7 +277,7 @@ fn kernel_text(r: &Region, body: &str, n: &Names) -> String {
                     params.push(v.sym.ty.decayed().declare(name));
                 }
             }
-            Attr::Reduction { .. } => {}
+            Attr::Reduction { .. } | Attr::ArrayReduction { .. } => {}
             Attr::Lastprivate { conditional } => {
                 let t = v.sym.ty.unqualified_base();
                 params.push(format!("{t} *{}", n.dev[i]));
@@ -262,6 +300,10 @@ fn kernel_text(r: &Region, body: &str, n: &Names) -> String {
     if let Some(rn) = &n.red {
         params.extend(reduction::params(r, rn));
         prologue.push_str(&reduction::kernel_steps(r, rn, true));
+    }
+    for (a, an) in r.array_reductions.iter().zip(&n.arr) {
+        params.extend(array_params(a, an));
+        prologue.push_str(&array_init(r, a, an));
     }
     let (start, stride) = match r.schedule {
         Schedule::GridStride => (
@@ -403,6 +445,20 @@ fn kernel_text(r: &Region, body: &str, n: &Names) -> String {
             _ => {}
         }
     }
+    for (a, an) in r.array_reductions.iter().zip(&n.arr) {
+        let _ = writeln!(
+            k,
+            "    /* RED_FINI (GANG, rid {rid}) of {text}: each block combines its threads' copies element by element\n     * (thread order), the last block to arrive folds the blocks' copies (block order) into the device copy */\n    p2c_red_array<{op}>({dev} + {lo}, {copies}, {len}, {arrived});",
+            rid = a.rid,
+            text = a.text,
+            op = a.op.functor(),
+            dev = an.dev,
+            lo = an.lo,
+            len = an.len,
+            copies = an.copies,
+            arrived = an.arrived,
+        );
+    }
     if let Some(rn) = &n.red {
         k.push_str(&reduction::kernel_steps(r, rn, false));
     }
@@ -422,6 +478,82 @@ fn kernel_text(r: &Region, body: &str, n: &Names) -> String {
     }
     k.push_str("}\n\n");
     k
+}
+
+/// The element type of an array reduction, unqualified.
+fn array_elem(a: &crate::lower::ArrayReduction) -> String {
+    CType {
+        base: a.ty.unqualified_base(),
+        derivs: vec![],
+    }
+    .type_name()
+}
+
+/// The kernel parameters of an array reduction.
+fn array_params(a: &crate::lower::ArrayReduction, an: &ArrNames) -> Vec<String> {
+    let t = array_elem(a);
+    vec![
+        format!("{t} *{}", an.dev),
+        format!("long long {}", an.lo),
+        format!("long long {}", an.len),
+        format!("{t} *{}", an.copies),
+        format!("unsigned *{}", an.arrived),
+    ]
+}
+
+/// RED_INIT of an array reduction: this thread's private copy of the
+/// section, every element init_val(OP), and the variable's name bound to it
+/// (a pointer, or a reference to an array of the declared extent, so that
+/// `sizeof` and indexing mean what they mean on the host).
+fn array_init(r: &Region, a: &crate::lower::ArrayReduction, an: &ArrNames) -> String {
+    let t = array_elem(a);
+    let mut o = String::new();
+    let _ = writeln!(
+        o,
+        "    /* reduction({}: {}), rid {}: one RID covers the section; RED_INIT (GANG) gives this thread\n     * its private copy of the section, every element init_val({}); `{}` names it in the loop */",
+        a.op.as_str(),
+        a.text,
+        a.rid,
+        a.op.as_str(),
+        a.var
+    );
+    let _ = writeln!(
+        o,
+        "    {t} *{mine} = {copies} + ((unsigned long long)blockIdx.x * p2c_block_threads() + p2c_thread_id()) * (unsigned long long){len};",
+        mine = an.mine,
+        copies = an.copies,
+        len = an.len
+    );
+    let _ = writeln!(
+        o,
+        "    for (long long {k} = 0; {k} < {len}; {k}++)\n        {mine}[{k}] = {op}::identity<{t}>();",
+        k = an.k,
+        len = an.len,
+        mine = an.mine,
+        op = a.op.functor()
+    );
+    match a.ty.derivs.first() {
+        Some(crate::sema::Deriv::Array(Some(extent))) => {
+            let _ = writeln!(
+                o,
+                "    {t} (&{var})[{extent}] = *({t} (*)[{extent}])({mine} - {lo});",
+                var = a.var,
+                mine = an.mine,
+                lo = an.lo
+            );
+        }
+        _ => {
+            let _ = writeln!(
+                o,
+                "    {t} *{var} = {mine} - {lo};",
+                var = a.var,
+                mine = an.mine,
+                lo = an.lo
+            );
+        }
+    }
+    let _ = r;
+    o
 }
 
 /// Marks, in the rendered loop body, where an assignment to the
@@ -593,6 +725,38 @@ fn host_text(r: &Region, fallback: &str, file_name: &str, n: &Names) -> String {
                 }
             }
             Attr::Reduction { .. } => {}
+            Attr::ArrayReduction { op, .. } => {
+                if let Some((a, an)) = r
+                    .array_reductions
+                    .iter()
+                    .zip(&n.arr)
+                    .find(|(a, _)| a.var == *name)
+                {
+                    let _ = writeln!(
+                        h,
+                        "{ind}/* reduction({}: {}): RED_SETUP (GANG, rid {}) maps the section tofrom; RES_PTR = its device copy */",
+                        op.as_str(),
+                        a.text,
+                        a.rid
+                    );
+                    let _ = writeln!(
+                        h,
+                        "{ind}const long long {} = {}, {} = {};",
+                        an.lo, a.lo, an.len, a.len
+                    );
+                    let _ = writeln!(
+                        h,
+                        "{ind}{} = p2c_map_section({name}, {}, {}, P2C_MAP_TOFROM, {w}, \"{name}\");",
+                        v.sym.ty.decayed().declare(&an.dev),
+                        an.lo,
+                        an.len
+                    );
+                    exits.push(format!(
+                        "p2c_unmap_section({name}, {}, {}, P2C_MAP_TOFROM, {w}, \"{name}\"); /* RED_TEARDOWN (GANG, rid {}) */",
+                        an.lo, an.len, a.rid
+                    ));
+                }
+            }
             Attr::Lastprivate { conditional } => {
                 let t = v.sym.ty.unqualified_base();
                 let _ = writeln!(
@@ -624,11 +788,56 @@ fn host_text(r: &Region, fallback: &str, file_name: &str, n: &Names) -> String {
         _ => format!("{b}.x * {b}.y", b = n.block),
     };
     let from_trip = format!("p2c_blocks_for({}, {per_block}, {}u)", n.trip, r.max_blocks);
+    let from_trip = if r.array_reductions.is_empty() {
+        from_trip
+    } else {
+        // Every thread has its own copy of each section: fewer blocks keep
+        // the copies within the prelude's budget.
+        let bytes: Vec<String> = r
+            .array_reductions
+            .iter()
+            .zip(&n.arr)
+            .map(|(a, an)| format!("(unsigned long long){} * sizeof({})", an.len, array_elem(a)))
+            .collect();
+        format!(
+            "p2c_array_red_blocks({from_trip}, {per_block}, {})",
+            bytes.join(" + ")
+        )
+    };
     let blocks = size_expr(&r.blocks, 2147483647, w, "blocks", &from_trip);
     let _ = writeln!(h, "{ind}const unsigned {} = {blocks};", n.blocks);
     if let Some(rn) = &n.red {
         h.push_str(&reduction::host_setup(r, rn, w, &n.blocks, ind, &mut exits));
         args.extend(reduction::args(r, rn));
+    }
+    for (a, an) in r.array_reductions.iter().zip(&n.arr) {
+        let t = array_elem(a);
+        let _ = writeln!(
+            h,
+            "{ind}/* rid {}: a private copy of {} for every thread of every block, and the blocks' arrival counter */",
+            a.rid, a.text
+        );
+        let _ = writeln!(
+            h,
+            "{ind}{t} *{} = p2c_array_copies<{t}>({}u, (unsigned long long){} * {per_block} * {}, {w});",
+            an.copies,
+            32 + a.rid,
+            n.blocks,
+            an.len
+        );
+        let _ = writeln!(
+            h,
+            "{ind}unsigned *{} = p2c_counter({}u, {w});",
+            an.arrived,
+            32 + a.rid
+        );
+        args.extend([
+            an.dev.clone(),
+            an.lo.clone(),
+            an.len.clone(),
+            an.copies.clone(),
+            an.arrived.clone(),
+        ]);
     }
     if let Some(g) = r.generic.as_ref().filter(|g| g.global_bytes > 0) {
         // Generic mode: the per-team frames in global memory.

@@ -1,6 +1,6 @@
 //! Building the region IR from an attached directive.
 
-use super::ir::{Level, Reduction, Region, Schedule, Size};
+use super::ir::{ArrayReduction, Level, Reduction, Region, Schedule, Size};
 use super::reduction::{self, Strategy};
 use crate::diag::{codes, Diagnostic};
 use crate::directives::{Directive, Model};
@@ -384,6 +384,63 @@ pub fn build_region(
             });
         }
     }
+    let mut array_reductions = Vec::new();
+    for v in &vars {
+        if let Attr::ArrayReduction {
+            op,
+            arith,
+            sections,
+        } = &v.attr
+        {
+            let name = &v.sym.name;
+            let extent = match v.sym.ty.derivs.first() {
+                Some(crate::sema::Deriv::Array(Some(n))) => Some(n.clone()),
+                _ => None,
+            };
+            let s = sections.first();
+            let lo = s
+                .and_then(|s| s.lower.as_ref())
+                .map(|e| e.text.clone())
+                .unwrap_or_else(|| "0".into());
+            let len = match (s, s.and_then(|s| s.length.as_ref()), &extent) {
+                (_, Some(e), _) => e.text.clone(),
+                (Some(s), None, _) if s.is_index => "1".into(),
+                (None, None, Some(n)) => n.clone(),
+                (Some(_), None, Some(n)) => format!("({n}) - ({lo})"),
+                _ => {
+                    diags.push(
+                        Diagnostic::new(
+                            codes::NOT_SUPPORTED,
+                            v.span,
+                            format!("an array-section reduction of `{name}` without a length is not supported yet"),
+                        )
+                        .with_label("no length, and the extent is not known")
+                        .with_help(format!("name the length: `{name}[lo:len]`")),
+                    );
+                    continue;
+                }
+            };
+            let text = match s {
+                None => name.clone(),
+                Some(s) if s.is_index => format!("{name}[{lo}]"),
+                Some(_) => format!("{name}[{lo}:{len}]"),
+            };
+            array_reductions.push(ArrayReduction {
+                var: name.clone(),
+                ty: v.sym.ty.clone(),
+                arith: *arith,
+                op: *op,
+                lo,
+                len,
+                text,
+                rid: 0,
+                span: v.span,
+            });
+        }
+    }
+    for (i, a) in array_reductions.iter_mut().enumerate() {
+        a.rid = (reductions.len() + i) as u32;
+    }
     // Schedule and launch shape.
     let mut notes = Vec::new();
     let has = |n: &str| d.clause(n).is_some();
@@ -630,7 +687,7 @@ pub fn build_region(
         blocks,
         // A reduction's last block reads one partial per block: a grid-stride
         // loop needs no more blocks than fill the GPU, so cap them.
-        max_blocks: if reductions.is_empty() {
+        max_blocks: if reductions.is_empty() && array_reductions.is_empty() {
             65535
         } else {
             MAX_REDUCTION_BLOCKS
@@ -644,6 +701,7 @@ pub fn build_region(
         calls,
         vars,
         reductions,
+        array_reductions,
         red: Default::default(),
         if_cond,
         notes,

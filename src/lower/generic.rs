@@ -937,7 +937,7 @@ pub fn build_generic(
                 "lastprivate on a compute construct with a structured block is not supported yet",
             ));
         }
-        if matches!(v.attr, Attr::Reduction { .. }) {
+        if matches!(v.attr, Attr::Reduction { .. } | Attr::ArrayReduction { .. }) {
             cx.diags.push(not_supported(
                 v.span,
                 "reductions on a compute construct with a structured block are not supported yet",
@@ -1449,7 +1449,9 @@ pub fn build_generic(
                         }
                         None
                     }
-                    Attr::Reduction { .. } | Attr::Lastprivate { .. } => None,
+                    Attr::Reduction { .. }
+                    | Attr::ArrayReduction { .. }
+                    | Attr::Lastprivate { .. } => None,
                 };
                 if let Some(why) = stage {
                     let key = wants
@@ -1763,6 +1765,7 @@ pub fn build_generic(
         calls: region_calls,
         vars,
         reductions: vec![],
+        array_reductions: vec![],
         red: Default::default(),
         if_cond: None,
         notes,

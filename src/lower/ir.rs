@@ -91,6 +91,28 @@ pub struct Reduction {
     pub span: Span,
 }
 
+/// One `reduction(op: a[lo:len])` or `reduction(op: arr)` item: a
+/// one-dimensional array or section reduced element by element. One RID
+/// covers the whole section.
+#[derive(Clone, Debug)]
+pub struct ArrayReduction {
+    pub var: String,
+    /// The variable's type (`T *` or `T [N]`).
+    pub ty: CType,
+    /// The element type.
+    pub arith: Arith,
+    pub op: RedOp,
+    /// Host expressions of the section's start and length (the whole array:
+    /// 0 and its extent).
+    pub lo: String,
+    pub len: String,
+    /// The section as written (`a[lo:len]`, `h`).
+    pub text: String,
+    /// Reduction id: after the region's scalar reductions, in clause order.
+    pub rid: u32,
+    pub span: Span,
+}
+
 /// One offloaded region.
 #[derive(Clone, Debug)]
 pub struct Region {
@@ -128,6 +150,9 @@ pub struct Region {
     pub calls: Vec<(String, Span)>,
     pub vars: Vec<VarAttr>,
     pub reductions: Vec<Reduction>,
+    /// Reductions over arrays and array sections (their own scheme: see
+    /// `reduction::arrays`).
+    pub array_reductions: Vec<ArrayReduction>,
     /// The reductions in the abstract form of seed 001, with the expansion
     /// chosen for each builtin (empty when the region has no reduction).
     pub red: super::reduction::RedForm,
@@ -146,7 +171,10 @@ impl Region {
     /// Whether the kernel refers to `v` (reductions always: the kernel
     /// combines into them).
     pub fn in_kernel(&self, v: &VarAttr) -> bool {
-        matches!(v.attr, crate::sema::sharing::Attr::Reduction { .. })
-            || self.body_names.contains(&v.sym.name)
+        matches!(
+            v.attr,
+            crate::sema::sharing::Attr::Reduction { .. }
+                | crate::sema::sharing::Attr::ArrayReduction { .. }
+        ) || self.body_names.contains(&v.sym.name)
     }
 }

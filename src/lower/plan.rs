@@ -195,6 +195,11 @@ pub fn render(
                     format!("map {}{} (device memory)", kind.as_str(), secs.join(""))
                 }
                 Attr::Reduction { op, .. } => format!("reduction {}", op.as_str()),
+                Attr::ArrayReduction { op, sections, .. } => format!(
+                    "reduction {} over the {} element by element (per-thread private copies in global memory, combined per block, then by the last block into the device copy)",
+                    op.as_str(),
+                    if sections.is_empty() { "whole array" } else { "array section" }
+                ),
                 Attr::Lastprivate { conditional } => format!(
                     "lastprivate{} (private; the {} iteration's value is written back)",
                     if *conditional { "(conditional)" } else { "" },

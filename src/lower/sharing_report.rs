@@ -202,12 +202,26 @@ pub fn build(file: &SourceFile, tree: Option<&CTree>, regions: &[Region]) -> Rep
                     format!("{}{}", map_word(r.model, *kind), secs.join(""))
                 }
                 Attr::Reduction { op, .. } => format!("reduction({})", op.as_str()),
+                Attr::ArrayReduction { op, sections, .. } => {
+                    let secs: Vec<String> = sections
+                        .iter()
+                        .map(|s| {
+                            format!(
+                                "[{}:{}]",
+                                s.lower.as_ref().map(|e| e.text.as_str()).unwrap_or(""),
+                                s.length.as_ref().map(|e| e.text.as_str()).unwrap_or("")
+                            )
+                        })
+                        .collect();
+                    format!("reduction({}){}", op.as_str(), secs.join(""))
+                }
                 Attr::Lastprivate { conditional: false } => "lastprivate".to_string(),
                 Attr::Lastprivate { conditional: true } => "lastprivate(conditional)".to_string(),
             };
             let home = match (&v.attr, staged, g) {
                 (_, Some(si), _) => VarHome::Staged(si),
                 (Attr::Mapped { .. }, ..) => VarHome::Device,
+                (Attr::ArrayReduction { .. }, ..) => VarHome::Device,
                 (Attr::Reduction { .. }, ..) => VarHome::Register(
                     "each thread's private copy, combined through shared memory and per-block partials",
                 ),

@@ -156,6 +156,15 @@ pub enum Attr {
     },
     /// Reduced into the variable's device copy; `arith` is its scalar type.
     Reduction { op: RedOp, arith: Arith },
+    /// A one-dimensional array or array section reduced element by element
+    /// (OpenMP 5.2 5.5.8: the private copy is an array of the section's
+    /// length initialised with the identity); `arith` is the element type,
+    /// `sections` the section as written (empty: the whole array).
+    ArrayReduction {
+        op: RedOp,
+        arith: Arith,
+        sections: Vec<Section>,
+    },
     /// Each thread has its own copy; the value of the sequentially last
     /// iteration (`conditional`: the last iteration that assigned it) is
     /// written back to the variable.
@@ -570,7 +579,17 @@ pub fn decide(
                     Attr::Lastprivate { conditional }
                 }
                 ("reduction", _, Some(op)) => match reduction_type(item, &sym, op, symbols) {
-                    Ok(arith) => Attr::Reduction { op, arith },
+                    Ok((arith, false)) => Attr::Reduction { op, arith },
+                    Ok((arith, true)) => {
+                        if !check_sections(item, &sym, diags) {
+                            continue;
+                        }
+                        Attr::ArrayReduction {
+                            op,
+                            arith,
+                            sections: item.sections.clone(),
+                        }
+                    }
                     Err(d) => {
                         diags.push(*d);
                         continue;
@@ -587,7 +606,9 @@ pub fn decide(
                 }
                 _ => continue,
             };
-            if !item.sections.is_empty() && !matches!(attr, Attr::Mapped { .. }) {
+            if !item.sections.is_empty()
+                && !matches!(attr, Attr::Mapped { .. } | Attr::ArrayReduction { .. })
+            {
                 diags.push(
                     Diagnostic::new(
                         codes::BAD_SECTION,
@@ -875,30 +896,78 @@ fn by_defaultmap(
     )
 }
 
-/// The scalar type of a reduction item, or the located error that says why
-/// it cannot be reduced.
+/// The scalar type of a reduction item (for an array or array section, its
+/// element type, with `true`), or the located error that says why it cannot
+/// be reduced.
 fn reduction_type(
     item: &ListItem,
     sym: &Symbol,
     op: RedOp,
     symbols: &HashMap<String, Symbol>,
-) -> Result<Arith, Box<Diagnostic>> {
+) -> Result<(Arith, bool), Box<Diagnostic>> {
     if !item.sections.is_empty() || sym.ty.is_array() {
         let what = if item.sections.is_empty() {
             "array"
         } else {
             "array-section"
         };
-        return Err(Box::new(
-            Diagnostic::new(
-                codes::NOT_SUPPORTED,
-                item.span,
-                format!("{what} reductions are not supported yet"),
+        let unsupported = |msg: String, label: String| {
+            Box::new(
+                Diagnostic::new(codes::NOT_SUPPORTED, item.span, msg)
+                    .with_label(label)
+                    .with_secondary(sym.span, "declared here")
+                    .with_help("reduce a one-dimensional array or section, or accumulate per element in the loop body"),
             )
-            .with_label(format!("`{}` is an {what}", item.name))
-            .with_secondary(sym.span, "declared here")
-            .with_help("reduce into a scalar, or accumulate per element in the loop body"),
-        ));
+        };
+        let elem = sym.ty.element();
+        if sym.ty.dims() != 1 || item.sections.len() > 1 || !elem.is_scalar() {
+            return Err(unsupported(
+                format!("{what} reductions over more than one dimension are not supported yet"),
+                format!("`{}` has type `{}`", item.name, sym.ty.type_name()),
+            ));
+        }
+        if item.sections.is_empty()
+            && matches!(sym.ty.derivs.first(), Some(super::Deriv::Array(None)))
+        {
+            return Err(unsupported(
+                "array reductions over an array of unknown extent are not supported yet"
+                    .to_string(),
+                format!(
+                    "`{}` has no extent here: name a section such as `{}[0:n]`",
+                    item.name, item.name
+                ),
+            ));
+        }
+        // A variable-length array: the kernel cannot name its extent.
+        if let Some(super::Deriv::Array(Some(extent))) = sym.ty.derivs.first() {
+            let vla = extent
+                .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                .any(|w| {
+                    symbols
+                        .get(w)
+                        .is_some_and(|s| !s.is_typedef && !s.ty.is_function())
+                });
+            if vla {
+                return Err(unsupported(
+                    format!("{what} reductions over a variable-length array are not supported yet"),
+                    format!("`{}` has type `{}`", item.name, sym.ty.type_name()),
+                ));
+            }
+        }
+        let elem_sym = Symbol {
+            ty: elem,
+            ..sym.clone()
+        };
+        return reduction_type(
+            &ListItem {
+                sections: vec![],
+                ..item.clone()
+            },
+            &elem_sym,
+            op,
+            symbols,
+        )
+        .map(|(a, _)| (a, true));
     }
     let bad = |label: &str| {
         Box::new(
@@ -942,7 +1011,7 @@ fn reduction_type(
     if !op.allowed(arith) {
         return Err(bad(&format!("`{}` needs an integer type", op.as_str())));
     }
-    Ok(arith)
+    Ok((arith, false))
 }
 
 /// Sections must fit the variable: one per subscriptable dimension at most;
@@ -1060,6 +1129,35 @@ mod tests {
         assert_eq!(cat("pt", vec![ptr()]), Some(Category::Pointer));
         assert_eq!(cat("iptr", vec![]), Some(Category::Pointer));
         assert_eq!(cat("unknown_t", vec![]), None);
+    }
+
+    /// One-dimensional arrays and sections are lowered; more dimensions, a
+    /// variable-length array and a pointer without a section are not.
+    #[test]
+    fn array_reductions() {
+        let region = |decl: &str, item: &str| {
+            format!(
+                "#define K 8\nint main(void) {{\n  int n = 8;\n  {decl}\n\
+                 #pragma omp target teams distribute parallel for reduction(+: {item})\n\
+                 for (int i = 0; i < 8; i++) h[i % 2] += 1;\n  return 0;\n}}\n"
+            )
+        };
+        let none: [&str; 0] = [];
+        assert_eq!(codes(&region("int h[K] = {0};", "h")), none);
+        assert_eq!(codes(&region("int h[K] = {0};", "h[2:3]")), none);
+        assert_eq!(
+            codes(&region("int g[K] = {0}; int *h = g;", "h[0:n]")),
+            none
+        );
+        assert_eq!(codes(&region("double h[K];", "h[1]")), none);
+        assert_eq!(codes(&region("int h[2][K];", "h")), ["E0901"]);
+        assert_eq!(codes(&region("int h[2][K];", "h[0:2][0:K]")), ["E0901"]);
+        assert_eq!(codes(&region("int h[n];", "h")), ["E0901"]);
+        assert_eq!(codes(&region("int g[K]; int *h = g;", "h")), ["E0304"]);
+        assert_eq!(
+            codes(&region("double h[K];", "h[0:2]").replace("+:", "|:")),
+            ["E0304"]
+        );
     }
 
     /// What the specifications allow but one attribute per variable cannot

@@ -408,6 +408,11 @@ pub struct BuildInputs {
     pub extra_sources: Vec<PathBuf>,
     /// Include directories added to every build (the main file's directory).
     pub include_dirs: Vec<PathBuf>,
+    /// Build the reference without `-fopenmp` / `-fopenacc`: the sequential
+    /// program (pragmas ignored), for programs gcc's host OpenMP/OpenACC
+    /// cannot compile (gcc 12 stops with an internal compiler error on
+    /// OpenACC array reductions).
+    pub sequential_reference: bool,
 }
 
 impl BuildInputs {
@@ -488,8 +493,10 @@ pub fn build_reference(
         .map_err(|e| format!("cannot read `{}`: {}", c_file.display(), io_message(&e)))?;
     let m = Models::of(&text).union(extra.models);
     let mut cmd = Command::new(gcc);
-    cmd.args(m.host_flags())
-        .args(inputs.include_args())
+    if !inputs.sequential_reference {
+        cmd.args(m.host_flags());
+    }
+    cmd.args(inputs.include_args())
         .args(&inputs.flags)
         .arg(c_file)
         .args(&extra.objects)

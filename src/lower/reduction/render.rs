@@ -223,12 +223,96 @@ pub fn render_region(file: &SourceFile, r: &Region, o: &mut String) {
         r.kernel, file.name, l, c, r.function
     );
     let _ = writeln!(o, "  directive:  {} {}", r.model.as_str(), r.construct);
-    if f.is_empty() {
+    if f.is_empty() && r.array_reductions.is_empty() {
         let _ = writeln!(o, "  no reductions\n");
         return;
     }
     let _ = writeln!(o, "  levels:     {}", levels_line(r));
     let _ = writeln!(o, "  strategy:   {}", f.strategy.as_str());
+    if !f.is_empty() {
+        render_scalars(r, o);
+    }
+    render_arrays(r, o);
+}
+
+/// The array and array-section reductions of a region: one RID covers the
+/// whole section; every element is an independent reduction of OP.
+fn render_arrays(r: &Region, o: &mut String) {
+    let lid = 0;
+    for a in &r.array_reductions {
+        let _ = writeln!(
+            o,
+            "  reduction:  rid {} {} {} : {} elements of {} ({}), lo = {}, len = {}",
+            a.rid,
+            a.op.as_str(),
+            a.text,
+            a.len,
+            a.ty.element().type_name(),
+            a.arith.describe(),
+            a.lo,
+            a.len
+        );
+        let _ = writeln!(
+            o,
+            "  objects:    RESULT = the section {} of the copy object (RES_PTR = &{}[{}] in its device copy, mapped tofrom); LOCAL = each thread's private copy of the section, an array of len elements",
+            a.text, a.var, a.lo
+        );
+        let _ = writeln!(
+            o,
+            "  note:       an array reduction is one RID covering the section: element k of LOCAL is an independent reduction of `{}` into RES_PTR[k]; it has its own scheme, the same under every --reduction-strategy and at every level (every thread of every block holds a private copy, so worker and vector need no builtins of their own)\n",
+            a.op.as_str()
+        );
+        let args = format!(
+            "&{}[{}], LOCAL[0:{}], GANG, {}, {lid}, {}",
+            a.var,
+            a.lo,
+            a.len,
+            a.op.as_str(),
+            a.rid
+        );
+        let _ = writeln!(o, "  // {}: the gang reduction (lid {lid}); no worker or vector builtins: every thread's LOCAL is private", a.text);
+        let _ = writeln!(o, "  {} = RED_SETUP ({args})", a.var);
+        let _ = writeln!(o, "  {} = RED_INIT ({args})", a.var);
+        let _ = writeln!(o, "  {}", loop_text(r));
+        let _ = writeln!(o, "  RED_LOCK (GANG, {lid})");
+        let _ = writeln!(o, "  {} = RED_FINI ({args})", a.var);
+        let _ = writeln!(o, "  RED_UNLOCK (GANG, {lid})");
+        let _ = writeln!(o, "  {} = RED_TEARDOWN ({args})", a.var);
+        o.push('\n');
+        let _ = writeln!(o, "  expansion:");
+        let cap = if r.blocks == Size::FromTrip {
+            "; the launch gets no more blocks than keep the copies within 256 MiB"
+        } else {
+            ""
+        };
+        let rows = [
+            ("RED_SETUP (GANG, 0)".to_string(), format!("host, before the launch: map {} tofrom (RES_PTR = its device copy); private copies of the section for every thread of every block in global memory (blocks x threads x len elements){cap}, and an arrival counter", a.text)),
+            ("RED_INIT (GANG, 0)".to_string(), format!("every thread: LOCAL[k] = init_val({}) = {} for k in 0..len; `{}` names LOCAL in the loop body (LOCAL - lo, so the body's subscripts are unchanged)", a.op.as_str(), a.op.identity_text(a.arith), a.var)),
+            ("RED_LOCK (GANG, 0)".to_string(), "no lock: each block writes its own copy; the last block to arrive combines them".to_string()),
+            ("RED_FINI (GANG, 0)".to_string(), format!("each block combines its threads' copies element by element in thread order into its thread 0's copy (elements spread over the block's threads, named barrier 1 before and after); the last block to arrive (atomicInc after __threadfence) folds the blocks' copies in block order: RES_PTR[k] = {}(RES_PTR[k], copy_0[k], copy_1[k], ...); no atomics on the data, any number of blocks, a result that does not depend on scheduling", a.op.as_str())),
+            ("RED_UNLOCK (GANG, 0)".to_string(), "no lock".to_string()),
+            ("RED_TEARDOWN (GANG, 0)".to_string(), format!("host, after the launch: unmap {} (the device copy goes back into the RESULT)", a.text)),
+        ];
+        for (name, what) in rows {
+            let _ = writeln!(o, "    {name:<26} {what}");
+        }
+        let _ = writeln!(
+            o,
+            "    {:<26} {}",
+            "host fallback",
+            if r.if_cond.is_some() {
+                "when the if clause is false the loop runs on the host and updates the section in place"
+            } else {
+                "none (no if clause)"
+            }
+        );
+        o.push('\n');
+    }
+}
+
+/// The scalar reductions of a region (the form of seed 001).
+fn render_scalars(r: &Region, o: &mut String) {
+    let f = &r.red;
     for x in &r.reductions {
         let _ = writeln!(
             o,
