@@ -6,7 +6,8 @@
 //! declaration with external linkage (so the object links with C objects) and
 //! around quoted `#include`s (user headers declare C functions), and
 //! `#include <omp.h>` / `<openacc.h>` replaced by the prelude's runtime API
-//! (see `runtime_includes`). `restrict`
+//! (see `runtime_includes`), and `((void *)0)` (a preprocessed `NULL`) made
+//! `nullptr`. `restrict`
 //! and `_Bool` need no edit: the prelude spells them. C99 complex types are
 //! diagnosed (E0501).
 
@@ -36,8 +37,31 @@ pub fn compat_edits(
     allocator_casts(root, tree, &mut edits, diags);
     c_linkage(root, tree, orig, &mut edits);
     runtime_includes(root, tree, &mut edits);
+    null_pointer_constants(root, tree, &mut edits);
     complex_types(orig, diags);
     edits
+}
+
+/// `((void *)0)`, C's `NULL` as the preprocessor spells it (the text of a
+/// `--preprocess` run), becomes `nullptr`: C++ does not convert `void *` to
+/// other pointer types implicitly.
+fn null_pointer_constants(root: Node<'_>, tree: &CTree, edits: &mut Vec<Edit>) {
+    walk(root, &mut |n| {
+        if n.kind() != "parenthesized_expression" {
+            return;
+        }
+        let text: String = tree
+            .text_of(n)
+            .chars()
+            .filter(|c| !c.is_whitespace())
+            .collect();
+        if text == "((void*)0)" {
+            edits.push(Edit::replace(
+                Span::new(n.start_byte(), n.end_byte()),
+                "nullptr",
+            ));
+        }
+    });
 }
 
 /// `#include <omp.h>` and `#include <openacc.h>` become comments: the prelude
