@@ -470,6 +470,20 @@ inline unsigned p2c_positive(long long v, unsigned limit, const char *where, con
     return (unsigned)v;
 }
 
+/* A team size from a num_threads / thread_limit / vector_length ... clause:
+ * a request the implementation may grant in part (OpenMP 5.2 12.1.3, OpenACC
+ * 3.3 2.5.10), so a value above what a block can hold gets `limit`; a value
+ * below 1 is an error. */
+inline unsigned p2c_at_most(long long v, unsigned limit, const char *where, const char *clause)
+{
+    if (v < 1) {
+        char msg[96];
+        snprintf(msg, sizeof msg, "%s(%lld) is not positive", clause, v);
+        p2c_fail(where, "invalid launch size", msg);
+    }
+    return (unsigned long long)v > limit ? limit : (unsigned)v;
+}
+
 /* Device storage for gang-level reductions (RED_SETUP at GANG): per-block
  * partials and a counter that the kernels return to zero, reused by every
  * launch (launches are synchronous). Slot `lid` holds the reduction data of

@@ -153,9 +153,17 @@ pub(crate) fn trip_expr(l: &CanonLoop, ty: &CType, lb: &str, step: &str) -> Stri
     }
 }
 
+/// A launch dimension. Team sizes (`what` is "threads" or "workers") are
+/// requests: more than `limit` gets `limit`; a count of teams beyond `limit`
+/// is an error.
 fn size_expr(s: &Size, limit: u32, where_: &str, what: &str, fallback: &str) -> String {
+    let team = matches!(what, "threads" | "workers");
     match s {
+        Size::Fixed(v) if team => (*v).min(limit).to_string(),
         Size::Fixed(v) => v.to_string(),
+        Size::Clause { clause, expr, .. } if team => {
+            format!("p2c_at_most((long long)({expr}), {limit}u, {where_}, \"{clause}\")")
+        }
         Size::Clause { clause, expr, .. } => {
             format!("p2c_positive((long long)({expr}), {limit}u, {where_}, \"{clause}\")")
         }
