@@ -920,8 +920,14 @@ fn host_text(r: &Region, fallback: &str, file_name: &str, n: &Names) -> String {
                 .vars
                 .iter()
                 .enumerate()
+                // Implicit firstprivate too (OpenMP target scalars, OpenACC
+                // parallel scalars): the body may write its copy, and the host
+                // variable must not see it. Those the body never names need
+                // no copy.
                 .filter(|(_, v)| {
-                    v.attr == Attr::Firstprivate && !v.is_implicit() && v.sym.ty.is_scalar()
+                    v.attr == Attr::Firstprivate
+                        && v.sym.ty.is_scalar()
+                        && (!v.is_implicit() || r.body_names.contains(&v.sym.name))
                 })
                 .collect();
             for (i, v) in &firsts {
