@@ -228,7 +228,7 @@ fn map_kind_of(
     }
 }
 
-fn red_op(text: &str) -> Option<RedOp> {
+pub fn red_op(text: &str) -> Option<RedOp> {
     match text {
         "+" => Some(RedOp::Add),
         "-" => Some(RedOp::Sub),
@@ -565,7 +565,7 @@ pub fn decide(
 
 /// The scalar type of a reduction item, or the located error that says why
 /// it cannot be reduced.
-fn reduction_type(
+pub fn reduction_type(
     item: &ListItem,
     sym: &Symbol,
     op: RedOp,
