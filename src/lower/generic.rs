@@ -716,7 +716,7 @@ fn reductions(
     d: &Directive,
     at: Node<'_>,
     private_scope: Option<Span>,
-    fork_privates: &[PrivVar],
+    fork_privates: &[String],
 ) -> Vec<GenRed> {
     let mut out: Vec<GenRed> = Vec::new();
     let Some(root) = cx.tree.root() else {
@@ -775,7 +775,7 @@ fn reductions(
                 }
             };
             let private_here = private_scope.is_some_and(|s| inside(sym.decl_span, s))
-                || fork_privates.iter().any(|p| p.name == item.name);
+                || fork_privates.contains(&item.name);
             if private_here {
                 cx.diags.push(
                     not_supported(
@@ -1114,7 +1114,7 @@ pub fn build_generic(
         let in_fork = fork_here.is_some();
         let fork_is_loop = fork_here.is_some_and(|f| f.ws.is_some());
         let fork_id = fork_here.map(|f| f.id);
-        let fork_ctx = fork_here.map(|f| (f.stmt, f.privates.clone()));
+        let fork_ctx = fork_here.map(|f| f.stmt);
         // Names each thread of the enclosing fork has its own copy of.
         let fork_own: Vec<String> = fork_here
             .map(|f| {
@@ -1160,7 +1160,7 @@ pub fn build_generic(
                     let reds = reductions(&mut cx, nd, n, None, &[]);
                     // Inside a parallel region every thread runs the loop:
                     // that is the clause's meaning only for its own variables.
-                    if let Some((fstmt, _)) = &fork_ctx {
+                    if let Some(fstmt) = &fork_ctx {
                         let syms = symbols::visible_at(root, text, n);
                         for red in reds {
                             let own = fork_own.contains(&red.name)
@@ -1295,8 +1295,8 @@ pub fn build_generic(
                 privates: privs,
                 staged_vars: vec![],
                 reductions: match (r, &fork_ctx) {
-                    (Role::InnerLoop, Some((fs, fp))) => {
-                        reductions(&mut cx, nd, nstmt, Some(*fs), fp)
+                    (Role::InnerLoop, Some(fs)) => {
+                        reductions(&mut cx, nd, nstmt, Some(*fs), &fork_own)
                     }
                     _ => vec![],
                 },
