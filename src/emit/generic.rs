@@ -693,9 +693,16 @@ pub fn emit_generic(
         if !f.reductions.is_empty() {
             gen.red_privates(&f.reductions, &mut body, "");
         }
-        body.push_str(&match &f.ws {
-            Some(w) => gen.ws_loop(w, true, namer),
-            None => gen.render(f.stmt),
+        // A worksharing loop that is the construct's statement itself
+        // (`parallel` directly over `for`) is not inside the rendered span.
+        let whole = g
+            .inner_loops
+            .iter()
+            .find(|(id, w)| *id == f.id && w.stmt == f.stmt)
+            .map(|(_, w)| w);
+        body.push_str(&match (&f.ws, whole) {
+            (Some(w), _) | (None, Some(w)) => gen.ws_loop(w, true, namer),
+            (None, None) => gen.render(f.stmt),
         });
         if !f.reductions.is_empty() {
             body.push('\n');
