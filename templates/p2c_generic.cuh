@@ -4,9 +4,11 @@
  * it writes one shared word (region id, team size) and meets the other
  * threads at named barrier 1 (fork); every thread runs the selected region,
  * then all meet at named barrier 2 (join); barrier 3 is the team barrier
- * inside a region, barrier 0 stays __syncthreads'. Variables the sequential
- * part shares with parallel regions live in the team's frame: a __shared__
- * byte array laid out by the translator, or the team's slice of a global stack.
+ * inside a region, barrier 4 (every thread of the block) lets the team's
+ * thread 0 read the warps' reduction values at the end of a region, barrier
+ * 0 stays __syncthreads'. Variables the sequential part shares with parallel
+ * regions live in the team's frame: a __shared__ byte array laid out by the
+ * translator, or the team's slice of a global stack.
  */
 #include <assert.h>
 
@@ -68,6 +70,34 @@ __device__ __forceinline__ void p2c_team_barrier(unsigned n)
     }
     assert(n % 32u == 0u && "pragma2cuda: barrier in a parallel region whose size is not a multiple of 32");
     p2c_barrier_sync<3>(n);
+}
+
+/* reduction(...) on a construct whose threads are threads 0 .. n-1 of the
+ * block (a parallel region's team): every one of them calls this with its
+ * private copies packed in `v` (a reduction data struct, see the device
+ * prelude). A shuffle tree in each warp over the warp's team lanes (a
+ * contiguous range from lane 0), then lane 0 of each warp stores the warp's
+ * value in slots[warp]. The lanes beyond the team are waiting elsewhere
+ * (at the join); the member mask leaves them out. */
+template <class R>
+__device__ inline void p2c_team_red_warps(R &v, R *slots, unsigned tid, unsigned n)
+{
+    unsigned lane = tid & 31u, first = tid - lane;
+    unsigned len = n - first < 32u ? n - first : 32u;
+    p2c_tree(v, p2c_lanes_mask(len), lane, len, 16u, 1u, 32);
+    if (lane == 0u)
+        slots[tid >> 5] = v;
+}
+
+/* The team's value: the warps' values in warp order. The caller (thread 0)
+ * reads the slots after a barrier that orders the stores before it. */
+template <class R>
+__device__ inline R p2c_team_red_value(const R *slots, unsigned n)
+{
+    R acc = slots[0];
+    for (unsigned w = 1u; w < (n + 31u) >> 5; w++)
+        R::p2c_combine(acc, slots[w]);
+    return acc;
 }
 
 /* A variable of the team's frame at `at`. */

@@ -8,7 +8,8 @@ use super::edits::{apply, Edit};
 use super::namer::Namer;
 use super::region::{self, RegionText};
 use crate::lower::generic::{
-    is_array, storage_type, Fork, GenKind, Generic, PrivKind, PrivVar, RtCall, Spread, WsLoop,
+    is_array, red_list, storage_type, Fork, GenKind, GenRed, Generic, PrivKind, PrivVar, RtCall,
+    Spread, WsLoop,
 };
 use crate::lower::staging::Home;
 use crate::lower::Region;
@@ -61,12 +62,28 @@ fn ref_decl(ty: &CType, name: &str) -> String {
     format!("{} {}", ty.base, ref_declarator(ty, name))
 }
 
+/// The reductions of one nested construct (`reduction` on a fork, or on a
+/// worksharing loop inside one): their data struct and the shared slots
+/// that hold one value per warp.
+struct RedSite {
+    /// The construct's pragma.
+    pragma: Span,
+    fork: u32,
+    /// Combined into the original variables at the end of the fork's case
+    /// (after barrier 4) rather than inside the fork.
+    at_join: bool,
+    ty: String,
+    slots: String,
+    value: String,
+}
+
 struct Gen<'a> {
     r: &'a Region,
     g: &'a Generic,
     file: &'a SourceFile,
     n: Names,
     edits: Vec<Edit>,
+    sites: Vec<RedSite>,
 }
 
 impl Gen<'_> {
@@ -184,6 +201,86 @@ impl Gen<'_> {
         lastp
     }
 
+    fn site(&self, pragma: Span) -> &RedSite {
+        self.sites
+            .iter()
+            .find(|s| s.pragma == pragma)
+            .expect("every construct with reductions has a site")
+    }
+
+    /// The private copies of a construct's reductions (the identity).
+    fn red_privates(&self, reds: &[GenRed], out: &mut String, ind: &str) {
+        let _ = writeln!(
+            out,
+            "{ind}/* {}: each thread's private copy starts at the operator's identity */",
+            red_list(reds)
+        );
+        for r in reds {
+            let _ = writeln!(
+                out,
+                "{ind}{} = {}::identity<{}>();",
+                r.ty.declare(&r.name),
+                r.op.functor(),
+                r.ty.type_name()
+            );
+        }
+    }
+
+    /// Every thread of the team: its private copies to its warp's tree,
+    /// the warp's value to the site's slot.
+    fn red_warps(&self, site: &RedSite, reds: &[GenRed], out: &mut String, ind: &str) {
+        let _ = writeln!(
+            out,
+            "{ind}{{ /* {}: combine the private copies of each warp; one value per warp in {} */",
+            red_list(reds),
+            site.slots
+        );
+        let _ = writeln!(out, "{ind}    {} {};", site.ty, site.value);
+        for r in reds {
+            let _ = writeln!(out, "{ind}    {}.{n} = {n};", site.value, n = r.name);
+        }
+        let _ = writeln!(
+            out,
+            "{ind}    p2c_team_red_warps({}, {}, {}, {});",
+            site.value, site.slots, self.n.tid, self.n.team
+        );
+        let _ = writeln!(out, "{ind}}}");
+    }
+
+    /// Thread 0 (the master), after a barrier: the warps' values into the
+    /// original variables (`targets`, one per reduction).
+    fn red_fold(
+        &self,
+        site: &RedSite,
+        reds: &[GenRed],
+        targets: &[String],
+        out: &mut String,
+        ind: &str,
+    ) {
+        let _ = writeln!(
+            out,
+            "{ind}if ({} == 0u) {{ /* {}: thread 0 combines the team's value into the original variable */",
+            self.n.tid,
+            red_list(reds)
+        );
+        let _ = writeln!(
+            out,
+            "{ind}    const {} {} = p2c_team_red_value({}, {});",
+            site.ty, site.value, site.slots, self.n.team
+        );
+        for (r, t) in reds.iter().zip(targets) {
+            let _ = writeln!(
+                out,
+                "{ind}    {t} = {}::combine<{}>({t}, {}.{});",
+                r.op.functor(),
+                r.ty.type_name(),
+                site.value,
+                r.name
+            );
+        }
+        let _ = writeln!(out, "{ind}}}");
+    }
+
     /// A loop construct: iterations spread as the lowering decided.
     fn ws_loop(&self, w: &WsLoop, in_fork: bool, namer: &mut Namer) -> String {
         let mut s = String::new();
@@ -223,6 +320,21 @@ impl Gen<'_> {
             trips.join(" * ")
         );
         let lastp = self.privates(&w.privates, namer, &mut s, ind);
+        // reduction on a worksharing loop: the original variables under
+        // other names when thread 0 combines into them after the loop.
+        let mut red_outer = Vec::new();
+        if !w.reductions.is_empty() {
+            for r in &w.reductions {
+                if w.red_at_join {
+                    red_outer.push(r.name.clone());
+                } else {
+                    let outer = namer.fresh(&format!("p2c_outer_{}", r.name));
+                    let _ = writeln!(s, "{ind}auto &{outer} = {};", r.name);
+                    red_outer.push(outer);
+                }
+            }
+            self.red_privates(&w.reductions, &mut s, ind);
+        }
         let last = namer.fresh("p2c_last");
         if !lastp.is_empty() {
             let _ = writeln!(s, "{ind}bool {last} = false;");
@@ -288,6 +400,18 @@ impl Gen<'_> {
             region::reindent(&self.render(body), &format!("{ind}    "))
         );
         let _ = writeln!(s, "{ind}}}");
+        if !w.reductions.is_empty() {
+            let site = self.site(w.pragma);
+            self.red_warps(site, &w.reductions, &mut s, ind);
+            if !w.red_at_join {
+                let _ = writeln!(
+                    s,
+                    "{ind}p2c_team_barrier({}); /* the warps' values are in {} */",
+                    self.n.team, site.slots
+                );
+                self.red_fold(site, &w.reductions, &red_outer, &mut s, ind);
+            }
+        }
         for (name, outer) in &lastp {
             let _ = writeln!(s, "{ind}if ({last})\n{ind}    {outer} = {name};");
         }
@@ -369,7 +493,34 @@ pub fn emit_generic(
         trip: namer.fresh("p2c_trip"),
         params,
     };
+    let mut sites = Vec::new();
+    for f in &g.forks {
+        if !f.reductions.is_empty() {
+            sites.push(RedSite {
+                pragma: f.pragma,
+                fork: f.id,
+                at_join: true,
+                ty: namer.fresh(&format!("p2c_red_{}_{}", r.kernel, f.id)),
+                slots: namer.fresh(&format!("p2c_red_slots{}", f.id)),
+                value: namer.fresh("p2c_red"),
+            });
+        }
+        for (_, w) in g.inner_loops.iter().filter(|(id, _)| *id == f.id) {
+            if !w.reductions.is_empty() {
+                let k = sites.iter().filter(|s| s.fork == f.id).count() + 1;
+                sites.push(RedSite {
+                    pragma: w.pragma,
+                    fork: f.id,
+                    at_join: w.red_at_join,
+                    ty: namer.fresh(&format!("p2c_red_{}_{}_{k}", r.kernel, f.id)),
+                    slots: namer.fresh(&format!("p2c_red_slots{}_{k}", f.id)),
+                    value: namer.fresh("p2c_red"),
+                });
+            }
+        }
+    }
     let mut gen = Gen {
+        sites,
         r,
         g,
         file,
@@ -502,6 +653,28 @@ pub fn emit_generic(
                 gen.n.params[vi]
             );
         }
+        let fork_sites: Vec<&RedSite> = gen.sites.iter().filter(|s| s.fork == f.id).collect();
+        let reds_of = |s: &RedSite| -> &[GenRed] {
+            if s.pragma == f.pragma {
+                &f.reductions
+            } else {
+                g.inner_loops
+                    .iter()
+                    .find(|(_, w)| w.pragma == s.pragma)
+                    .map(|(_, w)| w.reductions.as_slice())
+                    .unwrap_or(&[])
+            }
+        };
+        for s in &fork_sites {
+            let _ = writeln!(
+                cases,
+                "{ind}__shared__ {} {}[32]; /* line {}: {}: one value per warp */",
+                s.ty,
+                s.slots,
+                file.line_of(s.pragma.start),
+                red_list(reds_of(s))
+            );
+        }
         let _ = writeln!(cases, "{ind}if ({} < {}) {{", gen.n.tid, gen.n.team);
         let ind2 = "            ";
         if g.kind == GenKind::OmpParallel {
@@ -517,10 +690,24 @@ pub fn emit_generic(
         }
         let mut body = String::new();
         let _ = gen.privates(&f.privates, namer, &mut body, "");
-        body.push_str(&match &f.ws {
-            Some(w) => gen.ws_loop(w, true, namer),
-            None => gen.render(f.stmt),
+        if !f.reductions.is_empty() {
+            gen.red_privates(&f.reductions, &mut body, "");
+        }
+        // A worksharing loop that is the construct's statement itself
+        // (`parallel` directly over `for`) is not inside the rendered span.
+        let whole = g
+            .inner_loops
+            .iter()
+            .find(|(id, w)| *id == f.id && w.stmt == f.stmt)
+            .map(|(_, w)| w);
+        body.push_str(&match (&f.ws, whole) {
+            (Some(w), _) | (None, Some(w)) => gen.ws_loop(w, true, namer),
+            (None, None) => gen.render(f.stmt),
         });
+        if !f.reductions.is_empty() {
+            body.push('\n');
+            gen.red_warps(gen.site(f.pragma), &f.reductions, &mut body, "");
+        }
         for line in body.lines() {
             if line.trim().is_empty() {
                 cases.push('\n');
@@ -529,6 +716,19 @@ pub fn emit_generic(
             }
         }
         let _ = writeln!(cases, "{ind}}}");
+        let join_sites: Vec<&&RedSite> = fork_sites.iter().filter(|s| s.at_join).collect();
+        if !join_sites.is_empty() {
+            let _ = writeln!(
+                cases,
+                "{ind}p2c_barrier_sync<4>({}); /* every thread of the block: the warps' reduction values are stored */",
+                g.block_threads
+            );
+            for s in join_sites {
+                let reds = reds_of(s);
+                let targets: Vec<String> = reds.iter().map(|r| r.name.clone()).collect();
+                gen.red_fold(s, reds, &targets, &mut cases, ind);
+            }
+        }
         let _ = writeln!(cases, "{ind}break;");
         let _ = writeln!(cases, "    }}");
     }
@@ -577,6 +777,34 @@ pub fn emit_generic(
         params.push(format!("unsigned char *{}", gen.n.gstack));
     }
     let mut k = String::new();
+    for s in &gen.sites {
+        let reds: &[GenRed] = g
+            .forks
+            .iter()
+            .find(|f| f.pragma == s.pragma)
+            .map(|f| f.reductions.as_slice())
+            .or_else(|| {
+                g.inner_loops
+                    .iter()
+                    .find(|(_, w)| w.pragma == s.pragma)
+                    .map(|(_, w)| w.reductions.as_slice())
+            })
+            .unwrap_or(&[]);
+        let fields: Vec<(String, &str, String)> = reds
+            .iter()
+            .map(|x| (x.ty.type_name(), x.op.functor(), x.name.clone()))
+            .collect();
+        k.push_str(&super::reduction::data_struct(
+            &s.ty,
+            &format!(
+                "The private copies of line {}'s `{}` as one value:",
+                file.line_of(s.pragma.start),
+                crate::lower::build::pragma_one_line(file.slice(s.pragma))
+                    .trim_start_matches("#pragma ")
+            ),
+            &fields,
+        ));
+    }
     let _ = writeln!(
         k,
         "/* line {} in {}(): `{}`",

@@ -52,33 +52,25 @@ pub fn names(r: &Region, namer: &mut Namer) -> Option<RedNames> {
     })
 }
 
-/// The generated types, placed before the kernel.
-pub fn types(r: &Region, n: &RedNames) -> String {
+/// A reduction data struct (seed 000's ReduceData): one field per
+/// reduction (type, operator functor, name) with the static members the
+/// prelude's trees use. `what` is the first line of its comment.
+pub fn data_struct(ty: &str, what: &str, fields: &[(String, &str, String)]) -> String {
     let mut o = String::new();
-    let ty = &n.ty;
-    let fields: Vec<(String, &str, String)> = r
-        .reductions
-        .iter()
-        .map(|x| (x.ty.unqualified_base(), x.op.functor(), x.var.clone()))
-        .collect();
-    let _ = writeln!(
-        o,
-        "/* The LOCAL objects of {}'s reductions as one value (seed 000's ReduceData):",
-        r.kernel
-    );
+    let _ = writeln!(o, "/* {what}");
     let _ = writeln!(
         o,
         " * the prelude's trees move and combine every field in the same pass. */"
     );
     let _ = writeln!(o, "struct {ty} {{");
-    for (t, _, v) in &fields {
+    for (t, _, v) in fields {
         let _ = writeln!(o, "    {t} {v};");
     }
     let _ = writeln!(
         o,
         "    static __device__ __forceinline__ {ty} p2c_identity()\n    {{\n        {ty} r;"
     );
-    for (t, f, v) in &fields {
+    for (t, f, v) in fields {
         let _ = writeln!(o, "        r.{v} = {f}::identity<{t}>();");
     }
     o.push_str("        return r;\n    }\n");
@@ -86,7 +78,7 @@ pub fn types(r: &Region, n: &RedNames) -> String {
         o,
         "    static __device__ __forceinline__ void p2c_combine({ty} &a, const {ty} &b)\n    {{"
     );
-    for (t, f, v) in &fields {
+    for (t, f, v) in fields {
         let _ = writeln!(o, "        a.{v} = {f}::combine<{t}>(a.{v}, b.{v});");
     }
     o.push_str("    }\n");
@@ -94,7 +86,7 @@ pub fn types(r: &Region, n: &RedNames) -> String {
         o,
         "    static __device__ __forceinline__ {ty} p2c_down(unsigned mask, const {ty} &v, unsigned delta, int width)\n    {{\n        {ty} r;"
     );
-    for (_, _, v) in &fields {
+    for (_, _, v) in fields {
         let _ = writeln!(
             o,
             "        r.{v} = p2c_shfl_down(mask, v.{v}, delta, width);"
@@ -105,7 +97,7 @@ pub fn types(r: &Region, n: &RedNames) -> String {
         o,
         "    static __device__ __forceinline__ {ty} p2c_idx(unsigned mask, const {ty} &v, int lane)\n    {{\n        {ty} r;"
     );
-    for (_, _, v) in &fields {
+    for (_, _, v) in fields {
         let _ = writeln!(o, "        r.{v} = p2c_shfl_idx(mask, v.{v}, lane);");
     }
     o.push_str("        return r;\n    }\n");
@@ -113,10 +105,29 @@ pub fn types(r: &Region, n: &RedNames) -> String {
         o,
         "    static __device__ __forceinline__ {ty} p2c_load(const {ty} *p)\n    {{\n        {ty} r;"
     );
-    for (t, _, v) in &fields {
+    for (t, _, v) in fields {
         let _ = writeln!(o, "        r.{v} = *(const volatile {t} *)&p->{v};");
     }
     o.push_str("        return r;\n    }\n};\n");
+    o
+}
+
+/// The generated types, placed before the kernel.
+pub fn types(r: &Region, n: &RedNames) -> String {
+    let ty = &n.ty;
+    let fields: Vec<(String, &str, String)> = r
+        .reductions
+        .iter()
+        .map(|x| (x.ty.unqualified_base(), x.op.functor(), x.var.clone()))
+        .collect();
+    let mut o = data_struct(
+        ty,
+        &format!(
+            "The LOCAL objects of {}'s reductions as one value (seed 000's ReduceData):",
+            r.kernel
+        ),
+        &fields,
+    );
     let res = &n.res_ty;
     let _ = writeln!(
         o,

@@ -29,8 +29,8 @@ use crate::directives::{ClauseArgs, Directive, Model};
 use crate::front::{Attached, CTree};
 use crate::sema::layout::{self, Consts, Layout};
 use crate::sema::loops::{self, int_literal, CanonLoop};
-use crate::sema::sharing::{self, Attr};
-use crate::sema::{symbols, uses, CType, Deriv, Storage};
+use crate::sema::sharing::{self, Attr, RedOp};
+use crate::sema::{symbols, uses, Arith, CType, Deriv, Storage};
 use crate::source::{SourceFile, Span};
 use std::collections::BTreeSet;
 use tree_sitter::Node;
@@ -118,6 +118,21 @@ pub struct PrivVar {
     pub assigns: Vec<Span>,
 }
 
+/// A `reduction(op: var)` item of a construct nested in the region whose
+/// iterations (or whose region) the threads of one team share: each thread
+/// gets a private copy initialised to the identity, the team combines the
+/// copies, and the team's thread 0 combines that into the original variable.
+#[derive(Clone, Debug)]
+pub struct GenRed {
+    pub name: String,
+    /// The variable's type (an arithmetic scalar, qualifiers dropped).
+    pub ty: CType,
+    pub arith: Arith,
+    pub op: RedOp,
+    /// The clause item.
+    pub span: Span,
+}
+
 /// A loop construct inside the region.
 #[derive(Clone, Debug)]
 pub struct WsLoop {
@@ -133,6 +148,12 @@ pub struct WsLoop {
     /// For loops of the sequential part: the staged variable each loop
     /// variable is (when a fork inside the loop uses it).
     pub staged_vars: Vec<Option<usize>>,
+    /// Worksharing loops inside a fork: their reductions.
+    pub reductions: Vec<GenRed>,
+    /// The loop ends its parallel region: its reductions are combined into
+    /// the original variables at the end of the region (before the join)
+    /// rather than between two team barriers after the loop.
+    pub red_at_join: bool,
 }
 
 /// A nested parallel construct: one `case` of the region's dispatch.
@@ -150,6 +171,8 @@ pub struct Fork {
     pub ws: Option<WsLoop>,
     /// `private` / `firstprivate` on a `parallel`.
     pub privates: Vec<PrivVar>,
+    /// `reduction` on the fork construct itself.
+    pub reductions: Vec<GenRed>,
     /// Staged variables the region uses (indices into `Generic::staged`).
     pub staged: Vec<usize>,
     /// Mapped scalars the region uses (indices into `Region::vars`).
@@ -375,7 +398,7 @@ fn role(d: &Directive, kind: GenKind, in_fork: bool, fork_is_loop: bool) -> Role
             let n = d.name.as_str();
             if in_fork {
                 match n {
-                    "for" | "for simd" if !fork_is_loop => Role::InnerLoop,
+                    "for" | "for simd" | "loop" if !fork_is_loop => Role::InnerLoop,
                     "barrier" => Role::Barrier,
                     "simd" => Role::Strip("simd: each thread runs its iterations in order"),
                     _ => Role::Unsupported,
@@ -685,6 +708,120 @@ fn privates(cx: &mut Ctx<'_>, d: &Directive, at: Node<'_>, body: Option<Node<'_>
     out
 }
 
+/// `reduction` items of a nested construct. `private_scope`: the block of
+/// the enclosing parallel region (for a worksharing loop inside one), whose
+/// own variables are private to each thread and cannot be reduced over the
+/// team; `fork_privates` are the region's privatized variables.
+fn reductions(
+    cx: &mut Ctx<'_>,
+    d: &Directive,
+    at: Node<'_>,
+    private_scope: Option<Span>,
+    fork_privates: &[String],
+) -> Vec<GenRed> {
+    let mut out: Vec<GenRed> = Vec::new();
+    let Some(root) = cx.tree.root() else {
+        return out;
+    };
+    let syms = symbols::visible_at(root, &cx.file.text, at);
+    for c in d.clauses.iter().filter(|c| c.name == "reduction") {
+        let mods = c.modifiers();
+        let op = match mods {
+            [m] => sharing::red_op(&m.text),
+            _ => None,
+        };
+        let Some(op) = op else {
+            let (span, text) = mods
+                .last()
+                .map(|m| (m.span, m.text.as_str()))
+                .unwrap_or((c.span, "?"));
+            let msg = if mods.len() > 1 {
+                "reduction modifiers (`inscan`, `task`, `default`) inside an offloaded region are not supported yet".to_string()
+            } else {
+                format!("reduction operator `{text}` is not supported yet")
+            };
+            cx.diags
+                .push(not_supported(span, msg).with_note(
+                    "supported: `+`, `-`, `*`, `max`, `min`, `&`, `|`, `^`, `&&`, `||`",
+                ));
+            continue;
+        };
+        for item in c.items() {
+            if !item.path.is_empty() {
+                cx.diags.push(not_supported(
+                    item.span,
+                    "struct members in reduction clauses are not supported yet",
+                ));
+                continue;
+            }
+            let Some(sym) = syms
+                .get(&item.name)
+                .filter(|s| !s.is_typedef && !s.ty.is_function())
+            else {
+                cx.diags.push(
+                    Diagnostic::new(
+                        codes::UNDECLARED,
+                        item.name_span,
+                        format!("`{}` is not a declared variable", item.name),
+                    )
+                    .with_label("not declared before this directive"),
+                );
+                continue;
+            };
+            let arith = match sharing::reduction_type(item, sym, op, &syms) {
+                Ok((a, false)) => a,
+                Ok((_, true)) => {
+                    cx.diags.push(not_supported(
+                        item.span,
+                        "array and array-section reductions inside a region with a structured block are not supported yet",
+                    ));
+                    continue;
+                }
+                Err(e) => {
+                    cx.diags.push(*e);
+                    continue;
+                }
+            };
+            let private_here = private_scope.is_some_and(|s| inside(sym.decl_span, s))
+                || fork_privates.contains(&item.name);
+            if private_here {
+                cx.diags.push(
+                    not_supported(
+                        item.span,
+                        format!(
+                            "a reduction over `{}`, which is private to each thread of the enclosing parallel region, is not supported yet",
+                            item.name
+                        ),
+                    )
+                    .with_note("the variable of a reduction on a worksharing construct must be shared by the team"),
+                );
+                continue;
+            }
+            if out.iter().any(|r| r.name == item.name) {
+                cx.diags.push(not_supported(
+                    item.span,
+                    format!(
+                        "`{}` in two reduction clauses of one construct is not supported yet",
+                        item.name
+                    ),
+                ));
+                continue;
+            }
+            out.push(GenRed {
+                name: item.name.clone(),
+                ty: CType {
+                    base: sym.ty.unqualified_base(),
+                    derivs: vec![],
+                },
+                arith,
+                op,
+                span: item.span,
+            });
+        }
+    }
+    out
+}
+
 /// Assignments (`x = e`, `x op= e`, `x++`) to the plain variable `name` in
 /// `n`, not counting those in scopes that declare their own `name`.
 pub fn assignments_to(n: Node<'_>, text: &str, name: &str, out: &mut Vec<Span>) {
@@ -968,6 +1105,7 @@ pub fn build_generic(
             if_cond: None,
             ws: None,
             privates: vec![],
+            reductions: vec![],
             staged: vec![],
             mapped_scalars: vec![],
             has_barrier: false,
@@ -984,6 +1122,23 @@ pub fn build_generic(
         let in_fork = fork_here.is_some();
         let fork_is_loop = fork_here.is_some_and(|f| f.ws.is_some());
         let fork_id = fork_here.map(|f| f.id);
+        let fork_ctx = fork_here.map(|f| f.stmt);
+        // Names each thread of the enclosing fork has its own copy of.
+        let fork_own: Vec<String> = fork_here
+            .map(|f| {
+                f.privates
+                    .iter()
+                    .map(|p| p.name.clone())
+                    .chain(f.reductions.iter().map(|r| r.name.clone()))
+                    .chain(f.ws.iter().flat_map(|w| {
+                        w.privates
+                            .iter()
+                            .map(|p| p.name.clone())
+                            .chain(w.nest.iter().map(|l| l.var.clone()))
+                    }))
+                    .collect()
+            })
+            .unwrap_or_default();
         let r = role(nd, kind, in_fork, fork_is_loop);
         if r == Role::Unsupported {
             cx.diags.push(
@@ -1001,12 +1156,45 @@ pub fn build_generic(
                     ),
                 )
                 .with_secondary(d.span, "in the region that starts here")
-                .with_note("lowered inside a region: omp parallel [for], distribute [parallel for], for, simd, barrier; acc loop [gang] [worker] [vector] [seq]"),
+                .with_note("lowered inside a region: omp parallel [for], distribute [parallel for], for, loop (in a parallel region), simd, barrier; acc loop [gang] [worker] [vector] [seq]"),
             );
             continue;
         }
         if matches!(r, Role::Barrier | Role::Strip(_)) {
+            // A loop one thread runs in order: its reductions are the loop's
+            // own updates of the variable (identity, then combined once).
+            if matches!(r, Role::Strip(_)) && nd.clause("reduction").is_some() {
+                if let Some(n) = na.stmt.and_then(|s| node_at(tree, s)) {
+                    let reds = reductions(&mut cx, nd, n, None, &[]);
+                    // Inside a parallel region every thread runs the loop:
+                    // that is the clause's meaning only for its own variables.
+                    if let Some(fstmt) = &fork_ctx {
+                        let syms = symbols::visible_at(root, text, n);
+                        for red in reds {
+                            let own = fork_own.contains(&red.name)
+                                || syms
+                                    .get(&red.name)
+                                    .is_some_and(|s| inside(s.decl_span, *fstmt));
+                            if !own {
+                                cx.diags.push(
+                                    not_supported(
+                                        red.span,
+                                        format!(
+                                            "a reduction on a loop that each thread of a parallel region runs in order, over `{}`, which the threads share, is not supported yet",
+                                            red.name
+                                        ),
+                                    )
+                                    .with_note("only reductions over the threads of one team are lowered (omp parallel [for], for; acc loop worker / vector)"),
+                                );
+                            }
+                        }
+                    }
+                }
+            }
             for c in &nd.clauses {
+                if c.name == "reduction" && matches!(r, Role::Strip(_)) {
+                    continue;
+                }
                 if !nested_clause_ok(nd.model, &c.name) {
                     cx.diags.push(not_supported(
                         c.name_span,
@@ -1032,10 +1220,17 @@ pub fn build_generic(
                     .with_label("copyin on the device"),
                 );
             } else if c.name == "reduction" {
-                cx.diags.push(not_supported(
-                    c.span,
-                    "reductions on constructs nested in an offloaded region are not supported yet",
-                ));
+                let why = match r {
+                    Role::Fork(Spread::Team) | Role::InnerLoop => None,
+                    Role::Fork(_) => Some("reductions on a loop spread over the threads of all teams are not supported yet"),
+                    _ => Some("reductions on a loop spread over the teams are not supported yet"),
+                };
+                if let Some(why) = why {
+                    cx.diags.push(
+                        not_supported(c.span, why)
+                            .with_note("lowered inside a region: reductions over the threads of one team (omp parallel [for], for; acc loop worker / vector)"),
+                    );
+                }
             } else if !nested_clause_ok(nd.model, &c.name) {
                 cx.diags.push(not_supported(
                     c.name_span,
@@ -1079,7 +1274,9 @@ pub fn build_generic(
             continue;
         };
         let is_loop_construct = match nd.model {
-            Model::Omp => nd.name.contains("for") || nd.name.starts_with("distribute"),
+            Model::Omp => {
+                nd.name.contains("for") || nd.name.starts_with("distribute") || nd.name == "loop"
+            }
             Model::Acc => true,
         };
         let ws = if is_loop_construct {
@@ -1105,6 +1302,13 @@ pub fn build_generic(
                 barrier_after: r == Role::InnerLoop && nd.clause("nowait").is_none(),
                 privates: privs,
                 staged_vars: vec![],
+                reductions: match (r, &fork_ctx) {
+                    (Role::InnerLoop, Some(fs)) => {
+                        reductions(&mut cx, nd, nstmt, Some(*fs), &fork_own)
+                    }
+                    _ => vec![],
+                },
+                red_at_join: false,
             })
         } else {
             None
@@ -1127,6 +1331,11 @@ pub fn build_generic(
                 } else {
                     privates(&mut cx, nd, nstmt, Some(nstmt))
                 };
+                let reds = if r == Role::Fork(Spread::Team) {
+                    reductions(&mut cx, nd, nstmt, None, &[])
+                } else {
+                    vec![]
+                };
                 let id = forks.len() as u32 + 1;
                 forks.push(Fork {
                     id,
@@ -1140,6 +1349,7 @@ pub fn build_generic(
                     if_cond,
                     ws,
                     privates: privs,
+                    reductions: reds,
                     staged: vec![],
                     mapped_scalars: vec![],
                     has_barrier: false,
@@ -1199,6 +1409,47 @@ pub fn build_generic(
         } else {
             forks[(*id - 1) as usize].has_barrier = true;
         }
+    }
+    // Reductions of worksharing loops: combined at the join when the loop
+    // ends its region, else between two team barriers after the loop.
+    for (id, w) in inner_loops.iter_mut() {
+        if w.reductions.is_empty() {
+            continue;
+        }
+        let f = &mut forks[(*id - 1) as usize];
+        let body_end = node_at(tree, f.stmt)
+            .map(|s| {
+                if s.kind() == "compound_statement" {
+                    s.end_byte() - 1
+                } else {
+                    s.end_byte()
+                }
+            })
+            .unwrap_or(f.stmt.end);
+        let rest = text.get(w.stmt.end.min(body_end)..body_end).unwrap_or("");
+        // A statement of the region's block itself (not of a loop or `if`
+        // in it, which may run it several times or not at all).
+        let top_level = w.stmt == f.stmt
+            || node_at(tree, w.stmt)
+                .and_then(|n| n.parent())
+                .is_some_and(|p| span_of(p) == f.stmt);
+        if top_level && rest.trim().is_empty() {
+            w.red_at_join = true;
+        } else {
+            // The team barrier after the combine also keeps the warps'
+            // slots until thread 0 has read them (even with nowait).
+            w.barrier_after = true;
+            f.has_barrier = true;
+        }
+    }
+
+    // The reductions write their variables.
+    for r in forks
+        .iter()
+        .flat_map(|f| f.reductions.iter())
+        .chain(inner_loops.iter().flat_map(|(_, w)| w.reductions.iter()))
+    {
+        written.insert(r.name.clone());
     }
 
     // --- launch shape -----------------------------------------------------
@@ -1357,7 +1608,23 @@ pub fn build_generic(
         let Some(fnode) = node_at(tree, f.stmt) else {
             continue;
         };
-        let (fused, _) = uses::free_identifiers(fnode, text);
+        let (mut fused, _) = uses::free_identifiers(fnode, text);
+        // The variables of its reductions are shared by the team even when
+        // only the clause names them.
+        for r in f.reductions.iter().chain(
+            inner_loops
+                .iter()
+                .filter(|(id, _)| *id == f.id)
+                .flat_map(|(_, w)| w.reductions.iter()),
+        ) {
+            if !fused.iter().any(|u| u.name == r.name) {
+                fused.push(uses::Use {
+                    name: r.name.clone(),
+                    span: r.span,
+                    written: true,
+                });
+            }
+        }
         let fsyms = symbols::visible_at(root, text, fnode);
         let loop_vars: Vec<&str> =
             f.ws.iter()
@@ -1656,6 +1923,47 @@ pub fn build_generic(
         f.staged = s;
         f.mapped_scalars = fork_mapped[fi].clone();
     }
+    // Each reduction combines into a variable the team shares: the team's
+    // frame, or a mapped scalar (then one team, or several would race).
+    let one_team = matches!(blocks, Size::Fixed(1));
+    for f in &forks {
+        for r in f.reductions.iter().chain(
+            inner_loops
+                .iter()
+                .filter(|(id, _)| *id == f.id)
+                .flat_map(|(_, w)| w.reductions.iter()),
+        ) {
+            let in_frame = f.staged.iter().any(|&si| staged[si].name == r.name);
+            let mapped = f
+                .mapped_scalars
+                .iter()
+                .any(|&vi| vars[vi].sym.name == r.name);
+            if mapped && !one_team {
+                cx.diags.push(
+                    not_supported(
+                        r.span,
+                        format!(
+                            "a reduction into the mapped variable `{}` from a region of several teams is not supported yet",
+                            r.name
+                        ),
+                    )
+                    .with_note("every team would combine its result into the same device copy")
+                    .with_help("reduce into a variable declared in the region, then combine the teams' values"),
+                );
+            } else if !in_frame && !mapped {
+                cx.diags.push(
+                    not_supported(
+                        r.span,
+                        format!(
+                            "a reduction over `{}`, which the threads of the parallel region do not share, is not supported yet",
+                            r.name
+                        ),
+                    )
+                    .with_note("lowered: variables of the sequential part, variables the region writes, mapped scalars"),
+                );
+            }
+        }
+    }
     let scopes: Vec<Vec<ScopeVar>> = forks
         .iter()
         .map(|f| {
@@ -1822,6 +2130,24 @@ fn fork_scope(
             out.push(v);
         }
     };
+    for r in f
+        .reductions
+        .iter()
+        .chain(loops.iter().flat_map(|w| w.reductions.iter()))
+    {
+        push(ScopeVar {
+            name: r.name.clone(),
+            ty: r.ty.clone(),
+            attribute: format!("reduction({})", r.op.as_str()),
+            home: VarHome::Register(
+                "each thread's copy; the team's combined value goes into the shared variable",
+            ),
+            rule: "explicit clause",
+            kind: RuleKind::Explicit,
+            span: r.span,
+            decl: None,
+        });
+    }
     for p in &privs {
         push(ScopeVar {
             name: p.name.clone(),
@@ -2042,6 +2368,13 @@ pub fn fork_threads(g: &Generic, f: &Fork) -> String {
 }
 
 /// The generic-mode part of `--emit=plan`.
+pub fn red_list(reds: &[GenRed]) -> String {
+    reds.iter()
+        .map(|r| format!("{}({}: {})", "reduction", r.op.as_str(), r.name))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 pub fn plan_lines(g: &Generic, file: &SourceFile) -> Vec<String> {
     let mut v = vec![format!("execution: {}", g.kind.describe())];
     if !g.forks.is_empty() {
@@ -2064,6 +2397,13 @@ pub fn plan_lines(g: &Generic, file: &SourceFile) -> Vec<String> {
             what,
             if f.has_barrier { ", team barriers" } else { "" }
         ));
+        if !f.reductions.is_empty() {
+            v.push(format!(
+                "reduce:    fork {}: {}: a private copy per thread; warp trees, one value per warp in shared memory, thread 0 combines them into the variable before the join",
+                f.id,
+                red_list(&f.reductions)
+            ));
+        }
     }
     for w in &g.master_loops {
         v.push(format!(
@@ -2085,6 +2425,18 @@ pub fn plan_lines(g: &Generic, file: &SourceFile) -> Vec<String> {
                 ""
             }
         ));
+        if !w.reductions.is_empty() {
+            v.push(format!(
+                "reduce:    line {}: {}: a private copy per thread; warp trees, one value per warp in shared memory, thread 0 combines them into the variable {}",
+                file.line_of(w.pragma.start),
+                red_list(&w.reductions),
+                if w.red_at_join {
+                    "before the join"
+                } else {
+                    "between two team barriers"
+                }
+            ));
+        }
     }
     for (sp, why) in &g.stripped {
         v.push(format!(

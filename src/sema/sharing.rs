@@ -398,7 +398,7 @@ fn map_kind_of(
     }
 }
 
-fn red_op(text: &str) -> Option<RedOp> {
+pub fn red_op(text: &str) -> Option<RedOp> {
     match text {
         "+" => Some(RedOp::Add),
         "-" => Some(RedOp::Sub),
@@ -899,7 +899,7 @@ fn by_defaultmap(
 /// The scalar type of a reduction item (for an array or array section, its
 /// element type, with `true`), or the located error that says why it cannot
 /// be reduced.
-fn reduction_type(
+pub fn reduction_type(
     item: &ListItem,
     sym: &Symbol,
     op: RedOp,

@@ -224,7 +224,40 @@ pub fn render_region(file: &SourceFile, r: &Region, o: &mut String) {
     );
     let _ = writeln!(o, "  directive:  {} {}", r.model.as_str(), r.construct);
     if f.is_empty() && r.array_reductions.is_empty() {
-        let _ = writeln!(o, "  no reductions\n");
+        // Generic mode: reductions over the threads of one team, outside
+        // the abstract form (see `lower::generic`).
+        let mut any = false;
+        if let Some(g) = &r.generic {
+            let sites = g
+                .forks
+                .iter()
+                .filter(|x| !x.reductions.is_empty())
+                .map(|x| (x.pragma, &x.reductions, true))
+                .chain(
+                    g.inner_loops
+                        .iter()
+                        .filter(|(_, w)| !w.reductions.is_empty())
+                        .map(|(_, w)| (w.pragma, &w.reductions, w.red_at_join)),
+                );
+            for (pragma, reds, at_join) in sites {
+                any = true;
+                let _ = writeln!(
+                    o,
+                    "  team:       line {}: {}: each thread's private copy starts at the identity; warp trees over the team's lanes, one value per warp in shared memory; thread 0 combines them into the variable {}",
+                    file.line_of(pragma.start),
+                    crate::lower::generic::red_list(reds),
+                    if at_join {
+                        "after named barrier 4, before the join"
+                    } else {
+                        "between two team barriers"
+                    }
+                );
+            }
+        }
+        if !any {
+            let _ = writeln!(o, "  no reductions");
+        }
+        o.push('\n');
         return;
     }
     let _ = writeln!(o, "  levels:     {}", levels_line(r));
