@@ -169,6 +169,23 @@ fn macro_diagnostics(found: &macros::Found, diags: &mut Vec<Diagnostic>) {
     }
 }
 
+/// The span of a generic-mode region (pragma to end of statement) and the
+/// directives inside it, which its lowering takes over.
+fn nested_in<'a>(a: &'a Analysis, at: &Attached) -> (Span, Vec<&'a Attached>) {
+    let d = &at.directive;
+    let whole = Span::new(d.span.start, at.stmt.map(|s| s.end).unwrap_or(d.span.end));
+    let nested = a
+        .attached
+        .iter()
+        .filter(|n| {
+            n.directive.span != d.span
+                && whole.start <= n.directive.span.start
+                && n.directive.span.end <= whole.end
+        })
+        .collect();
+    (whole, nested)
+}
+
 /// Everything lowering decided for one file.
 pub(crate) struct Lowered {
     pub regions: Vec<Region>,
@@ -315,17 +332,8 @@ fn lower_all(
                 .unwrap_or_else(|| "file".into());
             let line = file.origin(d.span.start).1;
             let kernel = namer.fresh(&format!("{func}_L{line}"));
-            let whole = Span::new(d.span.start, at.stmt.map(|s| s.end).unwrap_or(d.span.end));
+            let (whole, nested) = nested_in(a, at);
             generic_claimed.push(whole);
-            let nested: Vec<&Attached> = a
-                .attached
-                .iter()
-                .filter(|n| {
-                    n.directive.span != d.span
-                        && whole.start <= n.directive.span.start
-                        && n.directive.span.end <= whole.end
-                })
-                .collect();
             let env = data_env(at, &data, &declare, unstructured);
             let built = match generic::spmd_merge(at, &nested) {
                 Some(m) => build_region(
@@ -483,19 +491,7 @@ pub fn lower_region_at(file: &SourceFile, offset: usize) -> (Option<RegionView>,
         file.origin(at.directive.span.start).1
     ));
     let region = if generic::handles(&at.directive) {
-        let whole = Span::new(
-            at.directive.span.start,
-            at.stmt.map(|s| s.end).unwrap_or(at.directive.span.end),
-        );
-        let nested: Vec<&Attached> = a
-            .attached
-            .iter()
-            .filter(|n| {
-                n.directive.span != at.directive.span
-                    && whole.start <= n.directive.span.start
-                    && n.directive.span.end <= whole.end
-            })
-            .collect();
+        let (_, nested) = nested_in(&a, at);
         match generic::spmd_merge(at, &nested) {
             Some(m) => build_region(
                 file,
