@@ -49,18 +49,16 @@ fn toolchain_is_complete() {
     let d = tempfile::tempdir().unwrap();
     std::fs::write(d.path().join("t.cpp"), "#include <thread>\nint x; int main(){ std::thread a([]{ x = 1; }); a.join(); return x - 1; }\n").unwrap();
     let bin = d.path().join("t");
-    let b = Command::new(tc.gxx.as_ref().unwrap())
-        .args(["-std=c++20", "-pthread", "-fsanitize=thread"])
-        .arg(d.path().join("t.cpp"))
-        .arg("-o")
-        .arg(&bin)
-        .output()
-        .unwrap();
-    assert!(
-        b.status.success(),
-        "g++ -fsanitize=thread failed:\n{}",
-        String::from_utf8_lossy(&b.stderr)
-    );
+    let b = run_limited(
+        Command::new(tc.gxx.as_ref().unwrap())
+            .args(["-std=c++20", "-pthread", "-fsanitize=thread"])
+            .arg(d.path().join("t.cpp"))
+            .arg("-o")
+            .arg(&bin),
+        RUN_LIMIT,
+    )
+    .unwrap();
+    assert!(b.success(), "g++ -fsanitize=thread failed:\n{}", b.text());
     let r = run_limited(&mut Command::new(&bin), RUN_LIMIT).unwrap();
     assert!(
         r.success(),

@@ -266,13 +266,34 @@ fn drain(mut r: impl Read + Send + 'static) -> std::thread::JoinHandle<Vec<u8>> 
 
 /// Runs `cmd` with stdin closed and both outputs captured; kills it when it
 /// runs past `limit`.
+/// `cmd.spawn()`, tried again a few times when it fails with "not found"
+/// although the program is an existing file: on the shared development
+/// machine, under heavy load, spawns of existing compilers have failed that
+/// way for a few seconds at a time (sessions 2 and 3, cause not found).
+pub fn spawn_retrying(cmd: &mut Command) -> std::io::Result<std::process::Child> {
+    let mut tries: u64 = 0;
+    loop {
+        match cmd.spawn() {
+            Err(e)
+                if e.kind() == std::io::ErrorKind::NotFound
+                    && tries < 6
+                    && Path::new(cmd.get_program()).is_file() =>
+            {
+                tries += 1;
+                std::thread::sleep(Duration::from_millis(250 * tries));
+            }
+            r => return r,
+        }
+    }
+}
+
 pub fn run_limited(cmd: &mut Command, limit: Duration) -> std::io::Result<RunOutput> {
     let start = Instant::now();
-    let mut child = cmd
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()?;
+    let mut child = spawn_retrying(
+        cmd.stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped()),
+    )?;
     let out = child.stdout.take().map(drain);
     let err = child.stderr.take().map(drain);
     let mut timed_out = false;
