@@ -206,14 +206,6 @@ const DYNAMIC_MAPPING_CALLS: &[&str] = &[
     "acc_map_data",
 ];
 
-fn mentions_word(text: &str, word: &str) -> bool {
-    let b = text.as_bytes();
-    let ident = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
-    text.match_indices(word).any(|(i, _)| {
-        (i == 0 || !ident(b[i - 1])) && !b.get(i + word.len()).is_some_and(|c| ident(*c))
-    })
-}
-
 /// The data environment a region at `at` sees: device variables, what the
 /// data constructs around it map, whether the file maps data dynamically.
 fn data_env(at: &Attached, data: &[DataOp], declare: &DeclarePlan, unstructured: bool) -> DataEnv {
@@ -260,7 +252,7 @@ fn lower_all(
         )
     }) || DYNAMIC_MAPPING_CALLS
         .iter()
-        .any(|c| mentions_word(&file.text, c));
+        .any(|c| crate::source::mask::mentions_word(&file.text, c));
     let mut regions = Vec::new();
     let mut data: Vec<DataOp> = Vec::new();
     // (pragma start .. statement end, statement) of every lowered region.

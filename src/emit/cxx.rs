@@ -351,15 +351,6 @@ fn without_comments_and_strings(text: &str) -> String {
     String::from_utf8_lossy(&out).into_owned()
 }
 
-/// Whether `word` occurs in `text` as a whole identifier.
-fn mentions_word(text: &str, word: &str) -> bool {
-    let b = text.as_bytes();
-    let ident = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
-    text.match_indices(word).any(|(i, _)| {
-        (i == 0 || !ident(b[i - 1])) && !b.get(i + word.len()).is_some_and(|c| ident(*c))
-    })
-}
-
 fn complex_types(orig: &str, diags: &mut Vec<Diagnostic>) {
     for (i, _) in orig.match_indices("_Complex") {
         diags.push(
@@ -403,7 +394,9 @@ fn complex_types(orig: &str, diags: &mut Vec<Diagnostic>) {
         "cprojf",
     ];
     let code = without_comments_and_strings(orig).replace("<complex.h>", "");
-    let uses_complex = COMPLEX_NAMES.iter().any(|w| mentions_word(&code, w));
+    let uses_complex = COMPLEX_NAMES
+        .iter()
+        .any(|w| crate::source::mask::mentions_word(&code, w));
     let is_include = |i: usize| {
         let line_start = orig[..i].rfind('\n').map(|k| k + 1).unwrap_or(0);
         let head = orig[line_start..i].trim_start();

@@ -52,6 +52,16 @@ pub(super) fn is_ident_byte(c: u8) -> bool {
     c.is_ascii_alphanumeric() || c == b'_'
 }
 
+/// Whether `word` occurs in `text` as a whole identifier (comments and
+/// strings included: callers that care blank them first).
+pub fn mentions_word(text: &str, word: &str) -> bool {
+    let b = text.as_bytes();
+    text.match_indices(word).any(|(i, _)| {
+        (i == 0 || !is_ident_byte(b[i - 1]))
+            && !b.get(i + word.len()).is_some_and(|c| is_ident_byte(*c))
+    })
+}
+
 /// Skips a backslash-newline at `i`, if there is one; returns the index after it.
 pub(super) fn skip_splice(b: &[u8], i: usize) -> Option<usize> {
     if b.get(i) != Some(&b'\\') {
