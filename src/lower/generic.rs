@@ -1802,7 +1802,7 @@ pub fn build_generic(
             Err(layout::Unknown::Vla(_))
                 if !w.region_var
                     && matches!(ty.derivs.as_slice(), [Deriv::Array(Some(_))])
-                    && layout::base_layout(&ty.base).is_some() =>
+                    && cx.consts.base_layout(&ty.base).is_some() =>
             {
                 vla[k] = true;
                 let l = Layout { size: 8, align: 8 };

@@ -43,10 +43,15 @@ impl Unknown {
     }
 }
 
-/// The object-like macros of a file (`#define NAME body`), for extents.
+/// The object-like macros of a file (`#define NAME body`), for extents, and
+/// its plain typedefs of arithmetic types (`typedef double real_t;`), for
+/// base types.
 #[derive(Clone, Debug, Default)]
 pub struct Consts {
     macros: HashMap<String, Option<String>>,
+    /// `None`: defined twice with different types, or not a plain typedef
+    /// of an arithmetic type (the name is then unknown, never guessed).
+    typedefs: HashMap<String, Option<String>>,
 }
 
 impl Consts {
@@ -98,7 +103,29 @@ impl Consts {
                 }
             }
         }
-        Consts { macros }
+        let typedefs = plain_typedefs(text);
+        Consts { macros, typedefs }
+    }
+
+    /// The layout of a base type, through the file's plain typedefs.
+    pub fn base_layout(&self, base: &str) -> Option<Layout> {
+        base_layout(base).or_else(|| base_layout(self.resolve_typedef(base)?))
+    }
+
+    /// The arithmetic type a single typedef name stands for, if the file
+    /// defines it once (or always the same way) with a plain typedef.
+    fn resolve_typedef(&self, base: &str) -> Option<&str> {
+        let mut words = base.split_whitespace().filter(|w| {
+            !matches!(
+                *w,
+                "const" | "volatile" | "restrict" | "__restrict" | "__restrict__"
+            )
+        });
+        let name = words.next()?;
+        if words.next().is_some() {
+            return None;
+        }
+        self.typedefs.get(name)?.as_deref()
     }
 
     /// Whether `expr` names any macro (then the emitted code asserts the size).
@@ -397,7 +424,9 @@ pub fn layout_of(ty: &CType, consts: &Consts) -> Result<Layout, Unknown> {
             Deriv::Array(n) => {
                 let inner = match cur {
                     Some(l) => l,
-                    None => base_layout(&ty.base).ok_or_else(|| Unknown::Base(ty.base.clone()))?,
+                    None => consts
+                        .base_layout(&ty.base)
+                        .ok_or_else(|| Unknown::Base(ty.base.clone()))?,
                 };
                 let Some(n) = n else {
                     return Err(Unknown::Extent(String::new()));
@@ -422,8 +451,70 @@ pub fn layout_of(ty: &CType, consts: &Consts) -> Result<Layout, Unknown> {
     }
     match cur {
         Some(l) => Ok(l),
-        None => base_layout(&ty.base).ok_or_else(|| Unknown::Base(ty.base.clone())),
+        None => consts
+            .base_layout(&ty.base)
+            .ok_or_else(|| Unknown::Base(ty.base.clone())),
     }
+}
+
+/// `typedef <arithmetic type words> NAME;` statements of the file, resolved
+/// through earlier ones (`typedef real_t value_t;`). Anything with braces,
+/// brackets, parentheses, pointers or several declarators is skipped, and a
+/// name typedef'd twice to different types is marked unknown. Text-based on
+/// purpose: it also reads the typedefs a `--preprocess` run pulled in from
+/// headers, which sit outside any function.
+fn plain_typedefs(text: &str) -> HashMap<String, Option<String>> {
+    let mut out: HashMap<String, Option<String>> = HashMap::new();
+    let bytes = text.as_bytes();
+    let mut from = 0;
+    while let Some(off) = text[from..].find("typedef") {
+        let at = from + off;
+        from = at + "typedef".len();
+        let word_start = at == 0 || !is_ident_byte(bytes[at - 1]);
+        let word_end = bytes.get(from).is_none_or(|b| !is_ident_byte(*b));
+        if !(word_start && word_end) {
+            continue;
+        }
+        let Some(semi) = text[from..].find(';') else {
+            break;
+        };
+        let body = &text[from..from + semi];
+        if !body
+            .bytes()
+            .all(|b| is_ident_byte(b) || b.is_ascii_whitespace())
+        {
+            continue;
+        }
+        let words: Vec<&str> = body.split_whitespace().collect();
+        let Some((name, ty)) = words.split_last() else {
+            continue;
+        };
+        if ty.is_empty() || name.starts_with(|c: char| c.is_ascii_digit()) {
+            continue;
+        }
+        let ty = ty.join(" ");
+        let resolved = if base_layout(&ty).is_some() {
+            Some(ty)
+        } else if let [single] = words[..words.len() - 1] {
+            out.get(single).cloned().flatten()
+        } else {
+            None
+        };
+        match (out.get(*name), resolved) {
+            (None, r) => {
+                out.insert(name.to_string(), r);
+            }
+            (Some(Some(prev)), Some(r)) if *prev == r => {}
+            _ => {
+                out.insert(name.to_string(), None);
+            }
+        }
+    }
+    out
+}
+
+fn is_ident_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_'
 }
 
 /// An extent written with upper-case names only (macros from elsewhere),
@@ -435,12 +526,18 @@ fn looks_constant(e: &str) -> bool {
     })
 }
 
-/// Whether the type's size depends on a macro (the emitter asserts it).
+/// Whether the type's size depends on a macro or on a typedef the
+/// translator resolved (the emitter asserts it, so that a `-D` flag or a
+/// header the translator did not see cannot change it unnoticed).
 pub fn depends_on_macro(ty: &CType, consts: &Consts) -> bool {
-    ty.derivs.iter().any(|d| match d {
-        Deriv::Array(Some(n)) => consts.uses_macro(n),
-        _ => false,
-    })
+    let typedef_base =
+        base_layout(&ty.base).is_none() && consts.resolve_typedef(&ty.base).is_some();
+    let behind_pointer = ty.derivs.iter().any(|d| matches!(d, Deriv::Pointer { .. }));
+    (typedef_base && !behind_pointer)
+        || ty.derivs.iter().any(|d| match d {
+            Deriv::Array(Some(n)) => consts.uses_macro(n),
+            _ => false,
+        })
 }
 
 #[cfg(test)]
@@ -548,5 +645,33 @@ mod tests {
             &ty("int", vec![Deriv::Array(Some("W".into()))]),
             &c
         ));
+    }
+
+    #[test]
+    fn resolves_plain_typedefs_and_refuses_the_rest() {
+        let c = Consts::from_text(
+            "typedef double real_t;\ntypedef real_t value_t;\ntypedef unsigned short u16;\n\
+             typedef struct { int a; } pair;\ntypedef int twice;\ntypedef long twice;\n\
+             typedef float vec3[3];\nint typedefs_seen;\ntypedef int (*fn)(int);\n",
+        );
+        let l = |b: &str, d: Vec<Deriv>| layout_of(&ty(b, d), &c);
+        assert_eq!(l("real_t", vec![]), Ok(Layout { size: 8, align: 8 }));
+        assert_eq!(l("const value_t", vec![]), Ok(Layout { size: 8, align: 8 }));
+        assert_eq!(
+            l("u16", vec![Deriv::Array(Some("5".into()))]),
+            Ok(Layout { size: 10, align: 2 })
+        );
+        // Not plain, defined twice differently, or never defined: unknown.
+        for b in ["pair", "twice", "vec3", "fn", "typedefs_seen", "other_t"] {
+            assert!(matches!(l(b, vec![]), Err(Unknown::Base(_))), "{b}");
+        }
+        // A size read through a typedef is asserted by the emitted code;
+        // behind a pointer it does not matter.
+        assert!(depends_on_macro(&ty("real_t", vec![]), &c));
+        assert!(!depends_on_macro(
+            &ty("real_t", vec![Deriv::Pointer { quals: vec![] }]),
+            &c
+        ));
+        assert!(!depends_on_macro(&ty("double", vec![]), &c));
     }
 }
