@@ -471,7 +471,7 @@ fn plain_typedefs(text: &str) -> HashMap<String, Option<String>> {
         let at = from + off;
         from = at + "typedef".len();
         let word_start = at == 0 || !is_ident_byte(bytes[at - 1]);
-        let word_end = bytes.get(from).is_none_or(|b| !is_ident_byte(*b));
+        let word_end = !bytes.get(from).is_some_and(|b| is_ident_byte(*b));
         if !(word_start && word_end) {
             continue;
         }
