@@ -5,7 +5,7 @@
 //! parameters, and the local declarations of every enclosing block that
 //! precede the region; inner ones shadow outer ones.
 
-use super::ctype::{declarator, declarator_name, specifiers_and_declarators, CType};
+use super::ctype::{declarator, specifiers_and_declarators, CType};
 use crate::front::fields::NodeFields;
 use crate::source::Span;
 use std::cell::OnceCell;
@@ -213,26 +213,39 @@ pub fn visible_before(root: Node<'_>, text: &str, pos: usize) -> HashMap<String,
 pub struct FileScope<'t> {
     /// Top-level items, in order.
     tops: Vec<Node<'t>>,
-    /// Each name's file-scope declarations: (start of their top-level item, symbol), in order.
-    by_name: HashMap<String, Vec<(usize, Symbol)>>,
+    text: &'t str,
+    /// Each name's file-scope declarations: (start of their top-level item,
+    /// symbol), in order; read on the first lookup that no local declaration
+    /// answers.
+    by_name: OnceCell<HashMap<String, Vec<(usize, Symbol)>>>,
 }
 
 impl<'t> FileScope<'t> {
-    pub fn new(root: Node<'t>, text: &str) -> Self {
+    pub fn new(root: Node<'t>, text: &'t str) -> Self {
         let mut c = root.walk();
         let tops: Vec<Node<'t>> = root.children(&mut c).collect();
-        let mut by_name: HashMap<String, Vec<(usize, Symbol)>> = HashMap::new();
-        for item in &tops {
-            let mut syms = Vec::new();
-            collect_file_scope(*item, text, &mut syms);
-            for s in syms {
-                by_name
-                    .entry(s.name.clone())
-                    .or_default()
-                    .push((item.start_byte(), s));
-            }
+        FileScope {
+            tops,
+            text,
+            by_name: OnceCell::new(),
         }
-        FileScope { tops, by_name }
+    }
+
+    fn by_name(&self) -> &HashMap<String, Vec<(usize, Symbol)>> {
+        self.by_name.get_or_init(|| {
+            let mut by_name: HashMap<String, Vec<(usize, Symbol)>> = HashMap::new();
+            for item in &self.tops {
+                let mut syms = Vec::new();
+                collect_file_scope(*item, self.text, &mut syms);
+                for s in syms {
+                    by_name
+                        .entry(s.name.clone())
+                        .or_default()
+                        .push((item.start_byte(), s));
+                }
+            }
+            by_name
+        })
     }
 
     /// The outermost node spanning exactly `start..end`, found walking down
@@ -327,7 +340,7 @@ enum Unit<'t> {
     Decl {
         node: Node<'t>,
         storage: Storage,
-        names: OnceCell<Vec<&'t str>>,
+        names: OnceCell<Vec<(&'t str, bool)>>,
         symbols: OnceCell<Vec<Symbol>>,
     },
 }
@@ -342,6 +355,45 @@ impl<'t> Unit<'t> {
         }
     }
 
+    /// The names this declaration unit declares (what `declared_by` gives,
+    /// without the types), each with whether its declarator declares a
+    /// function; `None` when the declaration's text does not hold `name` as a
+    /// word (no tree walk then: a declared name is an identifier of the
+    /// declaration's text).
+    fn names_for<'s>(
+        node: Node<'t>,
+        names: &'s OnceCell<Vec<(&'t str, bool)>>,
+        name: &str,
+        text: &'t str,
+    ) -> Option<&'s [(&'t str, bool)]> {
+        let decl_text = text.get(node.start_byte()..node.end_byte())?;
+        if !contains_word(decl_text, name) {
+            return None;
+        }
+        let names = names.get_or_init(|| {
+            // A parameter has at most one declarator (the grammar's
+            // `parameter_declaration`): no walk over its children.
+            let decls = if node.kind_name() == "parameter_declaration" {
+                node.field("declarator").into_iter().collect()
+            } else {
+                node.fields("declarator")
+            };
+            decls
+                .into_iter()
+                .filter_map(|d| {
+                    let (n, function) = declarator_name_and_function(d, text)?;
+                    // `float _Complex z` (see `complex_declarator`).
+                    let n = match complex_declarator(n, d, node, text) {
+                        Some((_, sp)) => text.get(sp.start..sp.end)?,
+                        None => n,
+                    };
+                    Some((n, function))
+                })
+                .collect()
+        });
+        Some(names)
+    }
+
     /// The last symbol named `name` this unit declares.
     fn get(&self, name: &str, text: &'t str) -> Option<&Symbol> {
         let symbols = match self {
@@ -352,28 +404,8 @@ impl<'t> Unit<'t> {
                 names,
                 symbols,
             } => {
-                // The names `declared_by` gives, without the types.
-                let names = names.get_or_init(|| {
-                    // A parameter has at most one declarator (the grammar's
-                    // `parameter_declaration`): no walk over its children.
-                    let decls = if node.kind_name() == "parameter_declaration" {
-                        node.field("declarator").into_iter().collect()
-                    } else {
-                        node.fields("declarator")
-                    };
-                    decls
-                        .into_iter()
-                        .filter_map(|d| {
-                            let n = declarator_name(d, text)?;
-                            // `float _Complex z` (see `complex_declarator`).
-                            match complex_declarator(n, d, *node, text) {
-                                Some((_, sp)) => text.get(sp.start..sp.end),
-                                None => Some(n),
-                            }
-                        })
-                        .collect()
-                });
-                if !names.contains(&name) {
+                let names = Self::names_for(*node, names, name, text)?;
+                if !names.iter().any(|(n, _)| *n == name) {
                     return None;
                 }
                 symbols.get_or_init(|| {
@@ -385,12 +417,122 @@ impl<'t> Unit<'t> {
         };
         symbols.iter().rev().find(|s| s.name == name)
     }
+
+    /// What [`Unit::get`] finds, as a [`Class`], without reading the type.
+    fn class(&self, name: &str, text: &'t str) -> Option<Class> {
+        match self {
+            Unit::Read(symbols) => symbols.iter().rev().find(|s| s.name == name).map(Class::of),
+            Unit::Decl { node, names, .. } => {
+                let names = Self::names_for(*node, names, name, text)?;
+                let (_, is_function) = names.iter().rev().find(|(n, _)| *n == name)?;
+                Some(Class {
+                    is_typedef: declares_typedef(*node, text),
+                    is_function: *is_function,
+                })
+            }
+        }
+    }
 }
 
-impl Locals<'_> {
+/// What a visible name is, for rules that need no more than that: a type
+/// name (`typedef`), a function, or else an object.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Class {
+    pub is_typedef: bool,
+    pub is_function: bool,
+}
+
+impl Class {
+    fn of(s: &Symbol) -> Self {
+        Class {
+            is_typedef: s.is_typedef,
+            is_function: s.ty.is_function(),
+        }
+    }
+}
+
+/// Whether `name` occurs in `text` with no identifier character (ASCII
+/// letter, digit, `_`) right before or after it. A false answer means no
+/// identifier of `text` is `name`.
+fn contains_word(text: &str, name: &str) -> bool {
+    let (bytes, word) = (text.as_bytes(), name.as_bytes());
+    let Some((&first, _)) = word.split_first() else {
+        return true;
+    };
+    if bytes.len() < word.len() {
+        return false;
+    }
+    let ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    // A byte loop: declarations are short, and `str::find` sets up a
+    // searcher on every call.
+    (0..=bytes.len() - word.len()).any(|at| {
+        bytes[at] == first
+            && bytes[at..at + word.len()] == *word
+            && (at == 0 || !ident(bytes[at - 1]))
+            && bytes.get(at + word.len()).is_none_or(|&b| !ident(b))
+    })
+}
+
+/// Whether a declaration's specifiers make it a `typedef`, as
+/// `specifiers_and_declarators` reads it.
+fn declares_typedef(decl: Node<'_>, text: &str) -> bool {
+    if decl.kind_name() == "type_definition" {
+        return true;
+    }
+    // The keyword is a word of the declaration's text when it is there.
+    let decl_text = text.get(decl.start_byte()..decl.end_byte()).unwrap_or("");
+    if !contains_word(decl_text, "typedef") {
+        return false;
+    }
+    let declarator = crate::front::fields::field_id("declarator");
+    let mut cursor = decl.walk();
+    let mut more = cursor.goto_first_child();
+    while more {
+        let field = cursor.field_id();
+        let is_declarator = field.is_some() && field == declarator;
+        if !is_declarator && cursor.node().kind_name() == "typedef" {
+            return true;
+        }
+        more = cursor.goto_next_sibling();
+    }
+    false
+}
+
+/// [`super::ctype::declarator_name`], and whether the declarator's derivations include a
+/// function (what `CType::is_function` says of the type `declarator` reads).
+fn declarator_name_and_function<'s>(node: Node<'_>, text: &'s str) -> Option<(&'s str, bool)> {
+    match node.kind_name() {
+        "identifier" | "field_identifier" | "type_identifier" => Some((
+            text.get(node.start_byte()..node.end_byte()).unwrap_or(""),
+            false,
+        )),
+        "init_declarator" | "parenthesized_declarator" | "attributed_declarator" => {
+            let inner = node.field("declarator").or_else(|| node.named_child(0))?;
+            declarator_name_and_function(inner, text)
+        }
+        "pointer_declarator" | "abstract_pointer_declarator" | "array_declarator" => {
+            declarator_name_and_function(node.field("declarator")?, text)
+        }
+        "function_declarator" => {
+            let (n, _) = declarator_name_and_function(node.field("declarator")?, text)?;
+            Some((n, true))
+        }
+        _ => None,
+    }
+}
+
+impl<'t> Locals<'t> {
     /// The local symbol named `name`: the last declared.
     fn get(&self, name: &str) -> Option<&Symbol> {
         self.units.iter().rev().find_map(|u| u.get(name, self.text))
+    }
+
+    /// [`Locals::get`]'s answer as a [`Class`].
+    fn class(&self, name: &str) -> Option<Class> {
+        self.units
+            .iter()
+            .rev()
+            .find_map(|u| u.class(name, self.text))
     }
 }
 
@@ -403,15 +545,25 @@ pub struct Visible<'f, 't> {
 
 impl Visible<'_, '_> {
     pub fn get(&self, name: &str) -> Option<&Symbol> {
-        self.locals.get(name).or_else(|| {
-            self.file
-                .by_name
-                .get(name)?
-                .iter()
-                .rev()
-                .find(|(at, _)| *at < self.locals.before)
-                .map(|(_, s)| s)
-        })
+        self.locals.get(name).or_else(|| self.global(name))
+    }
+
+    /// What `get(name)` would find, as a [`Class`]: a local's type is not
+    /// read.
+    pub fn class(&self, name: &str) -> Option<Class> {
+        self.locals
+            .class(name)
+            .or_else(|| self.global(name).map(Class::of))
+    }
+
+    fn global(&self, name: &str) -> Option<&Symbol> {
+        self.file
+            .by_name()
+            .get(name)?
+            .iter()
+            .rev()
+            .find(|(at, _)| *at < self.locals.before)
+            .map(|(_, s)| s)
     }
 }
 
@@ -560,6 +712,59 @@ mod tests {
     use super::*;
     use crate::front::parse_c;
 
+    #[test]
+    fn words() {
+        assert!(contains_word("double *restrict a", "a"));
+        assert!(!contains_word("double *restrict ab", "a"));
+        assert!(!contains_word("double *restrict ba", "a"));
+        assert!(contains_word("int a_1, b", "b"));
+        assert!(contains_word("int a_1,b", "a_1"));
+        assert!(!contains_word("int a_10", "a_1"));
+        assert!(contains_word("int é,x", "x"));
+        assert!(contains_word("x", "x"));
+        assert!(!contains_word("", "x"));
+    }
+
+    /// Classes of typedefs, functions and function parameters agree with
+    /// the symbols' types.
+    #[test]
+    fn classes_agree_with_symbols() {
+        let text = "typedef int T;\n\
+            void f(int g(int), int (*h)(void), int a[4]) {\n\
+              typedef double R; int k(int), *p, q[3]; float _Complex z;\n\
+              int (*fp)(int);\n\
+              for (int i = 0; i < 1; i++) { a[i] = 0; }\n\
+            }\n";
+        let tree = parse_c(text.to_string());
+        let root = tree.root().expect("tree");
+        let index = FileScope::new(root, text);
+        let at = text.find("for (").unwrap();
+        let end = text[at..].find('}').unwrap() + at + 1;
+        let stmt = index.node_at(at, end).expect("for statement");
+        let old = visible_at(root, text, stmt);
+        let locals = index.locals(text, at, end);
+        let new = index.visible(&locals);
+        for n in [
+            "T", "f", "g", "h", "a", "R", "k", "p", "q", "z", "fp", "i", "none",
+        ] {
+            assert_eq!(old.get(n).map(Class::of), new.class(n), "`{n}`");
+            assert_eq!(
+                old.get(n).map(|s| s.span),
+                new.get(n).map(|s| s.span),
+                "`{n}`"
+            );
+        }
+        assert_eq!(
+            new.class("k"),
+            Some(Class {
+                is_typedef: false,
+                is_function: true
+            })
+        );
+        assert!(new.class("R").is_some_and(|c| c.is_typedef));
+        assert!(new.class("g").is_some_and(|c| c.is_function));
+    }
+
     /// The indexed lookup agrees with `visible_at` for every statement.
     #[test]
     fn file_scope_index_agrees_with_visible_at() {
@@ -595,6 +800,12 @@ mod tests {
                     old.get(n).map(|s| s.span),
                     new.get(n).map(|s| s.span),
                     "`{n}` at {:?}",
+                    &text[node.start_byte()..node.end_byte()]
+                );
+                assert_eq!(
+                    old.get(n).map(Class::of),
+                    new.class(n),
+                    "class of `{n}` at {:?}",
                     &text[node.start_byte()..node.end_byte()]
                 );
             }
