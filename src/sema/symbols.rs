@@ -284,15 +284,20 @@ impl<'t> FileScope<'t> {
             .and_then(|k| self.tops.get(k))
             .filter(|n| start < n.end_byte());
         match top {
-            Some(top) => Locals {
-                before: top.start_byte(),
-                units: local_units(*top, text, start, end),
-                text,
-            },
+            Some(top) => {
+                let (units, stmt) = local_units(*top, text, start, end);
+                Locals {
+                    before: top.start_byte(),
+                    units,
+                    text,
+                    stmt,
+                }
+            }
             None => Locals {
                 before: start,
                 units: Vec::new(),
                 text,
+                stmt: None,
             },
         }
     }
@@ -330,6 +335,9 @@ pub struct Locals<'t> {
     before: usize,
     units: Vec<Unit<'t>>,
     text: &'t str,
+    /// The outermost node spanning exactly the statement the locals were
+    /// taken at (what [`FileScope::node_at`] gives), met on the way down.
+    stmt: Option<Node<'t>>,
 }
 
 /// Declarations of one place, read when first needed.
@@ -522,6 +530,11 @@ fn declarator_name_and_function<'s>(node: Node<'_>, text: &'s str) -> Option<(&'
 }
 
 impl<'t> Locals<'t> {
+    /// The statement these locals were taken at, when it was found.
+    pub fn stmt(&self) -> Option<Node<'t>> {
+        self.stmt
+    }
+
     /// The local symbol named `name`: the last declared.
     fn get(&self, name: &str) -> Option<&Symbol> {
         self.units.iter().rev().find_map(|u| u.get(name, self.text))
@@ -572,12 +585,17 @@ impl Visible<'_, '_> {
 /// earlier declarations in an enclosing `#if` group), found walking down from
 /// `top` with the rules of [`visible_at`]. (`Node::parent` would restart from
 /// the root each time, a walk over the whole file.)
-fn local_units<'t>(top: Node<'t>, text: &'t str, start: usize, end: usize) -> Vec<Unit<'t>> {
+fn local_units<'t>(
+    top: Node<'t>,
+    text: &'t str,
+    start: usize,
+    end: usize,
+) -> (Vec<Unit<'t>>, Option<Node<'t>>) {
     let mut units = Vec::new();
     let mut node = top;
     loop {
         if start < end && node.start_byte() == start && node.end_byte() == end {
-            break;
+            return (units, Some(node));
         }
         // One pass over the children: the one on the way, and for a block
         // the declarations before it (or before the point).
@@ -636,7 +654,7 @@ fn local_units<'t>(top: Node<'t>, text: &'t str, start: usize, end: usize) -> Ve
             None => break,
         }
     }
-    units
+    (units, None)
 }
 
 fn collect_file_scope(item: Node<'_>, text: &str, out: &mut Vec<Symbol>) {

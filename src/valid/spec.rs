@@ -117,6 +117,11 @@ const ACC_LONGEST: usize = longest(ACC_LEAVES);
 /// `target teams distribute parallel for` -> `target`, `teams`, `distribute`,
 /// `parallel`, `for`; `target enter data` -> `target enter data`.
 pub fn leaves(model: Model, name: &str) -> Vec<&'static str> {
+    with_leaves(model, name, |ls| ls.to_vec())
+}
+
+/// Calls `f` with [`leaves`]`(model, name)`, without copying them.
+pub fn with_leaves<R>(model: Model, name: &str, f: impl Fn(&[&'static str]) -> R) -> R {
     // The rules ask for the leaves of the same few names again and again
     // (every clause of every directive): the last names are remembered.
     const MEMO: usize = 16;
@@ -126,21 +131,26 @@ pub fn leaves(model: Model, name: &str) -> Vec<&'static str> {
     }
     LAST.try_with(|last| {
         let mut last = last.borrow_mut();
-        if let Some((_, _, ls)) = last.0.iter().find(|(m, n, _)| *m == model && n == name) {
-            return ls.clone();
-        }
-        let ls = split_leaves(model, name);
-        let (memo, next) = &mut *last;
-        let entry = (model, name.to_string(), ls.clone());
-        if memo.len() < MEMO {
-            memo.push(entry);
-        } else {
-            memo[*next] = entry;
-            *next = (*next + 1) % MEMO;
-        }
-        ls
+        let k = match last.0.iter().position(|(m, n, _)| *m == model && n == name) {
+            Some(k) => k,
+            None => {
+                let ls = split_leaves(model, name);
+                let (memo, next) = &mut *last;
+                let entry = (model, name.to_string(), ls);
+                if memo.len() < MEMO {
+                    memo.push(entry);
+                    memo.len() - 1
+                } else {
+                    let k = *next;
+                    memo[k] = entry;
+                    *next = (*next + 1) % MEMO;
+                    k
+                }
+            }
+        };
+        f(&last.0[k].2)
     })
-    .unwrap_or_else(|_| split_leaves(model, name))
+    .unwrap_or_else(|_| f(&split_leaves(model, name)))
 }
 
 /// [`leaves`], computed.
@@ -475,8 +485,16 @@ const ACC_DATA: &[&str] = &[
 /// The clauses a leaf construct takes (OpenACC 3.3); deprecated aliases
 /// (`pcopy`, `present_or_copy`, ...) go wherever their modern form does.
 pub fn acc_leaf_clauses(leaf: &str) -> Vec<&'static str> {
-    let mut v: Vec<&'static str> = match leaf {
-        "parallel" => vec![
+    let mut v = acc_leaf_own(leaf).to_vec();
+    if acc_leaf_has_data(leaf) {
+        v.extend_from_slice(ACC_DATA);
+    }
+    v
+}
+
+fn acc_leaf_own(leaf: &str) -> &'static [&'static str] {
+    match leaf {
+        "parallel" => &[
             "async",
             "wait",
             "num_gangs",
@@ -491,7 +509,7 @@ pub fn acc_leaf_clauses(leaf: &str) -> Vec<&'static str> {
             "firstprivate",
             "default",
         ],
-        "kernels" => vec![
+        "kernels" => &[
             "async",
             "wait",
             "num_gangs",
@@ -503,7 +521,7 @@ pub fn acc_leaf_clauses(leaf: &str) -> Vec<&'static str> {
             "self",
             "default",
         ],
-        "serial" => vec![
+        "serial" => &[
             "async",
             "wait",
             "device_type",
@@ -515,7 +533,7 @@ pub fn acc_leaf_clauses(leaf: &str) -> Vec<&'static str> {
             "firstprivate",
             "default",
         ],
-        "loop" => vec![
+        "loop" => &[
             "collapse",
             "gang",
             "worker",
@@ -529,8 +547,8 @@ pub fn acc_leaf_clauses(leaf: &str) -> Vec<&'static str> {
             "private",
             "reduction",
         ],
-        "data" => vec!["if", "async", "wait", "device_type", "dtype", "default"],
-        "enter data" => vec![
+        "data" => &["if", "async", "wait", "device_type", "dtype", "default"],
+        "enter data" => &[
             "if",
             "async",
             "wait",
@@ -542,7 +560,7 @@ pub fn acc_leaf_clauses(leaf: &str) -> Vec<&'static str> {
             "present_or_copyin",
             "present_or_create",
         ],
-        "exit data" => vec![
+        "exit data" => &[
             "if",
             "async",
             "wait",
@@ -553,8 +571,8 @@ pub fn acc_leaf_clauses(leaf: &str) -> Vec<&'static str> {
             "pcopyout",
             "present_or_copyout",
         ],
-        "host_data" => vec!["use_device", "if", "if_present"],
-        "update" => vec![
+        "host_data" => &["use_device", "if", "if_present"],
+        "update" => &[
             "async",
             "wait",
             "device_type",
@@ -565,7 +583,7 @@ pub fn acc_leaf_clauses(leaf: &str) -> Vec<&'static str> {
             "host",
             "device",
         ],
-        "declare" => vec![
+        "declare" => &[
             "copy",
             "copyin",
             "copyout",
@@ -583,11 +601,11 @@ pub fn acc_leaf_clauses(leaf: &str) -> Vec<&'static str> {
             "present_or_copyout",
             "present_or_create",
         ],
-        "atomic" => vec!["read", "write", "update", "capture", "if"],
-        "init" | "shutdown" => vec!["device_type", "dtype", "device_num", "if"],
-        "set" => vec!["default_async", "device_num", "device_type", "dtype", "if"],
-        "wait" => vec!["async", "if"],
-        "routine" => vec![
+        "atomic" => &["read", "write", "update", "capture", "if"],
+        "init" | "shutdown" => &["device_type", "dtype", "device_num", "if"],
+        "set" => &["default_async", "device_num", "device_type", "dtype", "if"],
+        "wait" => &["async", "if"],
+        "routine" => &[
             "gang",
             "worker",
             "vector",
@@ -597,19 +615,29 @@ pub fn acc_leaf_clauses(leaf: &str) -> Vec<&'static str> {
             "dtype",
             "nohost",
         ],
-        _ => vec![],
-    };
-    if matches!(leaf, "parallel" | "kernels" | "serial" | "data") {
-        v.extend_from_slice(ACC_DATA);
+        _ => &[],
     }
-    v
+}
+
+/// Whether the leaf's clauses include the data clauses.
+fn acc_leaf_has_data(leaf: &str) -> bool {
+    matches!(leaf, "parallel" | "kernels" | "serial" | "data")
+}
+
+/// Whether `clause` is in [`acc_leaf_clauses`]`(leaf)`, without building it.
+fn acc_leaf_allows(leaf: &str, clause: &str) -> bool {
+    acc_leaf_own(leaf).contains(&clause) || (acc_leaf_has_data(leaf) && ACC_DATA.contains(&clause))
 }
 
 /// Whether clause `clause` is allowed on the directive `model name` by the
 /// clause tables (the union over its leaf constructs, with the
 /// combined-construct exceptions).
 pub fn allowed_on(model: Model, name: &str, clause: &str) -> bool {
-    let ls = leaves(model, name);
+    with_leaves(model, name, |ls| allowed_on_leaves(model, ls, clause))
+}
+
+/// [`allowed_on`] for the leaves `ls` of the directive's name.
+fn allowed_on_leaves(model: Model, ls: &[&'static str], clause: &str) -> bool {
     match model {
         Model::Omp => {
             // A combined parallel worksharing construct takes no `nowait`
@@ -623,7 +651,7 @@ pub fn allowed_on(model: Model, name: &str, clause: &str) -> bool {
             }
             ls.iter().any(|l| omp_leaf_clauses(l).contains(&clause))
         }
-        Model::Acc => ls.iter().any(|l| acc_leaf_clauses(l).contains(&clause)),
+        Model::Acc => ls.iter().any(|l| acc_leaf_allows(l, clause)),
     }
 }
 
