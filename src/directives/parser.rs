@@ -146,7 +146,7 @@ fn split_colon<'a, 's>(ts: &'a [Token<'s>]) -> (Option<&'a [Token<'s>]>, &'a [To
 /// Token text joined with one space wherever the source had whitespace or a comment.
 fn text_of(ts: &[Token]) -> String {
     if let [t] = ts {
-        return t.text.to_string();
+        return t.text.as_str().to_owned();
     }
     let len: usize = ts.iter().map(|t| t.text.len() + 1).sum();
     let mut s = String::with_capacity(len);
@@ -357,7 +357,7 @@ impl Parser<'_> {
         let mut prefix = String::new();
         for (k, w) in words.iter().enumerate() {
             let cand = if k == 0 {
-                w.text.to_string()
+                w.text.as_str().to_owned()
             } else {
                 format!("{prefix} {}", w.text)
             };
@@ -422,7 +422,7 @@ impl Parser<'_> {
     fn clause(&mut self, i: usize, first: bool) -> (Option<Clause>, usize) {
         let toks = self.toks;
         let name_tok = &toks[i];
-        let name = name_tok.text.to_string();
+        let name = name_tok.text.as_str().to_owned();
         let mut next = i + 1;
         let mut group = None;
         if toks.get(next).is_some_and(|t| t.is("(")) {
@@ -1292,7 +1292,7 @@ impl Parser<'_> {
             sections.push(section);
         }
         Some(ListItem {
-            name: e[0].text.to_string(),
+            name: e[0].text.as_str().to_owned(),
             name_span: e[0].span,
             path,
             sections,

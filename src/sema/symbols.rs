@@ -344,6 +344,14 @@ pub struct Locals<'t> {
 enum Unit<'t> {
     /// Symbols read at once (file-scope items of an enclosing `#if` group).
     Read(Vec<Symbol>),
+    /// A function's parameters (the `parameter_declaration`s of `list`):
+    /// a lookup goes straight to the parameter whose text holds the name
+    /// (the list's child at that byte) instead of through every parameter.
+    /// `slots[k]`: child `k` as a declaration unit, made on first use.
+    Params {
+        list: Node<'t>,
+        slots: Vec<OnceCell<Option<Unit<'t>>>>,
+    },
     /// A declaration: its names, then its symbols, read on demand.
     Decl {
         node: Node<'t>,
@@ -402,10 +410,45 @@ impl<'t> Unit<'t> {
         Some(names)
     }
 
+    /// The first answer of `f` for the parameters of `list` whose text
+    /// holds `name` as a word, last first (as declaration units).
+    fn params_find<'s, R>(
+        list: Node<'t>,
+        slots: &'s [OnceCell<Option<Unit<'t>>>],
+        name: &str,
+        text: &'t str,
+        mut f: impl FnMut(&'s Unit<'t>) -> Option<R>,
+    ) -> Option<R> {
+        let base = list.start_byte();
+        let list_text = text.get(base..list.end_byte()).unwrap_or("");
+        let mut before = list_text.len();
+        while let Some(at) = rfind_word(list_text, name, before) {
+            before = at;
+            let mut c = list.walk();
+            let Some(k) = c.goto_first_child_for_byte(base + at) else {
+                continue;
+            };
+            let Some(slot) = slots.get(k) else {
+                continue;
+            };
+            let unit = slot.get_or_init(|| {
+                let p = c.node();
+                (p.kind_name() == "parameter_declaration").then(|| Unit::decl(p, Storage::Param))
+            });
+            if let Some(r) = unit.as_ref().and_then(&mut f) {
+                return Some(r);
+            }
+        }
+        None
+    }
+
     /// The last symbol named `name` this unit declares.
     fn get(&self, name: &str, text: &'t str) -> Option<&Symbol> {
         let symbols = match self {
             Unit::Read(symbols) => symbols,
+            Unit::Params { list, slots } => {
+                return Self::params_find(*list, slots, name, text, |u| u.get(name, text));
+            }
             Unit::Decl {
                 node,
                 storage,
@@ -429,6 +472,9 @@ impl<'t> Unit<'t> {
     /// What [`Unit::get`] finds, as a [`Class`], without reading the type.
     fn class(&self, name: &str, text: &'t str) -> Option<Class> {
         match self {
+            Unit::Params { list, slots } => {
+                Self::params_find(*list, slots, name, text, |u| u.class(name, text))
+            }
             Unit::Read(symbols) => symbols.iter().rev().find(|s| s.name == name).map(Class::of),
             Unit::Decl { node, names, .. } => {
                 let names = Self::names_for(*node, names, name, text)?;
@@ -479,6 +525,23 @@ fn contains_word(text: &str, name: &str) -> bool {
             && (at == 0 || !ident(bytes[at - 1]))
             && bytes.get(at + word.len()).is_none_or(|&b| !ident(b))
     })
+}
+
+/// The start of the last word `name` in `text` (as [`contains_word`] finds
+/// words) that starts before byte `before`.
+fn rfind_word(text: &str, name: &str, before: usize) -> Option<usize> {
+    let (bytes, word) = (text.as_bytes(), name.as_bytes());
+    let &first = word.first()?;
+    let last_start = bytes.len().checked_sub(word.len())?;
+    let ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    (0..=last_start.min(before.checked_sub(1)?))
+        .rev()
+        .find(|&at| {
+            bytes[at] == first
+                && bytes[at..at + word.len()] == *word
+                && (at == 0 || !ident(bytes[at - 1]))
+                && bytes.get(at + word.len()).is_none_or(|&b| !ident(b))
+        })
 }
 
 /// Whether a declaration's specifiers make it a `typedef`, as
@@ -617,10 +680,9 @@ fn local_units<'t>(
         let limit = child.map(|ch| ch.start_byte()).unwrap_or(start);
         match node.kind_name() {
             "function_definition" => {
-                if let Some(decl) = node.field("declarator") {
-                    for p in param_declarations(decl) {
-                        units.push(Unit::decl(p, Storage::Param));
-                    }
+                if let Some(list) = node.field("declarator").and_then(parameter_list) {
+                    let slots = (0..list.child_count()).map(|_| OnceCell::new()).collect();
+                    units.push(Unit::Params { list, slots });
                 }
             }
             "preproc_ifdef"
@@ -705,23 +767,25 @@ fn params_of(decl: Node<'_>, text: &str, out: &mut Vec<Symbol>) {
 /// The `parameter_declaration`s of a function declarator (through pointer
 /// declarators).
 fn param_declarations(decl: Node<'_>) -> Vec<Node<'_>> {
+    let Some(params) = parameter_list(decl) else {
+        return Vec::new();
+    };
+    // By index: a parameter list is short, and `named_child` steps
+    // through the children without a cursor's bookkeeping.
+    (0..params.named_child_count())
+        .filter_map(|k| params.named_child(k as u32))
+        .filter(|p| p.kind_name() == "parameter_declaration")
+        .collect()
+}
+
+/// The `parameters` of a function declarator (through pointer declarators).
+fn parameter_list(decl: Node<'_>) -> Option<Node<'_>> {
     let mut d = decl;
     loop {
         if d.kind_name() == "function_declarator" {
-            let Some(params) = d.field("parameters") else {
-                return Vec::new();
-            };
-            // By index: a parameter list is short, and `named_child` steps
-            // through the children without a cursor's bookkeeping.
-            return (0..params.named_child_count())
-                .filter_map(|k| params.named_child(k as u32))
-                .filter(|p| p.kind_name() == "parameter_declaration")
-                .collect();
+            return d.field("parameters");
         }
-        match d.field("declarator") {
-            Some(inner) => d = inner,
-            None => return Vec::new(),
-        }
+        d = d.field("declarator")?;
     }
 }
 
@@ -741,6 +805,39 @@ mod tests {
         assert!(contains_word("int é,x", "x"));
         assert!(contains_word("x", "x"));
         assert!(!contains_word("", "x"));
+    }
+
+    /// Parameters are found by the word's place in the parameter list: names
+    /// inside other parameters' declarators, types and prefixes of longer
+    /// names do not confuse it.
+    #[test]
+    fn parameters_by_place() {
+        let text = "typedef int T;\n\
+            int p(T T2, int a, int (*cb)(int a, int q), double *restrict ab, int x, T a_, int y) {\n\
+              for (int i = 0; i < 1; i++) { x += i; }\n\
+              return 0;\n\
+            }\n";
+        let tree = parse_c(text.to_string());
+        let root = tree.root().expect("tree");
+        let index = FileScope::new(root, text);
+        let at = text.find("for (").unwrap();
+        let end = text[at..].find('}').unwrap() + at + 1;
+        let stmt = index.node_at(at, end).expect("for statement");
+        let old = visible_at(root, text, stmt);
+        let locals = index.locals(text, at, end);
+        let new = index.visible(&locals);
+        for n in [
+            "T", "T2", "a", "cb", "q", "ab", "x", "a_", "y", "i", "p", "int",
+        ] {
+            assert_eq!(
+                old.get(n).map(|s| s.span),
+                new.get(n).map(|s| s.span),
+                "`{n}`"
+            );
+            assert_eq!(old.get(n).map(Class::of), new.class(n), "`{n}`");
+        }
+        assert!(new.get("q").is_none());
+        assert_eq!(new.get("a").map(|s| s.storage), Some(Storage::Param));
     }
 
     /// Classes of typedefs, functions and function parameters agree with
