@@ -123,8 +123,12 @@ pub(crate) fn lex(src: &str, span: Span) -> Lexed<'_> {
             diags,
         };
     };
-    let rest: Vec<u8> = spliced[first..].iter().take(7).map(|l| l.b).collect();
-    if rest == b"_Pragma" {
+    let is_operator = spliced[first..]
+        .iter()
+        .take(7)
+        .map(|l| l.b)
+        .eq(b"_Pragma".iter().copied());
+    if is_operator {
         let (logical, mut d) = destringize(&spliced, first + 7, end);
         diags.append(&mut d);
         let tokens = tokenize(src, &logical, &mut diags);

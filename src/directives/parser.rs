@@ -311,7 +311,7 @@ impl Parser<'_> {
             }
         }
 
-        let mut clauses = Vec::new();
+        let mut clauses = Vec::with_capacity(8);
         let mut first_clause = true;
         while i < toks.len() {
             let t = &toks[i];

@@ -120,7 +120,12 @@ pub(super) fn logical_line_end(b: &[u8], mut i: usize) -> usize {
                 // A line comment runs to the end of the logical line.
                 i += 2;
                 while i < b.len() && b[i] != b'\n' {
-                    i = skip_splice(b, i).unwrap_or(i + 1);
+                    // Only a backslash may start a splice.
+                    i = if b[i] == b'\\' {
+                        skip_splice(b, i).unwrap_or(i + 1)
+                    } else {
+                        i + 1
+                    };
                 }
             }
             b'"' | b'\'' => i = skip_literal(b, i),

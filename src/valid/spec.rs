@@ -116,8 +116,88 @@ const ACC_LONGEST: usize = longest(ACC_LEAVES);
 /// The leaf constructs of a directive name, outermost first:
 /// `target teams distribute parallel for` -> `target`, `teams`, `distribute`,
 /// `parallel`, `for`; `target enter data` -> `target enter data`.
-pub fn leaves(model: Model, name: &str) -> Vec<&'static str> {
-    with_leaves(model, name, |ls| ls.to_vec())
+pub fn leaves(model: Model, name: &str) -> Leaves {
+    with_leaves(model, name, Leaves::new)
+}
+
+/// Most names have this many leaves or fewer: they are kept without an
+/// allocation.
+const INLINE_LEAVES: usize = 8;
+
+/// The leaves of a directive name (a slice of leaf names), kept inline when
+/// there are few (the rules ask for them for every clause).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Leaves {
+    Inline(u8, [&'static str; INLINE_LEAVES]),
+    Heap(Vec<&'static str>),
+}
+
+impl Leaves {
+    fn new(ls: &[&'static str]) -> Self {
+        if ls.len() <= INLINE_LEAVES {
+            let mut a = [""; INLINE_LEAVES];
+            a[..ls.len()].copy_from_slice(ls);
+            Leaves::Inline(ls.len() as u8, a)
+        } else {
+            Leaves::Heap(ls.to_vec())
+        }
+    }
+}
+
+impl std::ops::Deref for Leaves {
+    type Target = [&'static str];
+    fn deref(&self) -> &[&'static str] {
+        match self {
+            Leaves::Inline(n, a) => &a[..*n as usize],
+            Leaves::Heap(v) => v,
+        }
+    }
+}
+
+impl<const N: usize> PartialEq<[&str; N]> for Leaves {
+    fn eq(&self, other: &[&str; N]) -> bool {
+        **self == *other
+    }
+}
+
+impl PartialEq<Vec<&str>> for Leaves {
+    fn eq(&self, other: &Vec<&str>) -> bool {
+        **self == **other
+    }
+}
+
+impl<'a> IntoIterator for &'a Leaves {
+    type Item = &'a &'static str;
+    type IntoIter = std::slice::Iter<'a, &'static str>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter()
+    }
+}
+
+impl IntoIterator for Leaves {
+    type Item = &'static str;
+    type IntoIter = LeavesIter;
+    fn into_iter(self) -> LeavesIter {
+        LeavesIter {
+            leaves: self,
+            next: 0,
+        }
+    }
+}
+
+/// The leaves, by value.
+pub struct LeavesIter {
+    leaves: Leaves,
+    next: usize,
+}
+
+impl Iterator for LeavesIter {
+    type Item = &'static str;
+    fn next(&mut self) -> Option<&'static str> {
+        let l = self.leaves.get(self.next).copied()?;
+        self.next += 1;
+        Some(l)
+    }
 }
 
 /// Calls `f` with [`leaves`]`(model, name)`, without copying them.
@@ -192,7 +272,7 @@ fn split_leaves(model: Model, name: &str) -> Vec<&'static str> {
 }
 
 /// The leaf constructs of `d`.
-pub fn leaves_of(d: &Directive) -> Vec<&'static str> {
+pub fn leaves_of(d: &Directive) -> Leaves {
     leaves(d.model, &d.name)
 }
 
