@@ -10,6 +10,9 @@
 
 use crate::diag::{codes, Diagnostic};
 use crate::source::Span;
+use std::borrow::Cow;
+use std::fmt;
+use std::ops::Deref;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Kind {
@@ -22,16 +25,53 @@ pub(crate) enum Kind {
     Other,
 }
 
+/// A token's text: a slice of the source when the token was written in one
+/// piece (no continuation or escape inside it), the usual case, so lexing
+/// allocates nothing per token.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct Token {
+pub(crate) struct TokText<'s>(Cow<'s, str>);
+
+impl TokText<'_> {
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl Deref for TokText<'_> {
+    type Target = str;
+    fn deref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl PartialEq<str> for TokText<'_> {
+    fn eq(&self, other: &str) -> bool {
+        *self.0 == *other
+    }
+}
+
+impl PartialEq<&str> for TokText<'_> {
+    fn eq(&self, other: &&str) -> bool {
+        *self.0 == **other
+    }
+}
+
+impl fmt::Display for TokText<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Token<'s> {
     pub kind: Kind,
-    pub text: String,
+    pub text: TokText<'s>,
     pub span: Span,
     /// Whitespace or a comment came before this token.
     pub space_before: bool,
 }
 
-impl Token {
+impl Token<'_> {
     pub fn is(&self, text: &str) -> bool {
         self.text == text
     }
@@ -51,9 +91,9 @@ pub(crate) enum Form {
     Bare,
 }
 
-pub(crate) struct Lexed {
+pub(crate) struct Lexed<'s> {
     pub form: Form,
-    pub tokens: Vec<Token>,
+    pub tokens: Vec<Token<'s>>,
     pub diags: Vec<Diagnostic>,
 }
 
@@ -66,7 +106,7 @@ struct LByte {
 }
 
 /// Lexes `src[span]`. Never panics: the span is clamped to the text.
-pub(crate) fn lex(src: &str, span: Span) -> Lexed {
+pub(crate) fn lex(src: &str, span: Span) -> Lexed<'_> {
     let bytes = src.as_bytes();
     let end = span.end.min(bytes.len());
     let start = span.start.min(end);
@@ -83,11 +123,15 @@ pub(crate) fn lex(src: &str, span: Span) -> Lexed {
             diags,
         };
     };
-    let rest: Vec<u8> = spliced[first..].iter().take(7).map(|l| l.b).collect();
-    if rest == b"_Pragma" {
+    let is_operator = spliced[first..]
+        .iter()
+        .take(7)
+        .map(|l| l.b)
+        .eq(b"_Pragma".iter().copied());
+    if is_operator {
         let (logical, mut d) = destringize(&spliced, first + 7, end);
         diags.append(&mut d);
-        let tokens = tokenize(&logical, &mut diags);
+        let tokens = tokenize(src, &logical, &mut diags);
         return Lexed {
             form: Form::Operator,
             tokens,
@@ -99,7 +143,7 @@ pub(crate) fn lex(src: &str, span: Span) -> Lexed {
     } else {
         Form::Bare
     };
-    let tokens = tokenize(&spliced[first..], &mut diags);
+    let tokens = tokenize(src, &spliced[first..], &mut diags);
     Lexed {
         form,
         tokens,
@@ -249,8 +293,8 @@ const PUNCT2: &[&str] = &[
     "&=", "^=", "|=", "##",
 ];
 
-fn tokenize(l: &[LByte], diags: &mut Vec<Diagnostic>) -> Vec<Token> {
-    let mut toks = Vec::new();
+fn tokenize<'s>(src: &'s str, l: &[LByte], diags: &mut Vec<Diagnostic>) -> Vec<Token<'s>> {
+    let mut toks = Vec::with_capacity(l.len() / 3 + 1);
     let mut i = 0;
     let mut space = false;
     let at = |i: usize| l.get(i).map(|x| x.b).unwrap_or(0);
@@ -363,12 +407,22 @@ fn tokenize(l: &[LByte], diags: &mut Vec<Diagnostic>) -> Vec<Token> {
             }
             Kind::Other
         };
-        let bytes: Vec<u8> = l[s..i].iter().map(|x| x.b).collect();
-        let text = String::from_utf8(bytes)
-            .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
+        // The source bytes themselves when they are the token's bytes (no
+        // splice or escape inside the token).
+        let (first, last) = (l[s].start, l[i - 1].end);
+        let text = match src.get(first..last) {
+            Some(t) if last - first == i - s => Cow::Borrowed(t),
+            _ => {
+                let bytes: Vec<u8> = l[s..i].iter().map(|x| x.b).collect();
+                Cow::Owned(
+                    String::from_utf8(bytes)
+                        .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()),
+                )
+            }
+        };
         toks.push(Token {
             kind,
-            text,
+            text: TokText(text),
             span: Span::new(l[s].start, l[i - 1].end),
             space_before: space,
         });
@@ -385,7 +439,7 @@ mod tests {
         lex(src, Span::new(0, src.len()))
             .tokens
             .into_iter()
-            .map(|t| t.text)
+            .map(|t| t.text.to_string())
             .collect()
     }
 

@@ -69,7 +69,7 @@ fn whole_span(src: &str, span: Span) -> Span {
 }
 
 struct Parser<'t> {
-    toks: &'t [Token],
+    toks: &'t [Token<'t>],
     diags: Vec<Diagnostic>,
     model: Model,
     /// The canonical name of the directive being parsed.
@@ -108,7 +108,7 @@ fn matching(toks: &[Token], open: usize) -> Option<usize> {
 
 /// Splits `ts` at top-level `sep` tokens. For `:`, a colon that closes a
 /// `? :` conditional is not a separator.
-fn split_top<'a>(ts: &'a [Token], sep: &str) -> Vec<&'a [Token]> {
+fn split_top<'a, 's>(ts: &'a [Token<'s>], sep: &str) -> Vec<&'a [Token<'s>]> {
     let mut out = Vec::new();
     let mut depth = 0usize;
     let mut ternary = 0usize;
@@ -134,7 +134,7 @@ fn split_top<'a>(ts: &'a [Token], sep: &str) -> Vec<&'a [Token]> {
 }
 
 /// Splits at the first top-level `:` (ternaries excepted).
-fn split_colon(ts: &[Token]) -> (Option<&[Token]>, &[Token]) {
+fn split_colon<'a, 's>(ts: &'a [Token<'s>]) -> (Option<&'a [Token<'s>]>, &'a [Token<'s>]) {
     let parts = split_top(ts, ":");
     if parts.len() < 2 {
         return (None, ts);
@@ -145,7 +145,11 @@ fn split_colon(ts: &[Token]) -> (Option<&[Token]>, &[Token]) {
 
 /// Token text joined with one space wherever the source had whitespace or a comment.
 fn text_of(ts: &[Token]) -> String {
-    let mut s = String::new();
+    if let [t] = ts {
+        return t.text.as_str().to_owned();
+    }
+    let len: usize = ts.iter().map(|t| t.text.len() + 1).sum();
+    let mut s = String::with_capacity(len);
     for (i, t) in ts.iter().enumerate() {
         if i > 0 && t.space_before {
             s.push(' ');
@@ -182,7 +186,7 @@ fn is_single_ident(ts: &[Token]) -> bool {
 
 /// Splits a modifier list into units: an identifier with an optional
 /// parenthesised group, or a single operator token. Commas are optional.
-fn units(ts: &[Token]) -> Vec<&[Token]> {
+fn units<'a, 's>(ts: &'a [Token<'s>]) -> Vec<&'a [Token<'s>]> {
     let mut out = Vec::new();
     let mut i = 0;
     while i < ts.len() {
@@ -307,7 +311,7 @@ impl Parser<'_> {
             }
         }
 
-        let mut clauses = Vec::new();
+        let mut clauses = Vec::with_capacity(8);
         let mut first_clause = true;
         while i < toks.len() {
             let t = &toks[i];
@@ -353,7 +357,7 @@ impl Parser<'_> {
         let mut prefix = String::new();
         for (k, w) in words.iter().enumerate() {
             let cand = if k == 0 {
-                w.text.clone()
+                w.text.as_str().to_owned()
             } else {
                 format!("{prefix} {}", w.text)
             };
@@ -418,7 +422,7 @@ impl Parser<'_> {
     fn clause(&mut self, i: usize, first: bool) -> (Option<Clause>, usize) {
         let toks = self.toks;
         let name_tok = &toks[i];
-        let name = name_tok.text.clone();
+        let name = name_tok.text.as_str().to_owned();
         let mut next = i + 1;
         let mut group = None;
         if toks.get(next).is_some_and(|t| t.is("(")) {
@@ -514,7 +518,10 @@ impl Parser<'_> {
         if let Some(h) = help {
             d = d.with_help(h);
         }
-        if table::clauses(other).iter().any(|(n, _)| *n == t.text) {
+        if table::clauses(other)
+            .iter()
+            .any(|(n, _)| *n == t.text.as_str())
+        {
             d = d.with_note(format!("`{}` is an {} clause", t.text, model_name(other)));
         }
         self.diags.push(d);
@@ -1285,7 +1292,7 @@ impl Parser<'_> {
             sections.push(section);
         }
         Some(ListItem {
-            name: e[0].text.clone(),
+            name: e[0].text.as_str().to_owned(),
             name_span: e[0].span,
             path,
             sections,

@@ -311,6 +311,138 @@ pub fn analyse(for_node: Node<'_>, text: &str) -> Result<CanonLoop, Diagnostic> 
     })
 }
 
+/// Whether [`analyse`] accepts `for_node`, read without building the loop
+/// (no strings, no type): validation asks only this. `false` may also mean
+/// "not sure" (a declaration with a comma in it); callers then run
+/// [`analyse`] for the diagnostic.
+pub fn is_canonical(for_node: Node<'_>, text: &str) -> bool {
+    is_canonical_opt(for_node, text).unwrap_or(false)
+}
+
+fn is_canonical_opt(for_node: Node<'_>, text: &str) -> Option<bool> {
+    if for_node.kind_name() != "for_statement" {
+        return Some(false);
+    }
+    let init = for_node.field("initializer")?;
+    let var = match init.kind_name() {
+        "declaration" => {
+            // One declarator unless the text has a comma (then let `analyse`
+            // count them).
+            if t(text, init).contains(',') {
+                return Some(false);
+            }
+            let d = init.field("declarator")?;
+            if d.kind_name() != "init_declarator" {
+                return Some(false);
+            }
+            // `declarator` of an init declarator: no derivations means the
+            // inner declarator is the identifier itself.
+            let inner = d.field("declarator").or_else(|| d.named_child(0))?;
+            if inner.kind_name() != "identifier" {
+                return Some(false);
+            }
+            t(text, inner)
+        }
+        "assignment_expression" => {
+            let l = strip_parens(init.field("left")?);
+            let op = init.field("operator").map(|o| t(text, o)).unwrap_or("");
+            if l.kind_name() != "identifier" || op != "=" {
+                return Some(false);
+            }
+            t(text, l)
+        }
+        _ => return Some(false),
+    };
+    let cond = strip_parens(for_node.field("condition")?);
+    if cond.kind_name() != "binary_expression" {
+        return Some(false);
+    }
+    let l = strip_parens(cond.field("left")?);
+    let r = strip_parens(cond.field("right")?);
+    let op = cond.field("operator").map(|o| t(text, o)).unwrap_or("");
+    let is_var = |n: Node<'_>| n.kind_name() == "identifier" && t(text, n) == var;
+    let swapped = if is_var(l) {
+        false
+    } else if is_var(r) {
+        true
+    } else {
+        return Some(false);
+    };
+    let op = match (op, swapped) {
+        ("<", false) | (">", true) => Some(TestOp::Lt),
+        ("<=", false) | (">=", true) => Some(TestOp::Le),
+        (">", false) | ("<", true) => Some(TestOp::Gt),
+        (">=", false) | ("<=", true) => Some(TestOp::Ge),
+        ("!=", _) => None,
+        _ => return Some(false),
+    };
+    let upd = for_node.field("update")?;
+    let (step, sign): (&str, i32) = match upd.kind_name() {
+        "update_expression" => {
+            let a = strip_parens(upd.field("argument")?);
+            let o = upd.field("operator").map(|o| t(text, o)).unwrap_or("");
+            if !is_var(a) {
+                return Some(false);
+            }
+            ("1", if o == "++" { 1 } else { -1 })
+        }
+        "assignment_expression" => {
+            let l = strip_parens(upd.field("left")?);
+            let r = strip_parens(upd.field("right")?);
+            let o = upd.field("operator").map(|o| t(text, o)).unwrap_or("");
+            if !is_var(l) {
+                return Some(false);
+            }
+            match o {
+                "+=" => (t(text, r), 1),
+                "-=" => (t(text, r), -1),
+                "=" if r.kind_name() == "binary_expression" => {
+                    let a = strip_parens(r.field("left")?);
+                    let b = strip_parens(r.field("right")?);
+                    let bo = r.field("operator").map(|o| t(text, o)).unwrap_or("");
+                    match bo {
+                        "+" if is_var(a) => (t(text, b), 1),
+                        "+" if is_var(b) => (t(text, a), 1),
+                        "-" if is_var(a) => (t(text, b), -1),
+                        _ => return Some(false),
+                    }
+                }
+                _ => return Some(false),
+            }
+        }
+        _ => return Some(false),
+    };
+    let sign = match int_literal(step) {
+        Some(0) => return Some(false),
+        Some(v) if v < 0 => -sign,
+        _ => sign,
+    };
+    let test = match op {
+        Some(o) => o,
+        None if sign > 0 => TestOp::Lt,
+        None => TestOp::Gt,
+    };
+    Some(!((test.increasing() && sign < 0) || (!test.increasing() && sign > 0)))
+}
+
+/// Whether [`nest`] returns the loops (no diagnostic) for `depth` loops at
+/// `stmt`; `false` may also mean "not sure" (see [`is_canonical`]).
+pub fn nest_is_canonical(stmt: Node<'_>, text: &str, depth: usize) -> bool {
+    let mut node = stmt;
+    for level in 0..depth {
+        if !is_canonical(node, text) {
+            return false;
+        }
+        if level + 1 < depth {
+            match nested_loop(node) {
+                Some(inner) => node = inner,
+                None => return false,
+            }
+        }
+    }
+    true
+}
+
 /// The loop perfectly nested in `for_node`'s body, if any: the body is a
 /// `for`, or a block holding exactly one statement that is a `for`.
 pub fn nested_loop<'t>(for_node: Node<'t>) -> Option<Node<'t>> {

@@ -5,7 +5,7 @@
 //! parameters, and the local declarations of every enclosing block that
 //! precede the region; inner ones shadow outer ones.
 
-use super::ctype::{declarator, declarator_name, specifiers_and_declarators, CType};
+use super::ctype::{declarator, specifiers_and_declarators, CType};
 use crate::front::fields::NodeFields;
 use crate::source::Span;
 use std::cell::OnceCell;
@@ -213,26 +213,39 @@ pub fn visible_before(root: Node<'_>, text: &str, pos: usize) -> HashMap<String,
 pub struct FileScope<'t> {
     /// Top-level items, in order.
     tops: Vec<Node<'t>>,
-    /// Each name's file-scope declarations: (start of their top-level item, symbol), in order.
-    by_name: HashMap<String, Vec<(usize, Symbol)>>,
+    text: &'t str,
+    /// Each name's file-scope declarations: (start of their top-level item,
+    /// symbol), in order; read on the first lookup that no local declaration
+    /// answers.
+    by_name: OnceCell<HashMap<String, Vec<(usize, Symbol)>>>,
 }
 
 impl<'t> FileScope<'t> {
-    pub fn new(root: Node<'t>, text: &str) -> Self {
+    pub fn new(root: Node<'t>, text: &'t str) -> Self {
         let mut c = root.walk();
         let tops: Vec<Node<'t>> = root.children(&mut c).collect();
-        let mut by_name: HashMap<String, Vec<(usize, Symbol)>> = HashMap::new();
-        for item in &tops {
-            let mut syms = Vec::new();
-            collect_file_scope(*item, text, &mut syms);
-            for s in syms {
-                by_name
-                    .entry(s.name.clone())
-                    .or_default()
-                    .push((item.start_byte(), s));
-            }
+        FileScope {
+            tops,
+            text,
+            by_name: OnceCell::new(),
         }
-        FileScope { tops, by_name }
+    }
+
+    fn by_name(&self) -> &HashMap<String, Vec<(usize, Symbol)>> {
+        self.by_name.get_or_init(|| {
+            let mut by_name: HashMap<String, Vec<(usize, Symbol)>> = HashMap::new();
+            for item in &self.tops {
+                let mut syms = Vec::new();
+                collect_file_scope(*item, self.text, &mut syms);
+                for s in syms {
+                    by_name
+                        .entry(s.name.clone())
+                        .or_default()
+                        .push((item.start_byte(), s));
+                }
+            }
+            by_name
+        })
     }
 
     /// The outermost node spanning exactly `start..end`, found walking down
@@ -271,15 +284,20 @@ impl<'t> FileScope<'t> {
             .and_then(|k| self.tops.get(k))
             .filter(|n| start < n.end_byte());
         match top {
-            Some(top) => Locals {
-                before: top.start_byte(),
-                units: local_units(*top, text, start, end),
-                text,
-            },
+            Some(top) => {
+                let (units, stmt) = local_units(*top, text, start, end);
+                Locals {
+                    before: top.start_byte(),
+                    units,
+                    text,
+                    stmt,
+                }
+            }
             None => Locals {
                 before: start,
                 units: Vec::new(),
                 text,
+                stmt: None,
             },
         }
     }
@@ -317,17 +335,28 @@ pub struct Locals<'t> {
     before: usize,
     units: Vec<Unit<'t>>,
     text: &'t str,
+    /// The outermost node spanning exactly the statement the locals were
+    /// taken at (what [`FileScope::node_at`] gives), met on the way down.
+    stmt: Option<Node<'t>>,
 }
 
 /// Declarations of one place, read when first needed.
 enum Unit<'t> {
     /// Symbols read at once (file-scope items of an enclosing `#if` group).
     Read(Vec<Symbol>),
+    /// A function's parameters (the `parameter_declaration`s of `list`):
+    /// a lookup goes straight to the parameter whose text holds the name
+    /// (the list's child at that byte) instead of through every parameter.
+    /// `slots[k]`: child `k` as a declaration unit, made on first use.
+    Params {
+        list: Node<'t>,
+        slots: Vec<OnceCell<Option<Unit<'t>>>>,
+    },
     /// A declaration: its names, then its symbols, read on demand.
     Decl {
         node: Node<'t>,
         storage: Storage,
-        names: OnceCell<Vec<&'t str>>,
+        names: OnceCell<Vec<(&'t str, bool)>>,
         symbols: OnceCell<Vec<Symbol>>,
     },
 }
@@ -342,38 +371,92 @@ impl<'t> Unit<'t> {
         }
     }
 
+    /// The names this declaration unit declares (what `declared_by` gives,
+    /// without the types), each with whether its declarator declares a
+    /// function; `None` when the declaration's text does not hold `name` as a
+    /// word (no tree walk then: a declared name is an identifier of the
+    /// declaration's text).
+    fn names_for<'s>(
+        node: Node<'t>,
+        names: &'s OnceCell<Vec<(&'t str, bool)>>,
+        name: &str,
+        text: &'t str,
+    ) -> Option<&'s [(&'t str, bool)]> {
+        let decl_text = text.get(node.start_byte()..node.end_byte())?;
+        if !contains_word(decl_text, name) {
+            return None;
+        }
+        let names = names.get_or_init(|| {
+            // A parameter has at most one declarator (the grammar's
+            // `parameter_declaration`): no walk over its children.
+            let decls = if node.kind_name() == "parameter_declaration" {
+                node.field("declarator").into_iter().collect()
+            } else {
+                node.fields("declarator")
+            };
+            decls
+                .into_iter()
+                .filter_map(|d| {
+                    let (n, function) = declarator_name_and_function(d, text)?;
+                    // `float _Complex z` (see `complex_declarator`).
+                    let n = match complex_declarator(n, d, node, text) {
+                        Some((_, sp)) => text.get(sp.start..sp.end)?,
+                        None => n,
+                    };
+                    Some((n, function))
+                })
+                .collect()
+        });
+        Some(names)
+    }
+
+    /// The first answer of `f` for the parameters of `list` whose text
+    /// holds `name` as a word, last first (as declaration units).
+    fn params_find<'s, R>(
+        list: Node<'t>,
+        slots: &'s [OnceCell<Option<Unit<'t>>>],
+        name: &str,
+        text: &'t str,
+        mut f: impl FnMut(&'s Unit<'t>) -> Option<R>,
+    ) -> Option<R> {
+        let base = list.start_byte();
+        let list_text = text.get(base..list.end_byte()).unwrap_or("");
+        let mut before = list_text.len();
+        while let Some(at) = rfind_word(list_text, name, before) {
+            before = at;
+            let mut c = list.walk();
+            let Some(k) = c.goto_first_child_for_byte(base + at) else {
+                continue;
+            };
+            let Some(slot) = slots.get(k) else {
+                continue;
+            };
+            let unit = slot.get_or_init(|| {
+                let p = c.node();
+                (p.kind_name() == "parameter_declaration").then(|| Unit::decl(p, Storage::Param))
+            });
+            if let Some(r) = unit.as_ref().and_then(&mut f) {
+                return Some(r);
+            }
+        }
+        None
+    }
+
     /// The last symbol named `name` this unit declares.
     fn get(&self, name: &str, text: &'t str) -> Option<&Symbol> {
         let symbols = match self {
             Unit::Read(symbols) => symbols,
+            Unit::Params { list, slots } => {
+                return Self::params_find(*list, slots, name, text, |u| u.get(name, text));
+            }
             Unit::Decl {
                 node,
                 storage,
                 names,
                 symbols,
             } => {
-                // The names `declared_by` gives, without the types.
-                let names = names.get_or_init(|| {
-                    // A parameter has at most one declarator (the grammar's
-                    // `parameter_declaration`): no walk over its children.
-                    let decls = if node.kind_name() == "parameter_declaration" {
-                        node.field("declarator").into_iter().collect()
-                    } else {
-                        node.fields("declarator")
-                    };
-                    decls
-                        .into_iter()
-                        .filter_map(|d| {
-                            let n = declarator_name(d, text)?;
-                            // `float _Complex z` (see `complex_declarator`).
-                            match complex_declarator(n, d, *node, text) {
-                                Some((_, sp)) => text.get(sp.start..sp.end),
-                                None => Some(n),
-                            }
-                        })
-                        .collect()
-                });
-                if !names.contains(&name) {
+                let names = Self::names_for(*node, names, name, text)?;
+                if !names.iter().any(|(n, _)| *n == name) {
                     return None;
                 }
                 symbols.get_or_init(|| {
@@ -385,12 +468,147 @@ impl<'t> Unit<'t> {
         };
         symbols.iter().rev().find(|s| s.name == name)
     }
+
+    /// What [`Unit::get`] finds, as a [`Class`], without reading the type.
+    fn class(&self, name: &str, text: &'t str) -> Option<Class> {
+        match self {
+            Unit::Params { list, slots } => {
+                Self::params_find(*list, slots, name, text, |u| u.class(name, text))
+            }
+            Unit::Read(symbols) => symbols.iter().rev().find(|s| s.name == name).map(Class::of),
+            Unit::Decl { node, names, .. } => {
+                let names = Self::names_for(*node, names, name, text)?;
+                let (_, is_function) = names.iter().rev().find(|(n, _)| *n == name)?;
+                Some(Class {
+                    is_typedef: declares_typedef(*node, text),
+                    is_function: *is_function,
+                })
+            }
+        }
+    }
 }
 
-impl Locals<'_> {
+/// What a visible name is, for rules that need no more than that: a type
+/// name (`typedef`), a function, or else an object.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Class {
+    pub is_typedef: bool,
+    pub is_function: bool,
+}
+
+impl Class {
+    fn of(s: &Symbol) -> Self {
+        Class {
+            is_typedef: s.is_typedef,
+            is_function: s.ty.is_function(),
+        }
+    }
+}
+
+/// Whether `name` occurs in `text` with no identifier character (ASCII
+/// letter, digit, `_`) right before or after it. A false answer means no
+/// identifier of `text` is `name`.
+fn contains_word(text: &str, name: &str) -> bool {
+    let (bytes, word) = (text.as_bytes(), name.as_bytes());
+    let Some((&first, _)) = word.split_first() else {
+        return true;
+    };
+    if bytes.len() < word.len() {
+        return false;
+    }
+    let ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    // A byte loop: declarations are short, and `str::find` sets up a
+    // searcher on every call.
+    (0..=bytes.len() - word.len()).any(|at| {
+        bytes[at] == first
+            && bytes[at..at + word.len()] == *word
+            && (at == 0 || !ident(bytes[at - 1]))
+            && bytes.get(at + word.len()).is_none_or(|&b| !ident(b))
+    })
+}
+
+/// The start of the last word `name` in `text` (as [`contains_word`] finds
+/// words) that starts before byte `before`.
+fn rfind_word(text: &str, name: &str, before: usize) -> Option<usize> {
+    let (bytes, word) = (text.as_bytes(), name.as_bytes());
+    let &first = word.first()?;
+    let last_start = bytes.len().checked_sub(word.len())?;
+    let ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    (0..=last_start.min(before.checked_sub(1)?))
+        .rev()
+        .find(|&at| {
+            bytes[at] == first
+                && bytes[at..at + word.len()] == *word
+                && (at == 0 || !ident(bytes[at - 1]))
+                && bytes.get(at + word.len()).is_none_or(|&b| !ident(b))
+        })
+}
+
+/// Whether a declaration's specifiers make it a `typedef`, as
+/// `specifiers_and_declarators` reads it.
+fn declares_typedef(decl: Node<'_>, text: &str) -> bool {
+    if decl.kind_name() == "type_definition" {
+        return true;
+    }
+    // The keyword is a word of the declaration's text when it is there.
+    let decl_text = text.get(decl.start_byte()..decl.end_byte()).unwrap_or("");
+    if !contains_word(decl_text, "typedef") {
+        return false;
+    }
+    let declarator = crate::front::fields::field_id("declarator");
+    let mut cursor = decl.walk();
+    let mut more = cursor.goto_first_child();
+    while more {
+        let field = cursor.field_id();
+        let is_declarator = field.is_some() && field == declarator;
+        if !is_declarator && cursor.node().kind_name() == "typedef" {
+            return true;
+        }
+        more = cursor.goto_next_sibling();
+    }
+    false
+}
+
+/// [`super::ctype::declarator_name`], and whether the declarator's derivations include a
+/// function (what `CType::is_function` says of the type `declarator` reads).
+fn declarator_name_and_function<'s>(node: Node<'_>, text: &'s str) -> Option<(&'s str, bool)> {
+    match node.kind_name() {
+        "identifier" | "field_identifier" | "type_identifier" => Some((
+            text.get(node.start_byte()..node.end_byte()).unwrap_or(""),
+            false,
+        )),
+        "init_declarator" | "parenthesized_declarator" | "attributed_declarator" => {
+            let inner = node.field("declarator").or_else(|| node.named_child(0))?;
+            declarator_name_and_function(inner, text)
+        }
+        "pointer_declarator" | "abstract_pointer_declarator" | "array_declarator" => {
+            declarator_name_and_function(node.field("declarator")?, text)
+        }
+        "function_declarator" => {
+            let (n, _) = declarator_name_and_function(node.field("declarator")?, text)?;
+            Some((n, true))
+        }
+        _ => None,
+    }
+}
+
+impl<'t> Locals<'t> {
+    /// The statement these locals were taken at, when it was found.
+    pub fn stmt(&self) -> Option<Node<'t>> {
+        self.stmt
+    }
+
     /// The local symbol named `name`: the last declared.
     fn get(&self, name: &str) -> Option<&Symbol> {
         self.units.iter().rev().find_map(|u| u.get(name, self.text))
+    }
+
+    /// [`Locals::get`]'s answer as a [`Class`].
+    fn class(&self, name: &str) -> Option<Class> {
+        self.units
+            .iter()
+            .rev()
+            .find_map(|u| u.class(name, self.text))
     }
 }
 
@@ -403,15 +621,25 @@ pub struct Visible<'f, 't> {
 
 impl Visible<'_, '_> {
     pub fn get(&self, name: &str) -> Option<&Symbol> {
-        self.locals.get(name).or_else(|| {
-            self.file
-                .by_name
-                .get(name)?
-                .iter()
-                .rev()
-                .find(|(at, _)| *at < self.locals.before)
-                .map(|(_, s)| s)
-        })
+        self.locals.get(name).or_else(|| self.global(name))
+    }
+
+    /// What `get(name)` would find, as a [`Class`]: a local's type is not
+    /// read.
+    pub fn class(&self, name: &str) -> Option<Class> {
+        self.locals
+            .class(name)
+            .or_else(|| self.global(name).map(Class::of))
+    }
+
+    fn global(&self, name: &str) -> Option<&Symbol> {
+        self.file
+            .by_name()
+            .get(name)?
+            .iter()
+            .rev()
+            .find(|(at, _)| *at < self.locals.before)
+            .map(|(_, s)| s)
     }
 }
 
@@ -420,12 +648,17 @@ impl Visible<'_, '_> {
 /// earlier declarations in an enclosing `#if` group), found walking down from
 /// `top` with the rules of [`visible_at`]. (`Node::parent` would restart from
 /// the root each time, a walk over the whole file.)
-fn local_units<'t>(top: Node<'t>, text: &'t str, start: usize, end: usize) -> Vec<Unit<'t>> {
+fn local_units<'t>(
+    top: Node<'t>,
+    text: &'t str,
+    start: usize,
+    end: usize,
+) -> (Vec<Unit<'t>>, Option<Node<'t>>) {
     let mut units = Vec::new();
     let mut node = top;
     loop {
         if start < end && node.start_byte() == start && node.end_byte() == end {
-            break;
+            return (units, Some(node));
         }
         // One pass over the children: the one on the way, and for a block
         // the declarations before it (or before the point).
@@ -447,10 +680,9 @@ fn local_units<'t>(top: Node<'t>, text: &'t str, start: usize, end: usize) -> Ve
         let limit = child.map(|ch| ch.start_byte()).unwrap_or(start);
         match node.kind_name() {
             "function_definition" => {
-                if let Some(decl) = node.field("declarator") {
-                    for p in param_declarations(decl) {
-                        units.push(Unit::decl(p, Storage::Param));
-                    }
+                if let Some(list) = node.field("declarator").and_then(parameter_list) {
+                    let slots = (0..list.child_count()).map(|_| OnceCell::new()).collect();
+                    units.push(Unit::Params { list, slots });
                 }
             }
             "preproc_ifdef"
@@ -484,7 +716,7 @@ fn local_units<'t>(top: Node<'t>, text: &'t str, start: usize, end: usize) -> Ve
             None => break,
         }
     }
-    units
+    (units, None)
 }
 
 fn collect_file_scope(item: Node<'_>, text: &str, out: &mut Vec<Symbol>) {
@@ -535,23 +767,25 @@ fn params_of(decl: Node<'_>, text: &str, out: &mut Vec<Symbol>) {
 /// The `parameter_declaration`s of a function declarator (through pointer
 /// declarators).
 fn param_declarations(decl: Node<'_>) -> Vec<Node<'_>> {
+    let Some(params) = parameter_list(decl) else {
+        return Vec::new();
+    };
+    // By index: a parameter list is short, and `named_child` steps
+    // through the children without a cursor's bookkeeping.
+    (0..params.named_child_count())
+        .filter_map(|k| params.named_child(k as u32))
+        .filter(|p| p.kind_name() == "parameter_declaration")
+        .collect()
+}
+
+/// The `parameters` of a function declarator (through pointer declarators).
+fn parameter_list(decl: Node<'_>) -> Option<Node<'_>> {
     let mut d = decl;
     loop {
         if d.kind_name() == "function_declarator" {
-            let Some(params) = d.field("parameters") else {
-                return Vec::new();
-            };
-            // By index: a parameter list is short, and `named_child` steps
-            // through the children without a cursor's bookkeeping.
-            return (0..params.named_child_count())
-                .filter_map(|k| params.named_child(k as u32))
-                .filter(|p| p.kind_name() == "parameter_declaration")
-                .collect();
+            return d.field("parameters");
         }
-        match d.field("declarator") {
-            Some(inner) => d = inner,
-            None => return Vec::new(),
-        }
+        d = d.field("declarator")?;
     }
 }
 
@@ -559,6 +793,92 @@ fn param_declarations(decl: Node<'_>) -> Vec<Node<'_>> {
 mod tests {
     use super::*;
     use crate::front::parse_c;
+
+    #[test]
+    fn words() {
+        assert!(contains_word("double *restrict a", "a"));
+        assert!(!contains_word("double *restrict ab", "a"));
+        assert!(!contains_word("double *restrict ba", "a"));
+        assert!(contains_word("int a_1, b", "b"));
+        assert!(contains_word("int a_1,b", "a_1"));
+        assert!(!contains_word("int a_10", "a_1"));
+        assert!(contains_word("int é,x", "x"));
+        assert!(contains_word("x", "x"));
+        assert!(!contains_word("", "x"));
+    }
+
+    /// Parameters are found by the word's place in the parameter list: names
+    /// inside other parameters' declarators, types and prefixes of longer
+    /// names do not confuse it.
+    #[test]
+    fn parameters_by_place() {
+        let text = "typedef int T;\n\
+            int p(T T2, int a, int (*cb)(int a, int q), double *restrict ab, int x, T a_, int y) {\n\
+              for (int i = 0; i < 1; i++) { x += i; }\n\
+              return 0;\n\
+            }\n";
+        let tree = parse_c(text.to_string());
+        let root = tree.root().expect("tree");
+        let index = FileScope::new(root, text);
+        let at = text.find("for (").unwrap();
+        let end = text[at..].find('}').unwrap() + at + 1;
+        let stmt = index.node_at(at, end).expect("for statement");
+        let old = visible_at(root, text, stmt);
+        let locals = index.locals(text, at, end);
+        let new = index.visible(&locals);
+        for n in [
+            "T", "T2", "a", "cb", "q", "ab", "x", "a_", "y", "i", "p", "int",
+        ] {
+            assert_eq!(
+                old.get(n).map(|s| s.span),
+                new.get(n).map(|s| s.span),
+                "`{n}`"
+            );
+            assert_eq!(old.get(n).map(Class::of), new.class(n), "`{n}`");
+        }
+        assert!(new.get("q").is_none());
+        assert_eq!(new.get("a").map(|s| s.storage), Some(Storage::Param));
+    }
+
+    /// Classes of typedefs, functions and function parameters agree with
+    /// the symbols' types.
+    #[test]
+    fn classes_agree_with_symbols() {
+        let text = "typedef int T;\n\
+            void f(int g(int), int (*h)(void), int a[4]) {\n\
+              typedef double R; int k(int), *p, q[3]; float _Complex z;\n\
+              int (*fp)(int);\n\
+              for (int i = 0; i < 1; i++) { a[i] = 0; }\n\
+            }\n";
+        let tree = parse_c(text.to_string());
+        let root = tree.root().expect("tree");
+        let index = FileScope::new(root, text);
+        let at = text.find("for (").unwrap();
+        let end = text[at..].find('}').unwrap() + at + 1;
+        let stmt = index.node_at(at, end).expect("for statement");
+        let old = visible_at(root, text, stmt);
+        let locals = index.locals(text, at, end);
+        let new = index.visible(&locals);
+        for n in [
+            "T", "f", "g", "h", "a", "R", "k", "p", "q", "z", "fp", "i", "none",
+        ] {
+            assert_eq!(old.get(n).map(Class::of), new.class(n), "`{n}`");
+            assert_eq!(
+                old.get(n).map(|s| s.span),
+                new.get(n).map(|s| s.span),
+                "`{n}`"
+            );
+        }
+        assert_eq!(
+            new.class("k"),
+            Some(Class {
+                is_typedef: false,
+                is_function: true
+            })
+        );
+        assert!(new.class("R").is_some_and(|c| c.is_typedef));
+        assert!(new.class("g").is_some_and(|c| c.is_function));
+    }
 
     /// The indexed lookup agrees with `visible_at` for every statement.
     #[test]
@@ -595,6 +915,12 @@ mod tests {
                     old.get(n).map(|s| s.span),
                     new.get(n).map(|s| s.span),
                     "`{n}` at {:?}",
+                    &text[node.start_byte()..node.end_byte()]
+                );
+                assert_eq!(
+                    old.get(n).map(Class::of),
+                    new.class(n),
+                    "class of `{n}` at {:?}",
                     &text[node.start_byte()..node.end_byte()]
                 );
             }

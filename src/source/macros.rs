@@ -166,6 +166,58 @@ const C_KEYWORDS: &[&str] = &[
     "_Thread_local",
 ];
 
+/// `C_KEYWORDS.contains(&name)`, as one `match` (this runs for the first
+/// word of every line).
+fn is_c_keyword(name: &str) -> bool {
+    matches!(
+        name,
+        "auto"
+            | "break"
+            | "case"
+            | "char"
+            | "const"
+            | "continue"
+            | "default"
+            | "do"
+            | "double"
+            | "else"
+            | "enum"
+            | "extern"
+            | "float"
+            | "for"
+            | "goto"
+            | "if"
+            | "inline"
+            | "int"
+            | "long"
+            | "register"
+            | "restrict"
+            | "return"
+            | "short"
+            | "signed"
+            | "sizeof"
+            | "static"
+            | "struct"
+            | "switch"
+            | "typedef"
+            | "union"
+            | "unsigned"
+            | "void"
+            | "volatile"
+            | "while"
+            | "_Alignas"
+            | "_Alignof"
+            | "_Atomic"
+            | "_Bool"
+            | "_Complex"
+            | "_Generic"
+            | "_Imaginary"
+            | "_Noreturn"
+            | "_Static_assert"
+            | "_Thread_local"
+    )
+}
+
 /// Index of the first byte at or after `i` that is not a space, tab,
 /// continuation or block comment; `newlines` says whether line ends and line
 /// comments are skipped too.
@@ -419,7 +471,11 @@ pub fn find_all(text: &str) -> Found {
                 }
             }
             // Cheap structural test first: most lines go on after their first word.
-            if first {
+            // A keyword the file does not define cannot be a use to report.
+            if first
+                && !(is_c_keyword(name)
+                    && (st.defined.is_empty() || !st.defined.contains_key(name)))
+            {
                 if let Some(u) = unknown_use(b, name, span) {
                     match st.defined.get(name) {
                         // `P(omp for)` with a `P` of the file that is not
@@ -561,6 +617,16 @@ fn unknown_use(b: &[u8], name: &str, span: Span) -> Option<UnknownUse> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn keyword_match_is_the_table() {
+        for k in C_KEYWORDS {
+            assert!(is_c_keyword(k), "{k}");
+        }
+        for w in ["", "fo", "forr", "For", "printf", "x", "_Pragma", "intt"] {
+            assert_eq!(is_c_keyword(w), C_KEYWORDS.contains(&w), "{w}");
+        }
+    }
 
     fn uses(t: &str) -> Vec<(String, &str, &str)> {
         find_all(t)

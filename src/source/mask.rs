@@ -49,8 +49,32 @@ pub struct PragmaMacro {
 }
 
 pub(super) fn is_ident_byte(c: u8) -> bool {
-    c.is_ascii_alphanumeric() || c == b'_'
+    IDENT_BYTES[c as usize]
 }
+
+/// The bytes that keep the scanner at the start of a line (indentation,
+/// blank lines), as a table.
+static LINE_BLANKS: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut c = 0;
+    while c < 256 {
+        t[c] = matches!(c as u8, b' ' | b'\t' | b'\r' | b'\x0c' | b'\n');
+        c += 1;
+    }
+    t
+};
+
+/// [`is_ident_byte`] as a table (it runs for every byte of many words).
+static IDENT_BYTES: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut c = 0;
+    while c < 256 {
+        let b = c as u8;
+        t[c] = b.is_ascii_alphanumeric() || b == b'_';
+        c += 1;
+    }
+    t
+};
 
 /// Whether `word` occurs in `text` as a whole identifier (comments and
 /// strings included: callers that care blank them first).
@@ -120,7 +144,12 @@ pub(super) fn logical_line_end(b: &[u8], mut i: usize) -> usize {
                 // A line comment runs to the end of the logical line.
                 i += 2;
                 while i < b.len() && b[i] != b'\n' {
-                    i = skip_splice(b, i).unwrap_or(i + 1);
+                    // Only a backslash may start a splice.
+                    i = if b[i] == b'\\' {
+                        skip_splice(b, i).unwrap_or(i + 1)
+                    } else {
+                        i + 1
+                    };
                 }
             }
             b'"' | b'\'' => i = skip_literal(b, i),
@@ -284,7 +313,7 @@ pub(super) fn scan_idents(
     while i < n {
         if line_start {
             // Indentation, blank lines and continuations keep the line start.
-            while i < n && matches!(b[i], b' ' | b'\t' | b'\r' | b'\x0c' | b'\n') {
+            while i < n && LINE_BLANKS[b[i] as usize] {
                 i += 1;
             }
             if let Some(j) = skip_splice(b, i) {
@@ -307,6 +336,13 @@ pub(super) fn scan_idents(
             } else {
                 &STOPS
             };
+            // Eight bytes at a time while none of them stops the scan.
+            while let Some(c) = b.get(i..i + 8) {
+                if c.iter().fold(false, |any, &x| any | stop[x as usize]) {
+                    break;
+                }
+                i += 8;
+            }
             while i < n && !stop[b[i] as usize] {
                 i += 1;
             }

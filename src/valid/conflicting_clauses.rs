@@ -67,11 +67,20 @@ fn var(item: &ListItem) -> String {
     format!("{}{}", item.name, item.path)
 }
 
+/// `var(a) == var(b)`, without building the strings.
+fn same_var(a: &ListItem, b: &ListItem) -> bool {
+    a.name.len() + a.path.len() == b.name.len() + b.path.len()
+        && a.name
+            .bytes()
+            .chain(a.path.bytes())
+            .eq(b.name.bytes().chain(b.path.bytes()))
+}
+
 pub fn check(cx: &Context, out: &mut Sink) {
     for i in 0..cx.len() {
         let d = cx.directive(i);
         let combined = spec::leaves_of(d).len() > 1;
-        let mut seen: Vec<(String, &Clause, &ListItem)> = Vec::new();
+        let mut seen: Vec<(&Clause, &ListItem)> = Vec::new();
         for c in &d.clauses {
             let relevant =
                 spec::is_sharing_clause(d.model, &c.name) || spec::is_map_clause(d.model, &c.name);
@@ -79,14 +88,14 @@ pub fn check(cx: &Context, out: &mut Sink) {
                 continue;
             }
             for item in c.items() {
-                let v = var(item);
                 let prior = seen
                     .iter()
-                    .filter(|(w, ..)| *w == v)
-                    .find_map(|(_, pc, _)| {
+                    .filter(|(_, w)| same_var(w, item))
+                    .find_map(|(pc, _)| {
                         conflict(d.model, combined, &pc.name, &c.name).map(|why| (pc, why))
                     });
                 if let Some((pc, why)) = prior {
+                    let v = var(item);
                     let msg = if pc.name == c.name && std::ptr::eq(*pc, c) {
                         format!("`{v}` is listed twice in `{}`", c.name)
                     } else if pc.name == c.name {
@@ -103,7 +112,7 @@ pub fn check(cx: &Context, out: &mut Sink) {
                     );
                     continue;
                 }
-                seen.push((v, c, item));
+                seen.push((c, item));
             }
         }
     }

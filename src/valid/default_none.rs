@@ -168,19 +168,16 @@ pub fn check(cx: &Context, out: &mut Sink) {
         }
         // The default(none) in effect, and the enclosing OpenACC data constructs.
         let mut clause = d.clauses.iter().find(|c| default_none(c));
-        let mut names = BTreeSet::new();
-        listed(cx, i, &mut names);
-        if d.model == Model::Acc && spec::is_acc_compute(d) {
-            let has_default = d.clause("default").is_some();
-            for j in cx.ancestors(i) {
-                let a = cx.directive(j);
-                if a.model == Model::Acc && a.name == "data" {
-                    listed(cx, j, &mut names);
-                    if clause.is_none() && !has_default {
-                        clause = a.clauses.iter().find(|c| default_none(c));
-                    }
-                }
-            }
+        let acc_compute = d.model == Model::Acc && spec::is_acc_compute(d);
+        let acc_data = |j: usize| {
+            let a = cx.directive(j);
+            a.model == Model::Acc && a.name == "data"
+        };
+        if acc_compute && clause.is_none() && d.clause("default").is_none() {
+            clause = cx
+                .ancestors(i)
+                .filter(|&j| acc_data(j))
+                .find_map(|j| cx.directive(j).clauses.iter().find(|c| default_none(c)));
         }
         // OpenMP `defaultmap(none[: category])` on a target construct.
         let defaultmap_none = d.model == Model::Omp
@@ -198,6 +195,14 @@ pub fn check(cx: &Context, out: &mut Sink) {
         let Some(stmt) = cx.stmt_node(i) else {
             continue;
         };
+        // The names listed here and on the enclosing OpenACC data constructs.
+        let mut names = BTreeSet::new();
+        listed(cx, i, &mut names);
+        if acc_compute {
+            for j in cx.ancestors(i).filter(|&j| acc_data(j)) {
+                listed(cx, j, &mut names);
+            }
+        }
         let mut exempt = threadprivate.clone();
         loop_vars(cx, i, &mut exempt);
         for j in cx.descendants(i) {

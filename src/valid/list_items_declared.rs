@@ -78,7 +78,8 @@ pub fn check(cx: &Context, out: &mut Sink) {
         };
         let unknown_is_error = !headers || cx.offloaded(i);
         for (item, functions_ok) in items {
-            let problem = match symbols.get(&item.name) {
+            // The class is enough here (the type is read only for a diagnostic).
+            let problem = match symbols.class(&item.name) {
                 None if !unknown_is_error => None,
                 None => Some((
                     format!("`{}` is not a declared variable", item.name),
@@ -88,7 +89,7 @@ pub fn check(cx: &Context, out: &mut Sink) {
                     format!("`{}` is a type, not a variable", item.name),
                     "a type name",
                 )),
-                Some(s) if s.ty.is_function() && !functions_ok => Some((
+                Some(s) if s.is_function && !functions_ok => Some((
                     format!("`{}` is a function, not a variable", item.name),
                     "a function name",
                 )),

@@ -225,6 +225,10 @@ impl<'a> Context<'a> {
     /// The statement the directive is attached to, as a tree node.
     pub fn stmt_node(&self, i: usize) -> Option<Node<'a>> {
         let span = self.dirs[i].stmt?;
+        // The walk down to the symbols met it already, if it ran.
+        if let Some(n) = self.locals.get(i)?.get().and_then(|l| l.stmt()) {
+            return Some(n);
+        }
         self.file_scope.as_ref()?.node_at(span.start, span.end)
     }
 

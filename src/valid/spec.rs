@@ -116,7 +116,92 @@ const ACC_LONGEST: usize = longest(ACC_LEAVES);
 /// The leaf constructs of a directive name, outermost first:
 /// `target teams distribute parallel for` -> `target`, `teams`, `distribute`,
 /// `parallel`, `for`; `target enter data` -> `target enter data`.
-pub fn leaves(model: Model, name: &str) -> Vec<&'static str> {
+pub fn leaves(model: Model, name: &str) -> Leaves {
+    with_leaves(model, name, Leaves::new)
+}
+
+/// Most names have this many leaves or fewer: they are kept without an
+/// allocation.
+const INLINE_LEAVES: usize = 8;
+
+/// The leaves of a directive name (a slice of leaf names), kept inline when
+/// there are few (the rules ask for them for every clause).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Leaves {
+    Inline(u8, [&'static str; INLINE_LEAVES]),
+    Heap(Vec<&'static str>),
+}
+
+impl Leaves {
+    fn new(ls: &[&'static str]) -> Self {
+        if ls.len() <= INLINE_LEAVES {
+            let mut a = [""; INLINE_LEAVES];
+            a[..ls.len()].copy_from_slice(ls);
+            Leaves::Inline(ls.len() as u8, a)
+        } else {
+            Leaves::Heap(ls.to_vec())
+        }
+    }
+}
+
+impl std::ops::Deref for Leaves {
+    type Target = [&'static str];
+    fn deref(&self) -> &[&'static str] {
+        match self {
+            Leaves::Inline(n, a) => &a[..*n as usize],
+            Leaves::Heap(v) => v,
+        }
+    }
+}
+
+impl<const N: usize> PartialEq<[&str; N]> for Leaves {
+    fn eq(&self, other: &[&str; N]) -> bool {
+        **self == *other
+    }
+}
+
+impl PartialEq<Vec<&str>> for Leaves {
+    fn eq(&self, other: &Vec<&str>) -> bool {
+        **self == **other
+    }
+}
+
+impl<'a> IntoIterator for &'a Leaves {
+    type Item = &'a &'static str;
+    type IntoIter = std::slice::Iter<'a, &'static str>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter()
+    }
+}
+
+impl IntoIterator for Leaves {
+    type Item = &'static str;
+    type IntoIter = LeavesIter;
+    fn into_iter(self) -> LeavesIter {
+        LeavesIter {
+            leaves: self,
+            next: 0,
+        }
+    }
+}
+
+/// The leaves, by value.
+pub struct LeavesIter {
+    leaves: Leaves,
+    next: usize,
+}
+
+impl Iterator for LeavesIter {
+    type Item = &'static str;
+    fn next(&mut self) -> Option<&'static str> {
+        let l = self.leaves.get(self.next).copied()?;
+        self.next += 1;
+        Some(l)
+    }
+}
+
+/// Calls `f` with [`leaves`]`(model, name)`, without copying them.
+pub fn with_leaves<R>(model: Model, name: &str, f: impl Fn(&[&'static str]) -> R) -> R {
     // The rules ask for the leaves of the same few names again and again
     // (every clause of every directive): the last names are remembered.
     const MEMO: usize = 16;
@@ -126,21 +211,26 @@ pub fn leaves(model: Model, name: &str) -> Vec<&'static str> {
     }
     LAST.try_with(|last| {
         let mut last = last.borrow_mut();
-        if let Some((_, _, ls)) = last.0.iter().find(|(m, n, _)| *m == model && n == name) {
-            return ls.clone();
-        }
-        let ls = split_leaves(model, name);
-        let (memo, next) = &mut *last;
-        let entry = (model, name.to_string(), ls.clone());
-        if memo.len() < MEMO {
-            memo.push(entry);
-        } else {
-            memo[*next] = entry;
-            *next = (*next + 1) % MEMO;
-        }
-        ls
+        let k = match last.0.iter().position(|(m, n, _)| *m == model && n == name) {
+            Some(k) => k,
+            None => {
+                let ls = split_leaves(model, name);
+                let (memo, next) = &mut *last;
+                let entry = (model, name.to_string(), ls);
+                if memo.len() < MEMO {
+                    memo.push(entry);
+                    memo.len() - 1
+                } else {
+                    let k = *next;
+                    memo[k] = entry;
+                    *next = (*next + 1) % MEMO;
+                    k
+                }
+            }
+        };
+        f(&last.0[k].2)
     })
-    .unwrap_or_else(|_| split_leaves(model, name))
+    .unwrap_or_else(|_| f(&split_leaves(model, name)))
 }
 
 /// [`leaves`], computed.
@@ -182,7 +272,7 @@ fn split_leaves(model: Model, name: &str) -> Vec<&'static str> {
 }
 
 /// The leaf constructs of `d`.
-pub fn leaves_of(d: &Directive) -> Vec<&'static str> {
+pub fn leaves_of(d: &Directive) -> Leaves {
     leaves(d.model, &d.name)
 }
 
@@ -475,8 +565,16 @@ const ACC_DATA: &[&str] = &[
 /// The clauses a leaf construct takes (OpenACC 3.3); deprecated aliases
 /// (`pcopy`, `present_or_copy`, ...) go wherever their modern form does.
 pub fn acc_leaf_clauses(leaf: &str) -> Vec<&'static str> {
-    let mut v: Vec<&'static str> = match leaf {
-        "parallel" => vec![
+    let mut v = acc_leaf_own(leaf).to_vec();
+    if acc_leaf_has_data(leaf) {
+        v.extend_from_slice(ACC_DATA);
+    }
+    v
+}
+
+fn acc_leaf_own(leaf: &str) -> &'static [&'static str] {
+    match leaf {
+        "parallel" => &[
             "async",
             "wait",
             "num_gangs",
@@ -491,7 +589,7 @@ pub fn acc_leaf_clauses(leaf: &str) -> Vec<&'static str> {
             "firstprivate",
             "default",
         ],
-        "kernels" => vec![
+        "kernels" => &[
             "async",
             "wait",
             "num_gangs",
@@ -503,7 +601,7 @@ pub fn acc_leaf_clauses(leaf: &str) -> Vec<&'static str> {
             "self",
             "default",
         ],
-        "serial" => vec![
+        "serial" => &[
             "async",
             "wait",
             "device_type",
@@ -515,7 +613,7 @@ pub fn acc_leaf_clauses(leaf: &str) -> Vec<&'static str> {
             "firstprivate",
             "default",
         ],
-        "loop" => vec![
+        "loop" => &[
             "collapse",
             "gang",
             "worker",
@@ -529,8 +627,8 @@ pub fn acc_leaf_clauses(leaf: &str) -> Vec<&'static str> {
             "private",
             "reduction",
         ],
-        "data" => vec!["if", "async", "wait", "device_type", "dtype", "default"],
-        "enter data" => vec![
+        "data" => &["if", "async", "wait", "device_type", "dtype", "default"],
+        "enter data" => &[
             "if",
             "async",
             "wait",
@@ -542,7 +640,7 @@ pub fn acc_leaf_clauses(leaf: &str) -> Vec<&'static str> {
             "present_or_copyin",
             "present_or_create",
         ],
-        "exit data" => vec![
+        "exit data" => &[
             "if",
             "async",
             "wait",
@@ -553,8 +651,8 @@ pub fn acc_leaf_clauses(leaf: &str) -> Vec<&'static str> {
             "pcopyout",
             "present_or_copyout",
         ],
-        "host_data" => vec!["use_device", "if", "if_present"],
-        "update" => vec![
+        "host_data" => &["use_device", "if", "if_present"],
+        "update" => &[
             "async",
             "wait",
             "device_type",
@@ -565,7 +663,7 @@ pub fn acc_leaf_clauses(leaf: &str) -> Vec<&'static str> {
             "host",
             "device",
         ],
-        "declare" => vec![
+        "declare" => &[
             "copy",
             "copyin",
             "copyout",
@@ -583,11 +681,11 @@ pub fn acc_leaf_clauses(leaf: &str) -> Vec<&'static str> {
             "present_or_copyout",
             "present_or_create",
         ],
-        "atomic" => vec!["read", "write", "update", "capture", "if"],
-        "init" | "shutdown" => vec!["device_type", "dtype", "device_num", "if"],
-        "set" => vec!["default_async", "device_num", "device_type", "dtype", "if"],
-        "wait" => vec!["async", "if"],
-        "routine" => vec![
+        "atomic" => &["read", "write", "update", "capture", "if"],
+        "init" | "shutdown" => &["device_type", "dtype", "device_num", "if"],
+        "set" => &["default_async", "device_num", "device_type", "dtype", "if"],
+        "wait" => &["async", "if"],
+        "routine" => &[
             "gang",
             "worker",
             "vector",
@@ -597,19 +695,29 @@ pub fn acc_leaf_clauses(leaf: &str) -> Vec<&'static str> {
             "dtype",
             "nohost",
         ],
-        _ => vec![],
-    };
-    if matches!(leaf, "parallel" | "kernels" | "serial" | "data") {
-        v.extend_from_slice(ACC_DATA);
+        _ => &[],
     }
-    v
+}
+
+/// Whether the leaf's clauses include the data clauses.
+fn acc_leaf_has_data(leaf: &str) -> bool {
+    matches!(leaf, "parallel" | "kernels" | "serial" | "data")
+}
+
+/// Whether `clause` is in [`acc_leaf_clauses`]`(leaf)`, without building it.
+fn acc_leaf_allows(leaf: &str, clause: &str) -> bool {
+    acc_leaf_own(leaf).contains(&clause) || (acc_leaf_has_data(leaf) && ACC_DATA.contains(&clause))
 }
 
 /// Whether clause `clause` is allowed on the directive `model name` by the
 /// clause tables (the union over its leaf constructs, with the
 /// combined-construct exceptions).
 pub fn allowed_on(model: Model, name: &str, clause: &str) -> bool {
-    let ls = leaves(model, name);
+    with_leaves(model, name, |ls| allowed_on_leaves(model, ls, clause))
+}
+
+/// [`allowed_on`] for the leaves `ls` of the directive's name.
+fn allowed_on_leaves(model: Model, ls: &[&'static str], clause: &str) -> bool {
     match model {
         Model::Omp => {
             // A combined parallel worksharing construct takes no `nowait`
@@ -623,7 +731,7 @@ pub fn allowed_on(model: Model, name: &str, clause: &str) -> bool {
             }
             ls.iter().any(|l| omp_leaf_clauses(l).contains(&clause))
         }
-        Model::Acc => ls.iter().any(|l| acc_leaf_clauses(l).contains(&clause)),
+        Model::Acc => ls.iter().any(|l| acc_leaf_allows(l, clause)),
     }
 }
 
