@@ -352,17 +352,6 @@ fn without_comments_and_strings(text: &str) -> String {
 }
 
 fn complex_types(orig: &str, diags: &mut Vec<Diagnostic>) {
-    for (i, _) in orig.match_indices("_Complex") {
-        diags.push(
-            Diagnostic::new(
-                codes::NOT_CXX,
-                Span::new(i, i + 8),
-                "C99 complex types are not supported yet",
-            )
-            .with_label("C++ spells this std::complex")
-            .with_help("keep complex arithmetic in a C file compiled by the C compiler"),
-        );
-    }
     // Including <complex.h> is harmless in C++ when nothing of it is used
     // (C++ maps it to <complex>); using it is not: `complex`, `I` and the
     // c* functions mean other things there.

@@ -216,13 +216,12 @@ impl Gen<'_> {
             red_list(reds)
         );
         for r in reds {
-            let _ = writeln!(
-                out,
-                "{ind}{} = {}::identity<{}>();",
-                r.ty.declare(&r.name),
-                r.op.functor(),
-                r.ty.type_name()
-            );
+            out.push_str(&super::reduction::declare_identity(
+                ind,
+                &r.ty.declare(&r.name),
+                &r.name,
+                &gen_field(r),
+            ));
         }
     }
 
@@ -237,7 +236,18 @@ impl Gen<'_> {
         );
         let _ = writeln!(out, "{ind}    {} {};", site.ty, site.value);
         for r in reds {
-            let _ = writeln!(out, "{ind}    {}.{n} = {n};", site.value, n = r.name);
+            if r.arith.is_complex() {
+                let _ = writeln!(
+                    out,
+                    "{ind}    {v}.{} = __real__ {n};\n{ind}    {v}.{} = __imag__ {n};",
+                    super::reduction::re_member(&r.name),
+                    super::reduction::im_member(&r.name),
+                    v = site.value,
+                    n = r.name
+                );
+            } else {
+                let _ = writeln!(out, "{ind}    {}.{n} = {n};", site.value, n = r.name);
+            }
         }
         let _ = writeln!(
             out,
@@ -269,6 +279,19 @@ impl Gen<'_> {
             site.ty, site.value, site.slots, self.n.team
         );
         for (r, t) in reds.iter().zip(targets) {
+            if r.arith.is_complex() {
+                let v = &site.value;
+                out.push_str(&super::reduction::complex_combine(
+                    &format!("{ind}    "),
+                    &gen_field(r),
+                    (&format!("__real__ {t}"), &format!("__imag__ {t}")),
+                    (
+                        &format!("{v}.{}", super::reduction::re_member(&r.name)),
+                        &format!("{v}.{}", super::reduction::im_member(&r.name)),
+                    ),
+                ));
+                continue;
+            }
             let _ = writeln!(
                 out,
                 "{ind}    {t} = {}::combine<{}>({t}, {}.{});",
@@ -790,10 +813,7 @@ pub fn emit_generic(
                     .map(|(_, w)| w.reductions.as_slice())
             })
             .unwrap_or(&[]);
-        let fields: Vec<(String, &str, String)> = reds
-            .iter()
-            .map(|x| (x.ty.type_name(), x.op.functor(), x.name.clone()))
-            .collect();
+        let fields: Vec<super::reduction::Field> = reds.iter().map(gen_field).collect();
         k.push_str(&super::reduction::data_struct(
             &s.ty,
             &format!(
@@ -998,4 +1018,9 @@ pub fn emit_generic(
     k.push_str("}\n\n");
     let host = region::host_code(r, "", &file.name, namer);
     RegionText { kernel: k, host }
+}
+
+/// The reduction data struct's field of a generic-mode reduction.
+fn gen_field(x: &GenRed) -> super::reduction::Field {
+    super::reduction::Field::new(x.ty.type_name(), x.op, x.name.clone(), x.arith)
 }

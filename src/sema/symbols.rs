@@ -39,12 +39,19 @@ pub fn declared_by(decl: Node<'_>, text: &str, storage: Storage, out: &mut Vec<S
     let mut decls = Vec::new();
     let (base, is_static, is_extern, is_typedef) =
         specifiers_and_declarators(decl, text, Some(&mut decls));
+    // Set once the first declarator turned out to be `_Complex`: the
+    // specifier then applies to every declarator of the declaration.
+    let mut complex = false;
     for d in decls {
         if let Some((name, span, derivs)) = declarator(d, text) {
             // tree-sitter-c does not know C99 `_Complex`: `float _Complex z`
             // reads as a declarator `_Complex` followed by an ERROR holding `z`.
             let (name, span, base) = match complex_declarator(&name, d, decl, text) {
-                Some((real, real_span)) => (real, real_span, format!("{base} _Complex")),
+                Some((real, real_span)) => {
+                    complex = true;
+                    (real, real_span, format!("{base} _Complex"))
+                }
+                None if complex => (name, span, format!("{base} _Complex")),
                 None => (name, span, base.clone()),
             };
             let ty = CType { base, derivs };
