@@ -52,7 +52,18 @@ pub fn declared_by(decl: Node<'_>, text: &str, storage: Storage, out: &mut Vec<S
                     (real, real_span, format!("{base} _Complex"))
                 }
                 None if complex => (name, span, format!("{base} _Complex")),
-                None => (name, span, base.clone()),
+                None => {
+                    // `float _Complex *p` reads as a declarator that starts
+                    // at `_Complex`: the keyword is in the text before the name.
+                    let head = text.get(decl.start_byte()..span.start).unwrap_or("");
+                    let base_has = base.split_whitespace().any(|w| w == "_Complex");
+                    if !base_has && crate::source::mask::mentions_word(head, "_Complex") {
+                        complex = true;
+                        (name, span, format!("{base} _Complex"))
+                    } else {
+                        (name, span, base.clone())
+                    }
+                }
             };
             let ty = CType { base, derivs };
             // An array parameter is a pointer.

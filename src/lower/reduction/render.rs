@@ -357,6 +357,37 @@ fn render_scalars(r: &Region, o: &mut String) {
             x.arith.describe()
         );
     }
+    // Seed 001 ("Templated Builtins"): a complex object is two instances of
+    // the underlying type; where the transfers need ids, every RID is
+    // shifted left and bit 0 tells the parts apart.
+    if r.reductions.iter().any(|x| x.arith.is_complex()) {
+        for x in &r.reductions {
+            let rid = x.rid;
+            if x.arith.is_complex() {
+                let _ = writeln!(
+                    o,
+                    "  parts:      rid {rid} {v} = {p} {v}.re, transfer rid {} ((rid << 1) | 0), and {p} {v}.im, transfer rid {} ((rid << 1) | 1): shuffles, shared slots, partials and locked updates move the two parts; {op} combines the recombined complex values{atomic}",
+                    rid << 1,
+                    (rid << 1) | 1,
+                    v = x.var,
+                    p = x.arith.part_name(),
+                    op = x.op.as_str(),
+                    atomic = if x.arith.is_complex() && x.op.has_atomic(x.arith) {
+                        " (a native atomic adds each part)"
+                    } else {
+                        " (no native atomic)"
+                    }
+                );
+            } else {
+                let _ = writeln!(
+                    o,
+                    "  parts:      rid {rid} {v}, transfer rid {} (rid << 1)",
+                    rid << 1,
+                    v = x.var
+                );
+            }
+        }
+    }
     let vars: Vec<&str> = r.reductions.iter().map(|x| x.var.as_str()).collect();
     let _ = writeln!(
         o,
