@@ -387,7 +387,7 @@ __host__ __device__ inline double _Complex p2c_imaginary_d(double v)\n\
 /// spelled here: `I` through `_Complex_I`, `complex`, and the part accessors
 /// as `__real__` / `__imag__` (which also work in device code).
 const COMPLEX_H_AFTER: &str = "\n/* pragma2cuda: C99's <complex.h> names in C++ */\n\
-#undef _Complex_I\n#define _Complex_I (p2c_imaginary_f(1.0f))\n\
+#undef _Complex_I\n#define _Complex_I (p2c_imaginary_f(1.0f))\n#ifndef I\n#define I _Complex_I\n#endif\n\
 #ifndef complex\n#define complex _Complex\n#endif\n\
 #undef creal\n#define creal(z) (__real__ (z))\n#undef crealf\n#define crealf(z) (__real__ (z))\n\
 #undef creall\n#define creall(z) (__real__ (z))\n#undef cimag\n#define cimag(z) (__imag__ (z))\n\

@@ -773,6 +773,7 @@ pub fn emit_generic(
     // ---- the kernel ----
     let mut params: Vec<String> = vec![format!("unsigned long long {}", gen.n.trip)];
     let mut par_params: Vec<String> = vec![format!("unsigned {}", gen.n.work)];
+    let mut complex_prologue = String::new();
     if g.shared_bytes > 0 {
         par_params.push(format!("unsigned char *{}", gen.n.stage));
     }
@@ -793,8 +794,30 @@ pub fn emit_generic(
             Attr::Mapped { .. } => v.sym.ty.decayed().declare(p),
             _ => v.sym.ty.declare(p),
         };
-        params.push(decl.clone());
-        par_params.push(decl);
+        par_params.push(decl.clone());
+        if !v.sym.ty.base.split_whitespace().any(|w| w == "_Complex") {
+            params.push(decl);
+            continue;
+        }
+        // nvcc's host stub cannot take a parameter of a complex type (nor a
+        // pointer to one): the kernel gets `void *` or the value's two parts.
+        if v.sym.ty.is_scalar() && !matches!(v.attr, Attr::Mapped { .. }) {
+            let t = v.sym.ty.unqualified_base();
+            let part = if t.split_whitespace().any(|w| w == "float") {
+                "float"
+            } else {
+                "double"
+            };
+            params.push(format!("{part} p2c_re_{p}, {part} p2c_im_{p}"));
+            let _ = writeln!(
+                complex_prologue,
+                "    {t} {p};\n    __real__ {p} = p2c_re_{p};\n    __imag__ {p} = p2c_im_{p};"
+            );
+        } else {
+            params.push(format!("void *p2c_v_{p}"));
+            let ty_name = decl.strip_suffix(p.as_str()).unwrap_or(&decl).trim_end();
+            let _ = writeln!(complex_prologue, "    {decl} = ({ty_name})p2c_v_{p};");
+        }
     }
     if g.global_bytes > 0 {
         params.push(format!("unsigned char *{}", gen.n.gstack));
@@ -867,6 +890,7 @@ pub fn emit_generic(
         params.join(", ")
     );
     let ind = "    ";
+    k.push_str(&complex_prologue);
     let _ = writeln!(k, "{ind}(void){};", gen.n.trip);
     for s in &g.staged {
         if s.assert_size {

@@ -36,6 +36,9 @@ pub struct Symbol {
 /// Adds the names declared by `decl` (a `declaration`, `parameter_declaration`
 /// or `type_definition`) to `out`.
 pub fn declared_by(decl: Node<'_>, text: &str, storage: Storage, out: &mut Vec<Symbol>) {
+    if is_part_assignment(decl, text) {
+        return;
+    }
     let mut decls = Vec::new();
     let (base, is_static, is_extern, is_typedef) =
         specifiers_and_declarators(decl, text, Some(&mut decls));
@@ -84,6 +87,20 @@ pub fn declared_by(decl: Node<'_>, text: &str, storage: Storage, out: &mut Vec<S
             });
         }
     }
+}
+
+/// `__real__ z = x;` / `__imag__ z = y;` (GNU C's part assignments, which
+/// complex code uses): tree-sitter-c reads them as declarations of `z`
+/// with type `__real__`; they declare nothing.
+pub fn is_part_assignment(decl: Node<'_>, text: &str) -> bool {
+    let t = text
+        .get(decl.start_byte()..decl.end_byte())
+        .unwrap_or("")
+        .trim_start();
+    ["__real__", "__imag__"].iter().any(|k| {
+        t.strip_prefix(k)
+            .is_some_and(|r| r.starts_with(|c: char| !(c.is_ascii_alphanumeric() || c == '_')))
+    })
 }
 
 /// The real name and span behind a declarator that tree-sitter-c read as
@@ -374,7 +391,9 @@ impl<'t> Unit<'t> {
                 let names = names.get_or_init(|| {
                     // A parameter has at most one declarator (the grammar's
                     // `parameter_declaration`): no walk over its children.
-                    let decls = if node.kind_name() == "parameter_declaration" {
+                    let decls = if is_part_assignment(*node, text) {
+                        Vec::new()
+                    } else if node.kind_name() == "parameter_declaration" {
                         node.field("declarator").into_iter().collect()
                     } else {
                         node.fields("declarator")
