@@ -360,27 +360,28 @@ fn without_comments_and_strings(text: &str) -> String {
 /// user-defined literal: [`complex_edits`] rewrites each one as a call of
 /// `p2c_imaginary_f` / `p2c_imaginary_d`, which builds the value part by part
 /// (nvcc has no device conversion from a real to a complex value).
-pub const COMPLEX_COMPAT: &str = "/* ---- pragma2cuda C99 complex spellings (emit/cxx.rs) ----\n\
- * An imaginary constant `v i` of the C source is written p2c_imaginary_f(v) (float)\n\
- * or p2c_imaginary_d(v) (double): C++ reads `1.0iF` as a user-defined literal.\n\
- */\n\
-inline namespace p2c_prelude_1 {\n\
-__host__ __device__ inline float _Complex p2c_imaginary_f(float v)\n\
-{\n\
-    float _Complex z;\n\
-    __real__ z = 0.0f;\n\
-    __imag__ z = v;\n\
-    return z;\n\
-}\n\
-__host__ __device__ inline double _Complex p2c_imaginary_d(double v)\n\
-{\n\
-    double _Complex z;\n\
-    __real__ z = 0.0;\n\
-    __imag__ z = v;\n\
-    return z;\n\
-}\n\
-}\n\
-/* ---- end of C99 complex spellings ---- */\n";
+pub const COMPLEX_COMPAT: &str = r#"/* ---- pragma2cuda C99 complex spellings (emit/cxx.rs) ----
+ * An imaginary constant `v i` of the C source is written p2c_imaginary_f(v) (float)
+ * or p2c_imaginary_d(v) (double): C++ reads `1.0iF` as a user-defined literal.
+ */
+inline namespace p2c_prelude_1 {
+__host__ __device__ inline float _Complex p2c_imaginary_f(float v)
+{
+    float _Complex z;
+    __real__ z = 0.0f;
+    __imag__ z = v;
+    return z;
+}
+__host__ __device__ inline double _Complex p2c_imaginary_d(double v)
+{
+    double _Complex z;
+    __real__ z = 0.0;
+    __imag__ z = v;
+    return z;
+}
+}
+/* ---- end of C99 complex spellings ---- */
+"#;
 
 /// Inserted after `#include <complex.h>`: C++'s <complex.h> is <complex>
 /// (plus glibc's declarations only in GNU modes), so C99's names are

@@ -290,9 +290,14 @@ pub fn types(r: &Region, n: &RedNames) -> String {
         &fields,
     );
     let res = &n.res_ty;
+    let parts = if fields.iter().any(|f| f.part.is_some()) {
+        "\n * (a complex one as its two parts: real at [0], imaginary at [1])"
+    } else {
+        ""
+    };
     let _ = writeln!(
         o,
-        "/* RES_PTR of each reduction of {}: the device copies of the RESULT objects\n * (a complex one as its two parts: real at [0], imaginary at [1]). */",
+        "/* RES_PTR of each reduction of {}: the device copies of the RESULT objects{parts}. */",
         r.kernel
     );
     let _ = writeln!(o, "struct {res} {{");
