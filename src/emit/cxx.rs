@@ -507,3 +507,41 @@ fn complex_edits(orig: &str, edits: &mut Vec<Edit>, diags: &mut Vec<Diagnostic>)
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn imag(code: &str) -> Vec<(String, String, bool)> {
+        imaginary_constants(code)
+            .into_iter()
+            .map(|(sp, num, f)| (code[sp.start..sp.end].to_string(), num, f))
+            .collect()
+    }
+
+    #[test]
+    fn imaginary_constants_are_found_and_split() {
+        assert_eq!(
+            imag("z = 10 + 10 * (__extension__ 1.0iF);"),
+            [("1.0iF".to_string(), "1.0F".to_string(), true)]
+        );
+        assert_eq!(
+            imag("a = 2i + 3.5e-2fi + .5j;"),
+            [
+                ("2i".to_string(), "2".to_string(), false),
+                ("3.5e-2fi".to_string(), "3.5e-2f".to_string(), true),
+                (".5j".to_string(), ".5".to_string(), false),
+            ]
+        );
+        // Not imaginary: plain literals, identifiers with digits, hex digits.
+        assert!(imag("x1i = 1.0f + 2u + 0x1f + 3L + a2i;").is_empty());
+    }
+
+    #[test]
+    fn blanking_keeps_offsets() {
+        let t = "a /* c */ \"s\" // x\nb 'q'";
+        let b = without_comments_and_strings(t);
+        assert_eq!(b.len(), t.len());
+        assert_eq!(b.find('b'), t.find("\nb").map(|i| i + 1));
+    }
+}

@@ -425,8 +425,8 @@ pub fn red_op(text: &str) -> Option<RedOp> {
 }
 
 /// Whether `text` declares `name` with a C99 complex type (`float _Complex
-/// name`): tree-sitter-c does not parse such declarations, so the symbol is
-/// missing and the honest message is "not supported", not "undeclared".
+/// name`): tree-sitter-c misreads some such declarations (the symbol is then
+/// missing), and the honest message is "not supported", not "undeclared".
 fn declared_complex(text: &str, name: &str) -> bool {
     let ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
     text.match_indices("_Complex").any(|(i, w)| {
@@ -472,8 +472,8 @@ pub fn decide(
                         ),
                     )
                     .with_label("complex reduction")
-                    .with_note("C99 complex types cannot go through the C-to-C++ path yet (C++ spells them std::complex); the reduction form would split the value into real and imaginary parts with distinct reduction ids")
-                    .with_help("reduce the real and imaginary parts as two `float`/`double` variables"),
+                    .with_note("the C parser did not read this complex declaration (complex reductions work for `float _Complex v` / `double _Complex v` declarations it reads)")
+                    .with_help("declare the variable on its own line: `double _Complex v = 0;`"),
                 );
                 None
             }

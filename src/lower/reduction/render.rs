@@ -165,7 +165,19 @@ pub fn describe(e: Exp, f: &RedForm, r: &Region) -> String {
             let ops: Vec<String> = r
                 .reductions
                 .iter()
-                .map(|x| format!("{} {}", x.op.atomic_fn(), x.var))
+                .map(|x| {
+                    if x.arith.is_complex() {
+                        format!(
+                            "{f} {v}.re (rid {}), {f} {v}.im (rid {})",
+                            x.rid << 1,
+                            (x.rid << 1) | 1,
+                            f = x.op.atomic_fn(),
+                            v = x.var
+                        )
+                    } else {
+                        format!("{} {}", x.op.atomic_fn(), x.var)
+                    }
+                })
                 .collect();
             format!("thread 0 combines LOCAL into *RES_PTR with a native atomic: {}", ops.join(", "))
         }
