@@ -492,7 +492,7 @@ fn complex_edits(orig: &str, edits: &mut Vec<Edit>, diags: &mut Vec<Diagnostic>)
             let after_ok = code[from..]
                 .chars()
                 .next()
-                .is_none_or(|c| !(c.is_ascii_alphanumeric() || c == '_'));
+                .map_or(true, |c| !(c.is_ascii_alphanumeric() || c == '_'));
             if before_ok && after_ok {
                 diags.push(
                     Diagnostic::new(
