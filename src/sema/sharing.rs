@@ -936,6 +936,16 @@ pub fn reduction_type(
                 format!("`{}` has type `{}`", item.name, sym.ty.type_name()),
             ));
         }
+        // The per-thread copies of an array reduction are built and combined
+        // element by element as the element type (p2c_red_array), which nvcc
+        // cannot do for a complex type in device code (no real-to-complex
+        // conversion for the identity).
+        if arith::classify(&elem.base, symbols).is_some_and(|a| a.is_complex()) {
+            return Err(unsupported(
+                format!("{what} reductions over complex elements are not supported yet"),
+                format!("`{}` has type `{}`", item.name, sym.ty.type_name()),
+            ));
+        }
         if item.sections.is_empty()
             && matches!(sym.ty.derivs.first(), Some(super::Deriv::Array(None)))
         {
