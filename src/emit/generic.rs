@@ -216,13 +216,12 @@ impl Gen<'_> {
             red_list(reds)
         );
         for r in reds {
-            let _ = writeln!(
-                out,
-                "{ind}{} = {}::identity<{}>();",
-                r.ty.declare(&r.name),
-                r.op.functor(),
-                r.ty.type_name()
-            );
+            out.push_str(&super::reduction::declare_identity(
+                ind,
+                &r.ty.declare(&r.name),
+                &r.name,
+                &gen_field(r),
+            ));
         }
     }
 
@@ -237,7 +236,18 @@ impl Gen<'_> {
         );
         let _ = writeln!(out, "{ind}    {} {};", site.ty, site.value);
         for r in reds {
-            let _ = writeln!(out, "{ind}    {}.{n} = {n};", site.value, n = r.name);
+            if r.arith.is_complex() {
+                let _ = writeln!(
+                    out,
+                    "{ind}    {v}.{} = __real__ {n};\n{ind}    {v}.{} = __imag__ {n};",
+                    super::reduction::re_member(&r.name),
+                    super::reduction::im_member(&r.name),
+                    v = site.value,
+                    n = r.name
+                );
+            } else {
+                let _ = writeln!(out, "{ind}    {}.{n} = {n};", site.value, n = r.name);
+            }
         }
         let _ = writeln!(
             out,
@@ -269,6 +279,19 @@ impl Gen<'_> {
             site.ty, site.value, site.slots, self.n.team
         );
         for (r, t) in reds.iter().zip(targets) {
+            if r.arith.is_complex() {
+                let v = &site.value;
+                out.push_str(&super::reduction::complex_combine(
+                    &format!("{ind}    "),
+                    &gen_field(r),
+                    (&format!("__real__ {t}"), &format!("__imag__ {t}")),
+                    (
+                        &format!("{v}.{}", super::reduction::re_member(&r.name)),
+                        &format!("{v}.{}", super::reduction::im_member(&r.name)),
+                    ),
+                ));
+                continue;
+            }
             let _ = writeln!(
                 out,
                 "{ind}    {t} = {}::combine<{}>({t}, {}.{});",
@@ -750,6 +773,7 @@ pub fn emit_generic(
     // ---- the kernel ----
     let mut params: Vec<String> = vec![format!("unsigned long long {}", gen.n.trip)];
     let mut par_params: Vec<String> = vec![format!("unsigned {}", gen.n.work)];
+    let mut complex_prologue = String::new();
     if g.shared_bytes > 0 {
         par_params.push(format!("unsigned char *{}", gen.n.stage));
     }
@@ -770,8 +794,30 @@ pub fn emit_generic(
             Attr::Mapped { .. } => v.sym.ty.decayed().declare(p),
             _ => v.sym.ty.declare(p),
         };
-        params.push(decl.clone());
-        par_params.push(decl);
+        par_params.push(decl.clone());
+        if !v.sym.ty.base.split_whitespace().any(|w| w == "_Complex") {
+            params.push(decl);
+            continue;
+        }
+        // nvcc's host stub cannot take a parameter of a complex type (nor a
+        // pointer to one): the kernel gets `void *` or the value's two parts.
+        if v.sym.ty.is_scalar() && !matches!(v.attr, Attr::Mapped { .. }) {
+            let t = v.sym.ty.unqualified_base();
+            let part = if t.split_whitespace().any(|w| w == "float") {
+                "float"
+            } else {
+                "double"
+            };
+            params.push(format!("{part} p2c_re_{p}, {part} p2c_im_{p}"));
+            let _ = writeln!(
+                complex_prologue,
+                "    {t} {p};\n    __real__ {p} = p2c_re_{p};\n    __imag__ {p} = p2c_im_{p};"
+            );
+        } else {
+            params.push(format!("void *p2c_v_{p}"));
+            let ty_name = decl.strip_suffix(p.as_str()).unwrap_or(&decl).trim_end();
+            let _ = writeln!(complex_prologue, "    {decl} = ({ty_name})p2c_v_{p};");
+        }
     }
     if g.global_bytes > 0 {
         params.push(format!("unsigned char *{}", gen.n.gstack));
@@ -790,10 +836,7 @@ pub fn emit_generic(
                     .map(|(_, w)| w.reductions.as_slice())
             })
             .unwrap_or(&[]);
-        let fields: Vec<(String, &str, String)> = reds
-            .iter()
-            .map(|x| (x.ty.type_name(), x.op.functor(), x.name.clone()))
-            .collect();
+        let fields: Vec<super::reduction::Field> = reds.iter().map(gen_field).collect();
         k.push_str(&super::reduction::data_struct(
             &s.ty,
             &format!(
@@ -847,6 +890,7 @@ pub fn emit_generic(
         params.join(", ")
     );
     let ind = "    ";
+    k.push_str(&complex_prologue);
     let _ = writeln!(k, "{ind}(void){};", gen.n.trip);
     for s in &g.staged {
         if s.assert_size {
@@ -998,4 +1042,9 @@ pub fn emit_generic(
     k.push_str("}\n\n");
     let host = region::host_code(r, "", &file.name, namer);
     RegionText { kernel: k, host }
+}
+
+/// The reduction data struct's field of a generic-mode reduction.
+fn gen_field(x: &GenRed) -> super::reduction::Field {
+    super::reduction::Field::new(x.ty.type_name(), x.op, x.name.clone(), x.arith)
 }

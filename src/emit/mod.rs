@@ -160,6 +160,9 @@ pub fn emit_file(
         out.push_str(templates::GENERIC_PRELUDE);
     }
     out.push_str(templates::CXX_COMPAT);
+    if cxx::uses_complex(&file.text) {
+        out.push_str(cxx::COMPLEX_COMPAT);
+    }
     out.push_str("/* ---- translated source ---- */\n");
     out.push_str(&apply(&file.text, Span::new(0, file.text.len()), &edits));
     if !out.ends_with('\n') {

@@ -7,6 +7,8 @@
 use super::namer::Namer;
 use crate::lower::reduction::{Builtin, Exp, Gang, Holders, RedForm, Step};
 use crate::lower::{Level, Region};
+use crate::sema::arith::Arith;
+use crate::sema::sharing::RedOp;
 use std::fmt::Write;
 
 /// Names of one region's reduction code, chosen once by the namer.
@@ -52,10 +54,120 @@ pub fn names(r: &Region, namer: &mut Namer) -> Option<RedNames> {
     })
 }
 
+/// One field of a reduction data struct: a reduction's LOCAL object.
+pub struct Field {
+    /// The variable's type (unqualified).
+    pub ty: String,
+    pub op: RedOp,
+    /// The variable's name (the field's name, or the stem of its parts').
+    pub name: String,
+    /// A C99 complex variable: the type of its real and imaginary parts.
+    /// Seed 001 decomposes such an object into two instances of the
+    /// underlying type, so the struct holds two fields (`p2c_re_NAME`,
+    /// `p2c_im_NAME`) that the trees shuffle, store and load one by one,
+    /// while the combine recombines them into the complex value.
+    pub part: Option<&'static str>,
+}
+
+impl Field {
+    pub fn new(ty: String, op: RedOp, name: String, arith: Arith) -> Field {
+        Field {
+            ty,
+            op,
+            name,
+            part: arith.is_complex().then(|| arith.part_name()),
+        }
+    }
+
+    /// The struct members of the field: `(type, member)`.
+    fn members(&self) -> Vec<(String, String)> {
+        match self.part {
+            Some(p) => vec![
+                (p.to_string(), re_member(&self.name)),
+                (p.to_string(), im_member(&self.name)),
+            ],
+            None => vec![(self.ty.clone(), self.name.clone())],
+        }
+    }
+}
+
+/// The members holding the real and imaginary parts of a complex LOCAL.
+pub fn re_member(name: &str) -> String {
+    format!("p2c_re_{name}")
+}
+
+pub fn im_member(name: &str) -> String {
+    format!("p2c_im_{name}")
+}
+
+/// The initializer list of a packed value from the variables' LOCALs (a
+/// complex variable gives its two parts).
+pub fn pack_list(fields: &[Field]) -> String {
+    let v: Vec<String> = fields
+        .iter()
+        .map(|f| match f.part {
+            Some(_) => format!("__real__ {n}, __imag__ {n}", n = f.name),
+            None => f.name.clone(),
+        })
+        .collect();
+    v.join(", ")
+}
+
+/// `var = init_val(OP)` for a declared LOCAL (`decl` is its declarator text
+/// with the type, e.g. `float _Complex s`). A complex LOCAL gets its parts
+/// one by one: nvcc has no device conversion from a real to a complex value.
+pub fn declare_identity(ind: &str, decl: &str, name: &str, f: &Field) -> String {
+    let functor = f.op.functor();
+    match f.part {
+        Some(p) => format!(
+            "{ind}{decl};\n{ind}__real__ {name} = {functor}::identity<{p}>();\n{ind}__imag__ {name} = ({p})0;\n"
+        ),
+        None => format!("{ind}{decl} = {functor}::identity<{t}>();
+", t = f.ty),
+    }
+}
+
+/// Statements `a = OP(a, b)` for a complex reduction given as parts
+/// (lvalues `a_re`, `a_im`; values `b_re`, `b_im`): `+` and `-` add part by
+/// part (which is the complex sum); `*` recombines both values and
+/// multiplies them as complex numbers.
+pub fn complex_combine(ind: &str, f: &Field, a: (&str, &str), b: (&str, &str)) -> String {
+    let p = f.part.unwrap_or("double");
+    let functor = f.op.functor();
+    if f.op == RedOp::Mul {
+        format!(
+            "{ind}{{ /* complex multiply of the recombined values */\n\
+             {ind}    {p} _Complex p2c_a, p2c_b;\n\
+             {ind}    __real__ p2c_a = {ar};\n\
+             {ind}    __imag__ p2c_a = {ai};\n\
+             {ind}    __real__ p2c_b = {br};\n\
+             {ind}    __imag__ p2c_b = {bi};\n\
+             {ind}    p2c_a = {functor}::combine<{p} _Complex>(p2c_a, p2c_b);\n\
+             {ind}    {ar} = __real__ p2c_a;\n\
+             {ind}    {ai} = __imag__ p2c_a;\n\
+             {ind}}}\n",
+            ar = a.0,
+            ai = a.1,
+            br = b.0,
+            bi = b.1
+        )
+    } else {
+        format!(
+            "{ind}{ar} = {functor}::combine<{p}>({ar}, {br});
+{ind}{ai} = {functor}::combine<{p}>({ai}, {bi});
+",
+            ar = a.0,
+            ai = a.1,
+            br = b.0,
+            bi = b.1
+        )
+    }
+}
+
 /// A reduction data struct (seed 000's ReduceData): one field per
-/// reduction (type, operator functor, name) with the static members the
+/// reduction (two for a complex one) with the static members the
 /// prelude's trees use. `what` is the first line of its comment.
-pub fn data_struct(ty: &str, what: &str, fields: &[(String, &str, String)]) -> String {
+pub fn data_struct(ty: &str, what: &str, fields: &[Field]) -> String {
     let mut o = String::new();
     let _ = writeln!(o, "/* {what}");
     let _ = writeln!(
@@ -63,63 +175,112 @@ pub fn data_struct(ty: &str, what: &str, fields: &[(String, &str, String)]) -> S
         " * the prelude's trees move and combine every field in the same pass. */"
     );
     let _ = writeln!(o, "struct {ty} {{");
-    for (t, _, v) in fields {
-        let _ = writeln!(o, "    {t} {v};");
+    for f in fields {
+        for (t, m) in f.members() {
+            let _ = writeln!(o, "    {t} {m};");
+        }
     }
     let _ = writeln!(
         o,
         "    static __device__ __forceinline__ {ty} p2c_identity()\n    {{\n        {ty} r;"
     );
-    for (t, f, v) in fields {
-        let _ = writeln!(o, "        r.{v} = {f}::identity<{t}>();");
+    for f in fields {
+        let fun = f.op.functor();
+        match f.part {
+            Some(p) => {
+                let _ = writeln!(
+                    o,
+                    "        r.{} = {fun}::identity<{p}>();\n        r.{} = ({p})0;",
+                    re_member(&f.name),
+                    im_member(&f.name)
+                );
+            }
+            None => {
+                let _ = writeln!(
+                    o,
+                    "        r.{v} = {fun}::identity<{t}>();",
+                    v = f.name,
+                    t = f.ty
+                );
+            }
+        }
     }
     o.push_str("        return r;\n    }\n");
     let _ = writeln!(
         o,
         "    static __device__ __forceinline__ void p2c_combine({ty} &a, const {ty} &b)\n    {{"
     );
-    for (t, f, v) in fields {
-        let _ = writeln!(o, "        a.{v} = {f}::combine<{t}>(a.{v}, b.{v});");
+    for f in fields {
+        match f.part {
+            Some(_) => {
+                let (re, im) = (re_member(&f.name), im_member(&f.name));
+                o.push_str(&complex_combine(
+                    "        ",
+                    f,
+                    (&format!("a.{re}"), &format!("a.{im}")),
+                    (&format!("b.{re}"), &format!("b.{im}")),
+                ));
+            }
+            None => {
+                let _ = writeln!(
+                    o,
+                    "        a.{v} = {fun}::combine<{t}>(a.{v}, b.{v});",
+                    v = f.name,
+                    t = f.ty,
+                    fun = f.op.functor()
+                );
+            }
+        }
     }
     o.push_str("    }\n");
     let _ = writeln!(
         o,
         "    static __device__ __forceinline__ {ty} p2c_down(unsigned mask, const {ty} &v, unsigned delta, int width)\n    {{\n        {ty} r;"
     );
-    for (_, _, v) in fields {
-        let _ = writeln!(
-            o,
-            "        r.{v} = p2c_shfl_down(mask, v.{v}, delta, width);"
-        );
+    for f in fields {
+        for (_, v) in f.members() {
+            let _ = writeln!(
+                o,
+                "        r.{v} = p2c_shfl_down(mask, v.{v}, delta, width);"
+            );
+        }
     }
     o.push_str("        return r;\n    }\n");
     let _ = writeln!(
         o,
         "    static __device__ __forceinline__ {ty} p2c_idx(unsigned mask, const {ty} &v, int lane)\n    {{\n        {ty} r;"
     );
-    for (_, _, v) in fields {
-        let _ = writeln!(o, "        r.{v} = p2c_shfl_idx(mask, v.{v}, lane);");
+    for f in fields {
+        for (_, v) in f.members() {
+            let _ = writeln!(o, "        r.{v} = p2c_shfl_idx(mask, v.{v}, lane);");
+        }
     }
     o.push_str("        return r;\n    }\n");
     let _ = writeln!(
         o,
         "    static __device__ __forceinline__ {ty} p2c_load(const {ty} *p)\n    {{\n        {ty} r;"
     );
-    for (t, _, v) in fields {
-        let _ = writeln!(o, "        r.{v} = *(const volatile {t} *)&p->{v};");
+    for f in fields {
+        for (t, v) in f.members() {
+            let _ = writeln!(o, "        r.{v} = *(const volatile {t} *)&p->{v};");
+        }
     }
     o.push_str("        return r;\n    }\n};\n");
     o
 }
 
+/// The fields of a region's reduction data struct.
+fn region_fields(r: &Region) -> Vec<Field> {
+    r.reductions
+        .iter()
+        .map(|x| Field::new(x.ty.unqualified_base(), x.op, x.var.clone(), x.arith))
+        .collect()
+}
+
 /// The generated types, placed before the kernel.
 pub fn types(r: &Region, n: &RedNames) -> String {
     let ty = &n.ty;
-    let fields: Vec<(String, &str, String)> = r
-        .reductions
-        .iter()
-        .map(|x| (x.ty.unqualified_base(), x.op.functor(), x.var.clone()))
-        .collect();
+    let fields = region_fields(r);
     let mut o = data_struct(
         ty,
         &format!(
@@ -129,24 +290,50 @@ pub fn types(r: &Region, n: &RedNames) -> String {
         &fields,
     );
     let res = &n.res_ty;
+    let parts = if fields.iter().any(|f| f.part.is_some()) {
+        "\n * (a complex one as its two parts: real at [0], imaginary at [1])"
+    } else {
+        ""
+    };
     let _ = writeln!(
         o,
-        "/* RES_PTR of each reduction of {}: the device copies of the RESULT objects. */",
+        "/* RES_PTR of each reduction of {}: the device copies of the RESULT objects{parts}. */",
         r.kernel
     );
     let _ = writeln!(o, "struct {res} {{");
-    for (t, _, v) in &fields {
-        let _ = writeln!(o, "    {t} *{v};");
+    for f in &fields {
+        let _ = writeln!(o, "    {} *{};", f.part.unwrap_or(&f.ty), f.name);
     }
     let _ = writeln!(
         o,
         "    __device__ __forceinline__ void p2c_fold(const {ty} &v) const\n    {{"
     );
-    for (t, f, v) in &fields {
-        let _ = writeln!(
-            o,
-            "        *(volatile {t} *){v} = {f}::combine<{t}>(*(volatile {t} *){v}, v.{v});"
-        );
+    for f in &fields {
+        let v = &f.name;
+        match f.part {
+            Some(p) => {
+                o.push_str(&complex_combine(
+                    "        ",
+                    f,
+                    (
+                        &format!("*(volatile {p} *)&{v}[0]"),
+                        &format!("*(volatile {p} *)&{v}[1]"),
+                    ),
+                    (
+                        &format!("v.{}", re_member(v)),
+                        &format!("v.{}", im_member(v)),
+                    ),
+                ));
+            }
+            None => {
+                let t = &f.ty;
+                let fun = f.op.functor();
+                let _ = writeln!(
+                    o,
+                    "        *(volatile {t} *){v} = {fun}::combine<{t}>(*(volatile {t} *){v}, v.{v});"
+                );
+            }
+        }
     }
     o.push_str("    }\n");
     if r.red.gang == Gang::Atomic {
@@ -154,8 +341,19 @@ pub fn types(r: &Region, n: &RedNames) -> String {
             o,
             "    __device__ __forceinline__ void p2c_fold_atomic(const {ty} &v) const\n    {{"
         );
-        for x in &r.reductions {
-            let _ = writeln!(o, "        {}({v}, v.{v});", x.op.atomic_fn(), v = x.var);
+        for f in &fields {
+            let v = &f.name;
+            let fun = f.op.atomic_fn();
+            match f.part {
+                // Only `+`/`-` get here: the complex sum is the sum of each part.
+                Some(_) => {
+                    let _ = writeln!(o, "        {fun}(&{v}[0], v.{});", re_member(v));
+                    let _ = writeln!(o, "        {fun}(&{v}[1], v.{});", im_member(v));
+                }
+                None => {
+                    let _ = writeln!(o, "        {fun}({v}, v.{v});");
+                }
+            }
         }
         o.push_str("    }\n");
     }
@@ -254,13 +452,13 @@ pub fn kernel_steps(r: &Region, n: &RedNames, before: bool) -> String {
         let _ = writeln!(o, "{ind}__shared__ unsigned {};", n.wlock);
     }
     if !before {
-        let vars: Vec<&str> = r.reductions.iter().map(|x| x.var.as_str()).collect();
+        let fields = region_fields(r);
         let lid = f.loops.last().map(|l| l.lid).unwrap_or(0);
         let _ = writeln!(
             o,
             "{ind}/* The LOCAL objects of lid {lid}, packed: each tree below reduces them all in one pass. */"
         );
-        let _ = writeln!(o, "{ind}{ty} {v} = {{{}}};", vars.join(", "));
+        let _ = writeln!(o, "{ind}{ty} {v} = {{{}}};", pack_list(&fields));
         if f.needs_scratch() {
             let _ = writeln!(
                 o,
@@ -282,14 +480,9 @@ pub fn kernel_steps(r: &Region, n: &RedNames, before: bool) -> String {
                     o,
                     "{ind}/* {name}: V = init_val(OP), each thread's LOCAL */"
                 );
-                for x in &r.reductions {
-                    let t = x.ty.unqualified_base();
-                    let _ = writeln!(
-                        o,
-                        "{ind}{t} {} = {}::identity<{t}>();",
-                        x.var,
-                        x.op.functor()
-                    );
+                for f in region_fields(r) {
+                    let decl = format!("{} {}", f.ty, f.name);
+                    o.push_str(&declare_identity(&ind, &decl, &f.name, &f));
                 }
             }
             Exp::BufferStore => {
@@ -298,8 +491,22 @@ pub fn kernel_steps(r: &Region, n: &RedNames, before: bool) -> String {
                     "{ind}/* {name}: thread 0 stores LOCAL in the worker buffer, clears the lock */"
                 );
                 let _ = writeln!(o, "{ind}if (p2c_thread_id() == 0u) {{");
-                for x in &r.reductions {
-                    let _ = writeln!(o, "{ind}    {}.{x} = {x};", n.wbuf, x = x.var);
+                for f in region_fields(r) {
+                    match f.part {
+                        Some(_) => {
+                            let _ = writeln!(
+                                o,
+                                "{ind}    {b}.{} = __real__ {x};\n{ind}    {b}.{} = __imag__ {x};",
+                                re_member(&f.name),
+                                im_member(&f.name),
+                                b = n.wbuf,
+                                x = f.name
+                            );
+                        }
+                        None => {
+                            let _ = writeln!(o, "{ind}    {}.{x} = {x};", n.wbuf, x = f.name);
+                        }
+                    }
                 }
                 let _ = writeln!(o, "{ind}    {} = 0u;", n.wlock);
                 let _ = writeln!(o, "{ind}}}");
@@ -455,11 +662,22 @@ pub fn host_setup(
                 );
                 for (x, dev) in r.reductions.iter().zip(&n.results) {
                     let t = x.ty.unqualified_base();
-                    let _ = writeln!(
-                        h,
-                        "{ind}{t} *{dev} = p2c_map_scalar(&{}, P2C_MAP_TOFROM, {where_});",
-                        x.var
-                    );
+                    if x.arith.is_complex() {
+                        // The kernel sees the two parts (nvcc's host stub
+                        // cannot take a complex type).
+                        let p = x.arith.part_name();
+                        let _ = writeln!(
+                            h,
+                            "{ind}{p} *{dev} = ({p} *)p2c_map_scalar(&{}, P2C_MAP_TOFROM, {where_});",
+                            x.var
+                        );
+                    } else {
+                        let _ = writeln!(
+                            h,
+                            "{ind}{t} *{dev} = p2c_map_scalar(&{}, P2C_MAP_TOFROM, {where_});",
+                            x.var
+                        );
+                    }
                 }
                 let _ = writeln!(
                     h,

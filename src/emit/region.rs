@@ -252,6 +252,18 @@ fn kernel_text(r: &Region, body: &str, n: &Names) -> String {
     for (i, v) in r.vars.iter().enumerate().filter(|(_, v)| r.in_kernel(v)) {
         let name = &v.sym.name;
         match &v.attr {
+            Attr::Firstprivate if is_complex_scalar(&v.sym.ty) => {
+                // Two values of the part type: nvcc's host stub cannot take
+                // a parameter of a complex type.
+                let t = v.sym.ty.unqualified_base();
+                let p = complex_part(&t);
+                let d = &n.dev[i];
+                params.push(format!("{p} {d}_re, {p} {d}_im"));
+                let _ = writeln!(
+                    prologue,
+                    "    {t} {name};\n    __real__ {name} = {d}_re;\n    __imag__ {name} = {d}_im;"
+                );
+            }
             Attr::Firstprivate => params.push(v.sym.ty.declare(name)),
             Attr::Private => {
                 if !r.nest.iter().any(|l| &l.var == name) {
@@ -260,6 +272,24 @@ fn kernel_text(r: &Region, body: &str, n: &Names) -> String {
                         derivs: v.sym.ty.derivs.clone(),
                     };
                     let _ = writeln!(prologue, "    {};", ty.declare(name));
+                }
+            }
+            Attr::Mapped { .. } if mentions_complex(&v.sym.ty) => {
+                // nvcc's host stub cannot take a parameter of a complex
+                // type (nor a pointer to one): the kernel gets `void *`.
+                let d = &n.dev[i];
+                params.push(format!("void *{d}"));
+                if v.sym.ty.is_scalar() {
+                    let t = v.sym.ty.base.clone();
+                    let _ = writeln!(prologue, "    {t} &{name} = *({t} *){d};");
+                } else {
+                    let ty = v.sym.ty.decayed();
+                    let _ = writeln!(
+                        prologue,
+                        "    {} = ({}){d};",
+                        ty.declare(name),
+                        ty.type_name()
+                    );
                 }
             }
             Attr::Mapped { .. } => {
@@ -488,6 +518,25 @@ fn kernel_text(r: &Region, body: &str, n: &Names) -> String {
     k
 }
 
+/// A type spelled with C99 `_Complex` (a complex scalar, or an array of or
+/// pointer to complex values).
+fn mentions_complex(ty: &CType) -> bool {
+    ty.base.split_whitespace().any(|w| w == "_Complex")
+}
+
+fn is_complex_scalar(ty: &CType) -> bool {
+    ty.is_scalar() && mentions_complex(ty)
+}
+
+/// The type of the parts of a complex type's spelling.
+fn complex_part(base: &str) -> &'static str {
+    if base.split_whitespace().any(|w| w == "float") {
+        "float"
+    } else {
+        "double"
+    }
+}
+
 /// The element type of an array reduction, unqualified.
 fn array_elem(a: &crate::lower::ArrayReduction) -> String {
     CType {
@@ -670,6 +719,9 @@ fn host_text(r: &Region, fallback: &str, file_name: &str, n: &Names) -> String {
             }
         };
         match &v.attr {
+            Attr::Firstprivate if r.in_kernel(v) && is_complex_scalar(&v.sym.ty) => {
+                args.push(format!("__real__ {name}, __imag__ {name}"))
+            }
             Attr::Firstprivate if r.in_kernel(v) => args.push(name.clone()),
             Attr::Firstprivate => {}
             Attr::Private => {}

@@ -22,6 +22,10 @@ pub enum Arith {
     Double,
     /// `long double`: CUDA device code has none.
     LongDouble,
+    /// C99 `float _Complex`: two `float`s, the real and the imaginary part.
+    ComplexFloat,
+    /// C99 `double _Complex`: two `double`s.
+    ComplexDouble,
 }
 
 impl Arith {
@@ -33,6 +37,29 @@ impl Arith {
         matches!(self, Arith::Float | Arith::Double | Arith::LongDouble)
     }
 
+    /// A C99 complex type: reductions move it as two values of [`Arith::part`].
+    pub fn is_complex(self) -> bool {
+        matches!(self, Arith::ComplexFloat | Arith::ComplexDouble)
+    }
+
+    /// The type of the real and imaginary parts of a complex type (the type
+    /// itself otherwise).
+    pub fn part(self) -> Arith {
+        match self {
+            Arith::ComplexFloat => Arith::Float,
+            Arith::ComplexDouble => Arith::Double,
+            a => a,
+        }
+    }
+
+    /// The C spelling of a real floating type or of the parts of a complex one.
+    pub fn part_name(self) -> &'static str {
+        match self.part() {
+            Arith::Float => "float",
+            _ => "double",
+        }
+    }
+
     /// Bytes of the value (LP64).
     pub fn bytes(self) -> u8 {
         match self {
@@ -41,13 +68,15 @@ impl Arith {
             Arith::Float => 4,
             Arith::Double => 8,
             Arith::LongDouble => 16,
+            Arith::ComplexFloat => 8,
+            Arith::ComplexDouble => 16,
         }
     }
 
     /// Narrower than the 32-bit registers `__shfl_*_sync` exchanges: such
     /// values are promoted to `int`/`unsigned` for a shuffle and converted back.
     pub fn promoted_for_shuffle(self) -> bool {
-        self.bytes() < 4
+        self.part().bytes() < 4
     }
 
     /// How the reduction form prints the type's class.
@@ -68,6 +97,12 @@ impl Arith {
             Arith::Float => "32-bit float".into(),
             Arith::Double => "64-bit double".into(),
             Arith::LongDouble => "long double".into(),
+            Arith::ComplexFloat => {
+                "float _Complex, moved as two 32-bit floats (real, imaginary)".into()
+            }
+            Arith::ComplexDouble => {
+                "double _Complex, moved as two 64-bit doubles (real, imaginary)".into()
+            }
         }
     }
 }
@@ -112,7 +147,16 @@ fn classify_depth(base: &str, symbols: &HashMap<String, Symbol>, depth: u32) -> 
     let (float, double, bool_) = (count("float"), count("double"), count("_Bool"));
     let known =
         unsigned + signed + char_ + short + int + long + float + double + bool_ + count("_Complex");
-    if count("_Complex") > 0 || unsigned + signed > 1 {
+    if count("_Complex") > 0 {
+        // `float _Complex`, `_Complex double` (in any order); not `long
+        // double _Complex` (no device long double) nor integer complex types.
+        return match (float, double, known == words.len()) {
+            (1, 0, true) if known == 2 => Some(Arith::ComplexFloat),
+            (0, 1, true) if known == 2 => Some(Arith::ComplexDouble),
+            _ => None,
+        };
+    }
+    if unsigned + signed > 1 {
         return None;
     }
     if known == 0 {
@@ -191,7 +235,10 @@ mod tests {
         assert_eq!(c("double"), Some(Arith::Double));
         assert_eq!(c("long double"), Some(Arith::LongDouble));
         assert_eq!(c("struct pair"), None);
-        assert_eq!(c("float _Complex"), None);
+        assert_eq!(c("float _Complex"), Some(Arith::ComplexFloat));
+        assert_eq!(c("_Complex double"), Some(Arith::ComplexDouble));
+        assert_eq!(c("long double _Complex"), None);
+        assert_eq!(c("int _Complex"), None);
         assert_eq!(c("unsigned double"), None);
         assert_eq!(c("mystery_t"), None);
         assert_eq!(c("signed unsigned int"), None);

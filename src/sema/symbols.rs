@@ -36,16 +36,37 @@ pub struct Symbol {
 /// Adds the names declared by `decl` (a `declaration`, `parameter_declaration`
 /// or `type_definition`) to `out`.
 pub fn declared_by(decl: Node<'_>, text: &str, storage: Storage, out: &mut Vec<Symbol>) {
+    if is_part_assignment(decl, text) {
+        return;
+    }
     let mut decls = Vec::new();
     let (base, is_static, is_extern, is_typedef) =
         specifiers_and_declarators(decl, text, Some(&mut decls));
+    // Set once the first declarator turned out to be `_Complex`: the
+    // specifier then applies to every declarator of the declaration.
+    let mut complex = false;
     for d in decls {
         if let Some((name, span, derivs)) = declarator(d, text) {
             // tree-sitter-c does not know C99 `_Complex`: `float _Complex z`
             // reads as a declarator `_Complex` followed by an ERROR holding `z`.
             let (name, span, base) = match complex_declarator(&name, d, decl, text) {
-                Some((real, real_span)) => (real, real_span, format!("{base} _Complex")),
-                None => (name, span, base.clone()),
+                Some((real, real_span)) => {
+                    complex = true;
+                    (real, real_span, format!("{base} _Complex"))
+                }
+                None if complex => (name, span, format!("{base} _Complex")),
+                None => {
+                    // `float _Complex *p` reads as a declarator that starts
+                    // at `_Complex`: the keyword is in the text before the name.
+                    let head = text.get(decl.start_byte()..span.start).unwrap_or("");
+                    let base_has = base.split_whitespace().any(|w| w == "_Complex");
+                    if !base_has && crate::source::mask::mentions_word(head, "_Complex") {
+                        complex = true;
+                        (name, span, format!("{base} _Complex"))
+                    } else {
+                        (name, span, base.clone())
+                    }
+                }
             };
             let ty = CType { base, derivs };
             // An array parameter is a pointer.
@@ -66,6 +87,20 @@ pub fn declared_by(decl: Node<'_>, text: &str, storage: Storage, out: &mut Vec<S
             });
         }
     }
+}
+
+/// `__real__ z = x;` / `__imag__ z = y;` (GNU C's part assignments, which
+/// complex code uses): tree-sitter-c reads them as declarations of `z`
+/// with type `__real__`; they declare nothing.
+pub fn is_part_assignment(decl: Node<'_>, text: &str) -> bool {
+    let t = text
+        .get(decl.start_byte()..decl.end_byte())
+        .unwrap_or("")
+        .trim_start();
+    ["__real__", "__imag__"].iter().any(|k| {
+        t.strip_prefix(k)
+            .is_some_and(|r| r.starts_with(|c: char| !(c.is_ascii_alphanumeric() || c == '_')))
+    })
 }
 
 /// The real name and span behind a declarator that tree-sitter-c read as
@@ -389,7 +424,9 @@ impl<'t> Unit<'t> {
         let names = names.get_or_init(|| {
             // A parameter has at most one declarator (the grammar's
             // `parameter_declaration`): no walk over its children.
-            let decls = if node.kind_name() == "parameter_declaration" {
+            let decls = if is_part_assignment(node, text) {
+                Vec::new()
+            } else if node.kind_name() == "parameter_declaration" {
                 node.field("declarator").into_iter().collect()
             } else {
                 node.fields("declarator")

@@ -165,7 +165,19 @@ pub fn describe(e: Exp, f: &RedForm, r: &Region) -> String {
             let ops: Vec<String> = r
                 .reductions
                 .iter()
-                .map(|x| format!("{} {}", x.op.atomic_fn(), x.var))
+                .map(|x| {
+                    if x.arith.is_complex() {
+                        format!(
+                            "{f} {v}.re (rid {}), {f} {v}.im (rid {})",
+                            x.rid << 1,
+                            (x.rid << 1) | 1,
+                            f = x.op.atomic_fn(),
+                            v = x.var
+                        )
+                    } else {
+                        format!("{} {}", x.op.atomic_fn(), x.var)
+                    }
+                })
                 .collect();
             format!("thread 0 combines LOCAL into *RES_PTR with a native atomic: {}", ops.join(", "))
         }
@@ -356,6 +368,37 @@ fn render_scalars(r: &Region, o: &mut String) {
             x.ty.type_name(),
             x.arith.describe()
         );
+    }
+    // Seed 001 ("Templated Builtins"): a complex object is two instances of
+    // the underlying type; where the transfers need ids, every RID is
+    // shifted left and bit 0 tells the parts apart.
+    if r.reductions.iter().any(|x| x.arith.is_complex()) {
+        for x in &r.reductions {
+            let rid = x.rid;
+            if x.arith.is_complex() {
+                let _ = writeln!(
+                    o,
+                    "  parts:      rid {rid} {v} = {p} {v}.re, transfer rid {} ((rid << 1) | 0), and {p} {v}.im, transfer rid {} ((rid << 1) | 1): shuffles, shared slots, partials and locked updates move the two parts; {op} combines the recombined complex values{atomic}",
+                    rid << 1,
+                    (rid << 1) | 1,
+                    v = x.var,
+                    p = x.arith.part_name(),
+                    op = x.op.as_str(),
+                    atomic = if x.arith.is_complex() && x.op.has_atomic(x.arith) {
+                        " (a native atomic adds each part)"
+                    } else {
+                        " (no native atomic)"
+                    }
+                );
+            } else {
+                let _ = writeln!(
+                    o,
+                    "  parts:      rid {rid} {v}, transfer rid {} (rid << 1)",
+                    rid << 1,
+                    v = x.var
+                );
+            }
+        }
     }
     let vars: Vec<&str> = r.reductions.iter().map(|x| x.var.as_str()).collect();
     let _ = writeln!(
