@@ -15,6 +15,7 @@ pub mod plan;
 pub mod reduction;
 pub mod sharing_report;
 pub mod staging;
+pub mod team_limit;
 
 pub use build::build_region;
 pub use ir::*;
