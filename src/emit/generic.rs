@@ -456,8 +456,18 @@ impl Gen<'_> {
         if let Some(c) = &f.if_cond {
             team = format!("({c}) ? {team} : 1u");
         }
+        // Device functions called in the region run their parallel
+        // constructs with one thread (nested in an active region).
+        let (off, on) = if self.g.orphan_cases.is_empty() {
+            ("", "")
+        } else {
+            (
+                "\n    p2c_orphan.master = 0u; /* parallel regions in called functions: one thread */",
+                "\n    p2c_orphan.master = 1u;",
+            )
+        };
         format!(
-            "{{ /* fork: parallel region {id}, `{p}` */\n    const unsigned {w} = p2c_fork_word({id}u, {team});\n    {fork} = {w};\n    p2c_barrier_sync<1>({b});\n    {par}({args});\n    p2c_barrier_sync<2>({b}); /* join */\n}}",
+            "{{ /* fork: parallel region {id}, `{p}` */\n    const unsigned {w} = p2c_fork_word({id}u, {team});{off}\n    {fork} = {w};\n    p2c_barrier_sync<1>({b});\n    {par}({args});\n    p2c_barrier_sync<2>({b}); /* join */{on}\n}}",
             id = f.id,
             p = crate::lower::build::pragma_one_line(self.file.slice(f.pragma)),
             fork = self.n.fork,
@@ -859,7 +869,16 @@ pub fn emit_generic(
         let _ = writeln!(k, " * team frame: {}", shared_list.join(", "));
     }
     k.push_str(" */\n");
-    if !g.forks.is_empty() {
+    let has_workers = !g.forks.is_empty() || g.reaches_orphans;
+    for (id, outlined) in &g.orphan_cases {
+        let _ = writeln!(
+            cases,
+            "    case {id}u: /* a parallel region of a called device function (lower/orphan.rs) */\n        if ({tid} < {team})\n            {outlined}({tid}, {team});\n        break;",
+            tid = gen.n.tid,
+            team = gen.n.team
+        );
+    }
+    if has_workers {
         let _ = writeln!(
             k,
             "static __device__ void {}({})\n{{",
@@ -988,7 +1007,7 @@ pub fn emit_generic(
             gen.n.par,
             gen.par_args(&format!("p2c_fork_word(1u, {limit})"))
         );
-    } else if g.forks.is_empty() {
+    } else if !has_workers {
         k.push_str(&master_block(ind));
     } else {
         let _ = writeln!(
@@ -1000,7 +1019,18 @@ pub fn emit_generic(
             k,
             "{ind}if (p2c_thread_id() == 0) {{ /* the team's initial thread */"
         );
+        if !g.orphan_cases.is_empty() {
+            let _ = writeln!(
+                k,
+                "        /* parallel regions in called device functions fork this block's workers */\n        p2c_orphan.fork = &{};\n        p2c_orphan.block = {b};\n        p2c_orphan.limit = {};\n        p2c_orphan.master = 1u;",
+                gen.n.fork,
+                gen.limit()
+            );
+        }
         k.push_str(&master_block("        "));
+        if !g.orphan_cases.is_empty() {
+            let _ = writeln!(k, "        p2c_orphan.master = 0u;");
+        }
         let _ = writeln!(k, "        {} = 0u;", gen.n.fork);
         let _ = writeln!(
             k,

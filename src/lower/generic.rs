@@ -315,6 +315,11 @@ pub struct Generic {
     /// then upper bounds): the host computes it, the kernel gets it as a
     /// parameter, and blocks are it rounded up to whole warps.
     pub runtime_limit: Option<RuntimeLimit>,
+    /// The region calls a function holding a parallel construct (see
+    /// `lower::orphan`): the block has workers even without forks of its own.
+    pub reaches_orphans: bool,
+    /// Orphaned regions its workers dispatch: (region id, outlined body).
+    pub orphan_cases: Vec<(u32, String)>,
     pub forks: Vec<Fork>,
     /// Loops of the sequential part.
     pub master_loops: Vec<WsLoop>,
@@ -1621,7 +1626,11 @@ pub fn build_generic(
             (blocks, limit)
         }
     };
-    let (team_limit, block_threads) = if forks.is_empty() {
+    let reaches_orphans = matches!(
+        kind,
+        GenKind::OmpTarget | GenKind::OmpTeams | GenKind::AccParallel
+    ) && super::orphan::reaches_parallel(file, tree, &region_calls);
+    let (team_limit, block_threads) = if forks.is_empty() && !reaches_orphans {
         runtime_limit = None;
         (1, 1)
     } else {
@@ -2091,7 +2100,7 @@ pub fn build_generic(
         .unwrap_or_default();
     let body_names: BTreeSet<String> = used.iter().map(|u| u.name.clone()).collect();
     let global_bytes = st.global.bytes.div_ceil(16) * 16;
-    if !forks.is_empty() && !kind_is_parallel(kind) {
+    if (!forks.is_empty() || reaches_orphans) && !kind_is_parallel(kind) {
         let over = match &runtime_limit {
             Some(_) => "the block's threads".to_string(),
             None => format!("{block_threads} threads"),
@@ -2115,6 +2124,8 @@ pub fn build_generic(
         team_limit,
         block_threads,
         runtime_limit,
+        reaches_orphans,
+        orphan_cases: vec![],
         forks,
         master_loops,
         inner_loops,

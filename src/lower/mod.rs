@@ -11,6 +11,7 @@ pub mod data;
 pub mod declare;
 pub mod generic;
 pub mod ir;
+pub mod orphan;
 pub mod plan;
 pub mod reduction;
 pub mod sharing_report;
