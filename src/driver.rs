@@ -383,6 +383,36 @@ fn lower_all(
     }
     let calls: Vec<(String, Span)> = regions.iter().flat_map(|r| r.calls.clone()).collect();
     declare::add_called(&mut declare, file, &a.tree, &calls, diags);
+    // Parallel constructs in the device functions: outlined bodies that the
+    // workers of the regions reaching them dispatch.
+    let device_fns: std::collections::BTreeSet<String> =
+        declare.fns.iter().map(|f| f.name.clone()).collect();
+    let region_spans: Vec<Span> = regions
+        .iter()
+        .map(|r| Span::new(r.pragma.start, r.stmt.end))
+        .collect();
+    declare.orphans = crate::lower::orphan::collect(
+        file,
+        &a.tree,
+        &a.attached,
+        &device_fns,
+        &region_spans,
+        diags,
+    );
+    for o in &mut declare.orphans.orphans {
+        o.outlined = namer.fresh(&format!("{}_parallel_L{}", o.function, o.line));
+    }
+    let cases: Vec<(u32, String)> = declare
+        .orphans
+        .orphans
+        .iter()
+        .map(|o| (o.id, o.outlined.clone()))
+        .collect();
+    for r in &mut regions {
+        if let Some(g) = r.generic.as_mut().filter(|g| g.reaches_orphans) {
+            g.orphan_cases = cases.clone();
+        }
+    }
     Lowered {
         regions,
         data,

@@ -28,6 +28,8 @@ struct Names {
     tid: String,
     team: String,
     trip: String,
+    /// The team size parameter (a runtime team limit).
+    limit: String,
     /// Per region variable: the kernel parameter's name.
     params: Vec<String>,
 }
@@ -127,6 +129,20 @@ impl Gen<'_> {
         )
     }
 
+    /// The team size when no clause of the fork says otherwise: a literal,
+    /// or the kernel's parameter when the host computes it.
+    fn limit(&self) -> String {
+        match &self.g.runtime_limit {
+            Some(_) => self.n.limit.clone(),
+            None => format!("{}u", self.g.team_limit),
+        }
+    }
+
+    /// The block's threads, for the named barriers that every thread meets.
+    fn block_count(&self) -> String {
+        block_count(self.g)
+    }
+
     fn rt(&self, c: RtCall, in_fork: bool) -> String {
         let team = &self.n.team;
         match (c, in_fork) {
@@ -143,7 +159,10 @@ impl Gen<'_> {
             (RtCall::Level, true) => "1".into(),
             (RtCall::Level, false) => "0".into(),
             (RtCall::IsInitialDevice, _) => "0".into(),
-            (RtCall::ThreadLimit, _) => self.g.team_limit.to_string(),
+            (RtCall::ThreadLimit, _) => match &self.g.runtime_limit {
+                Some(_) => format!("(int){}", self.n.limit),
+                None => self.g.team_limit.to_string(),
+            },
         }
     }
 
@@ -161,6 +180,9 @@ impl Gen<'_> {
                 a.push(self.n.params[i].clone());
             }
             let _ = v;
+        }
+        if self.g.runtime_limit.is_some() {
+            a.push(self.n.limit.clone());
         }
         a.join(", ")
     }
@@ -447,24 +469,43 @@ impl Gen<'_> {
 
     /// The fork sequence that replaces a parallel construct in the master's code.
     fn fork_call(&self, f: &Fork, namer: &mut Namer) -> String {
-        let b = self.g.block_threads;
+        let b = self.block_count();
         let w = namer.fresh(&format!("p2c_work{}", f.id));
-        let limit = self.g.team_limit;
+        let limit = self.limit();
         let mut team = match &f.num_threads {
-            Some(e) => format!("p2c_team_size((long long)({e}), {limit}u)"),
-            None => format!("{limit}u"),
+            Some(e) => format!("p2c_team_size((long long)({e}), {limit})"),
+            None => limit,
         };
         if let Some(c) = &f.if_cond {
             team = format!("({c}) ? {team} : 1u");
         }
+        // Device functions called in the region run their parallel
+        // constructs with one thread (nested in an active region).
+        let (off, on) = if self.g.orphan_cases.is_empty() {
+            ("", "")
+        } else {
+            (
+                "\n    p2c_orphan.master = 0u; /* parallel regions in called functions: one thread */",
+                "\n    p2c_orphan.master = 1u;",
+            )
+        };
         format!(
-            "{{ /* fork: parallel region {id}, `{p}` */\n    const unsigned {w} = p2c_fork_word({id}u, {team});\n    {fork} = {w};\n    p2c_barrier_sync<1>({b});\n    {par}({args});\n    p2c_barrier_sync<2>({b}); /* join */\n}}",
+            "{{ /* fork: parallel region {id}, `{p}` */\n    const unsigned {w} = p2c_fork_word({id}u, {team});{off}\n    {fork} = {w};\n    p2c_barrier_sync<1>({b});\n    {par}({args});\n    p2c_barrier_sync<2>({b}); /* join */{on}\n}}",
             id = f.id,
             p = crate::lower::build::pragma_one_line(self.file.slice(f.pragma)),
             fork = self.n.fork,
             par = self.n.par,
             args = self.par_args(&w),
         )
+    }
+}
+
+/// The block's threads as the kernel spells them: a literal, or `blockDim.x`
+/// when the host computes the team size.
+fn block_count(g: &Generic) -> String {
+    match &g.runtime_limit {
+        Some(_) => "blockDim.x".into(),
+        None => g.block_threads.to_string(),
     }
 }
 
@@ -514,6 +555,7 @@ pub fn emit_generic(
         tid: namer.fresh("p2c_tid"),
         team: namer.fresh("p2c_team"),
         trip: namer.fresh("p2c_trip"),
+        limit: namer.fresh("p2c_limit"),
         params,
     };
     let mut sites = Vec::new();
@@ -744,7 +786,7 @@ pub fn emit_generic(
             let _ = writeln!(
                 cases,
                 "{ind}p2c_barrier_sync<4>({}); /* every thread of the block: the warps' reduction values are stored */",
-                g.block_threads
+                block_count(g)
             );
             for s in join_sites {
                 let reds = reds_of(s);
@@ -822,6 +864,10 @@ pub fn emit_generic(
     if g.global_bytes > 0 {
         params.push(format!("unsigned char *{}", gen.n.gstack));
     }
+    if g.runtime_limit.is_some() {
+        params.push(format!("unsigned {}", gen.n.limit));
+        par_params.push(format!("unsigned {}", gen.n.limit));
+    }
     let mut k = String::new();
     for s in &gen.sites {
         let reds: &[GenRed] = g
@@ -866,7 +912,16 @@ pub fn emit_generic(
         let _ = writeln!(k, " * team frame: {}", shared_list.join(", "));
     }
     k.push_str(" */\n");
-    if !g.forks.is_empty() {
+    let has_workers = !g.forks.is_empty() || g.reaches_orphans;
+    for (id, outlined) in &g.orphan_cases {
+        let _ = writeln!(
+            cases,
+            "    case {id}u: /* a parallel region of a called device function (lower/orphan.rs) */\n        if ({tid} < {team})\n            {outlined}({tid}, {team});\n        break;",
+            tid = gen.n.tid,
+            team = gen.n.team
+        );
+    }
+    if has_workers {
         let _ = writeln!(
             k,
             "static __device__ void {}({})\n{{",
@@ -974,7 +1029,7 @@ pub fn emit_generic(
             _ => {}
         }
     }
-    let b = g.block_threads;
+    let b = block_count(g);
     let master_block = |ind: &str| -> String {
         let mut s = String::new();
         for l in prologue.lines() {
@@ -984,18 +1039,19 @@ pub fn emit_generic(
         s
     };
     if g.kind == GenKind::OmpParallel {
+        let limit = gen.limit();
         let _ = writeln!(
             k,
             "{ind}/* every thread runs the block: parallel region 1 of {} threads */",
-            g.team_limit
+            limit.trim_end_matches('u')
         );
         let _ = writeln!(
             k,
             "{ind}{}({});",
             gen.n.par,
-            gen.par_args(&format!("p2c_fork_word(1u, {}u)", g.team_limit))
+            gen.par_args(&format!("p2c_fork_word(1u, {limit})"))
         );
-    } else if g.forks.is_empty() {
+    } else if !has_workers {
         k.push_str(&master_block(ind));
     } else {
         let _ = writeln!(
@@ -1007,7 +1063,18 @@ pub fn emit_generic(
             k,
             "{ind}if (p2c_thread_id() == 0) {{ /* the team's initial thread */"
         );
+        if !g.orphan_cases.is_empty() {
+            let _ = writeln!(
+                k,
+                "        /* parallel regions in called device functions fork this block's workers */\n        p2c_orphan.fork = &{};\n        p2c_orphan.block = {b};\n        p2c_orphan.limit = {};\n        p2c_orphan.master = 1u;",
+                gen.n.fork,
+                gen.limit()
+            );
+        }
         k.push_str(&master_block("        "));
+        if !g.orphan_cases.is_empty() {
+            let _ = writeln!(k, "        p2c_orphan.master = 0u;");
+        }
         let _ = writeln!(k, "        {} = 0u;", gen.n.fork);
         let _ = writeln!(
             k,

@@ -14,6 +14,7 @@ pub mod declare;
 pub mod edits;
 pub mod generic;
 pub mod namer;
+pub mod orphan;
 pub mod reduction;
 pub mod region;
 pub mod templates;
@@ -91,10 +92,24 @@ pub fn emit_file(
             Some(g) => generic::emit_generic(r, g, file, &cxx_edits, namer),
             None => region::emit_region(r, &body, &fallback, file.origin(r.pragma.start).0, namer),
         };
+        // A kernel that calls a device function with a parallel construct
+        // and has no master forking for it: that construct runs with one thread.
+        let kernel = if !declare.orphans.orphans.is_empty()
+            && r.calls
+                .iter()
+                .any(|(n, _)| declare.orphans.callers.contains(n))
+            && r.generic
+                .as_ref()
+                .map_or(true, |g| g.orphan_cases.is_empty())
+        {
+            orphan::reset_in_kernel(&t.kernel, &r.kernel)
+        } else {
+            t.kernel
+        };
         edits.push(Edit::insert(
             r.function_start,
             10,
-            in_same_arms(text, &groups, r, t.kernel),
+            in_same_arms(text, &groups, r, kernel),
         ));
         let host = t
             .host
@@ -137,7 +152,13 @@ pub fn emit_file(
             edits.push(Edit::insert(stmt.end, order, close.replace('\n', &nl)));
         }
     }
-    for e in declare::declare_edits(declare, namer) {
+    let decl_edits = declare::declare_edits(declare, namer);
+    if !declare.orphans.orphans.is_empty() {
+        let mut device: Vec<Edit> = cxx_edits.clone();
+        device.extend(decl_edits.iter().cloned());
+        edits.extend(orphan::edits(&declare.orphans, file, &device, namer));
+    }
+    for e in decl_edits {
         if !inside_region(&e) {
             edits.push(e);
         }
@@ -156,12 +177,16 @@ pub fn emit_file(
             .iter()
             .any(|v| matches!(v.attr, crate::sema::sharing::Attr::Lastprivate { .. }))
     });
-    if lastprivate || regions.iter().any(|r| r.generic.is_some()) {
+    let orphans = !declare.orphans.orphans.is_empty();
+    if lastprivate || orphans || regions.iter().any(|r| r.generic.is_some()) {
         out.push_str(templates::GENERIC_PRELUDE);
     }
     out.push_str(templates::CXX_COMPAT);
     if cxx::uses_complex(&file.text) {
         out.push_str(cxx::COMPLEX_COMPAT);
+    }
+    if orphans {
+        out.push_str(&orphan::support(&declare.orphans));
     }
     out.push_str("/* ---- translated source ---- */\n");
     out.push_str(&apply(&file.text, Span::new(0, file.text.len()), &edits));

@@ -840,7 +840,19 @@ fn host_text(r: &Region, fallback: &str, file_name: &str, n: &Names) -> String {
             }
         }
     }
-    let threads_x = size_expr(&r.threads_x, 1024, w, "threads", "256");
+    let mut threads_x = size_expr(&r.threads_x, 1024, w, "threads", "256");
+    // Generic mode with a team size known at run time: blocks are that size
+    // rounded up to whole warps, and the kernel gets the size.
+    let runtime_limit = r
+        .generic
+        .as_ref()
+        .and_then(|g| g.runtime_limit.as_ref())
+        .map(|l| {
+            let name = format!("{}_limit", n.block);
+            let _ = writeln!(h, "{ind}const unsigned {name} = {};", l.host_expr(w));
+            threads_x = format!("({name} + 31u) / 32u * 32u");
+            name
+        });
     let threads_y = size_expr(&r.threads_y, 1024, w, "workers", "1");
     let _ = writeln!(h, "{ind}const dim3 {}({threads_x}, {threads_y});", n.block);
     let per_block = match (&r.threads_x, &r.threads_y) {
@@ -906,6 +918,7 @@ fn host_text(r: &Region, fallback: &str, file_name: &str, n: &Names) -> String {
             g.global_bytes, n.blocks
         ));
     }
+    args.extend(runtime_limit);
     let _ = writeln!(h, "{ind}if ({} > 0) {{", n.trip);
     let _ = writeln!(
         h,

@@ -65,6 +65,8 @@ pub struct DeclarePlan {
     /// keeps them as comments. (span, pragma on one line)
     pub pragmas: Vec<(Span, String)>,
     pub notes: Vec<String>,
+    /// Parallel constructs in the device functions (`lower::orphan`).
+    pub orphans: super::orphan::OrphanPlan,
 }
 
 /// A file-scope declaration or definition of a name.

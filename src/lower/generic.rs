@@ -24,6 +24,7 @@
 
 use super::ir::{Region, Schedule, Size};
 use super::staging::{self, Candidate, Home};
+use super::team_limit::{self, RuntimeLimit};
 use crate::diag::{codes, Diagnostic};
 use crate::directives::{ClauseArgs, Directive, Model};
 use crate::front::{Attached, CTree};
@@ -310,6 +311,15 @@ pub struct Generic {
     /// Threads per block: the team limit rounded up to whole warps (named
     /// barrier counts are multiples of 32), or 1 when there is no fork.
     pub block_threads: u32,
+    /// A team size given at run time (`team_limit` and `block_threads` are
+    /// then upper bounds): the host computes it, the kernel gets it as a
+    /// parameter, and blocks are it rounded up to whole warps.
+    pub runtime_limit: Option<RuntimeLimit>,
+    /// The region calls a function holding a parallel construct (see
+    /// `lower::orphan`): the block has workers even without forks of its own.
+    pub reaches_orphans: bool,
+    /// Orphaned regions its workers dispatch: (region id, outlined body).
+    pub orphan_cases: Vec<(u32, String)>,
     pub forks: Vec<Fork>,
     /// Loops of the sequential part.
     pub master_loops: Vec<WsLoop>,
@@ -967,6 +977,79 @@ fn declarator_site(tree: &CTree, decl: Span, name: Span) -> Option<(Span, Option
     }
 }
 
+/// `{ #pragma omp teams ... stmt }`: a block whose only statement is the
+/// construct `n` (closely nested: nothing else runs in the block).
+fn only_statement(tree: &CTree, block: Option<Span>, n: &Attached) -> bool {
+    let Some(b) = block.and_then(|b| node_at(tree, b)) else {
+        return false;
+    };
+    if b.kind() != "compound_statement" {
+        return false;
+    }
+    let mut c = b.walk();
+    let stmts: Vec<Node<'_>> = b
+        .named_children(&mut c)
+        .filter(|x| x.kind() != "comment")
+        .collect();
+    stmts.len() == 1
+        && Some(span_of(stmts[0])) == n.stmt
+        && n.directive.span.start > b.start_byte()
+        && n.directive.span.end <= stmts[0].start_byte()
+}
+
+/// Variables of the host that the `num_threads` and `if` clauses of nested
+/// constructs name (the master evaluates them at the fork, so the region
+/// captures them like the block's own free variables; pragmas are masked
+/// out of the C tree, so `free_identifiers` does not see them). Names
+/// declared inside the block are the sequential part's own.
+fn clause_uses(
+    tree: &CTree,
+    text: &str,
+    root: Node<'_>,
+    block: Span,
+    nested: &[&Attached],
+    used: &mut Vec<uses::Use>,
+) {
+    for n in nested {
+        let Some(at) = n.stmt.and_then(|s| node_at(tree, s)) else {
+            continue;
+        };
+        let mut syms = None;
+        for c in &n.directive.clauses {
+            if !matches!(c.name.as_str(), "num_threads" | "if") {
+                continue;
+            }
+            let Some(e) = c.expr() else { continue };
+            let b = e.text.as_bytes();
+            let mut i = 0;
+            while i < b.len() {
+                if !(b[i].is_ascii_alphabetic() || b[i] == b'_') {
+                    i += 1;
+                    continue;
+                }
+                let start = i;
+                while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_') {
+                    i += 1;
+                }
+                let name = &e.text[start..i];
+                if used.iter().any(|u| u.name == name) {
+                    continue;
+                }
+                let syms = syms.get_or_insert_with(|| symbols::visible_at(root, text, at));
+                let Some(sym) = syms.get(name) else { continue };
+                if sym.is_typedef || sym.ty.is_function() || inside(sym.decl_span, block) {
+                    continue;
+                }
+                used.push(uses::Use {
+                    name: name.to_string(),
+                    span: Span::new(e.span.start + start, e.span.start + i),
+                    written: false,
+                });
+            }
+        }
+    }
+}
+
 /// Lowers a generic-mode region. `nested` are the directives inside it.
 #[allow(clippy::too_many_arguments)]
 pub fn build_generic(
@@ -986,7 +1069,7 @@ pub fn build_generic(
             && at.directive.name == "target"
             && n.directive.name == "teams"
             && n.stmt.is_some()
-            && n.stmt == at.stmt
+            && (n.stmt == at.stmt || only_statement(tree, at.stmt, n))
     });
     let merged;
     let d = match teams {
@@ -1056,7 +1139,8 @@ pub fn build_generic(
     let root = tree.root()?;
     let text = &file.text;
     let symbols_at_region = symbols::visible_at(root, text, stmt);
-    let (used, region_calls) = uses::free_identifiers(stmt, text);
+    let (mut used, region_calls) = uses::free_identifiers(stmt, text);
+    clause_uses(tree, text, root, block, &nested, &mut used);
     let vars = sharing::decide(
         d,
         false,
@@ -1453,25 +1537,8 @@ pub fn build_generic(
     }
 
     // --- launch shape -----------------------------------------------------
-    let literal = |cx: &mut Ctx<'_>, name: &str| -> Option<u32> {
-        let c = d.clause(name)?;
-        let e = c.expr()?;
-        match cx.consts.eval(&e.text) {
-            Some(v) if (1..=1024).contains(&v) => Some(v as u32),
-            _ => {
-                cx.diags.push(
-                    not_supported(
-                        e.span,
-                        format!(
-                            "`{name}` with a value that is not a constant from 1 to 1024 is not supported yet with a structured block"
-                        ),
-                    )
-                    .with_help("write an integer constant (a #define of this file is fine)"),
-                );
-                None
-            }
-        }
-    };
+    // Team-size clauses: constants fold, anything else runs on the host.
+    let limit_term = |cx: &mut Ctx<'_>, name: &str| team_limit::term(&cx.consts, d, name);
     let clause_size = |name: &str| -> Option<Size> {
         let c = d.clause(name)?;
         let e = c.expr()?;
@@ -1489,15 +1556,19 @@ pub fn build_generic(
             .iter()
             .any(|f| f.ws.as_ref().is_some_and(|w| w.spread == Spread::Grid));
     let mut notes = Vec::new();
+    let mut runtime_limit = None;
     let (blocks, team_limit) = match kind {
         GenKind::OmpTarget | GenKind::OmpParallel | GenKind::OmpTeams => {
-            let limit = match (
-                literal(&mut cx, "thread_limit"),
-                literal(&mut cx, "num_threads"),
-            ) {
-                (Some(a), Some(b)) => a.min(b),
-                (Some(a), None) | (None, Some(a)) => a,
-                (None, None) => {
+            let terms = [
+                limit_term(&mut cx, "thread_limit"),
+                limit_term(&mut cx, "num_threads"),
+            ];
+            let limit = match team_limit::combine(team_limit::Combine::Min, &terms) {
+                Some((bound, rt)) => {
+                    runtime_limit = rt;
+                    bound
+                }
+                None => {
                     let lits: Vec<Option<u32>> = forks
                         .iter()
                         .map(|f| {
@@ -1532,11 +1603,16 @@ pub fn build_generic(
         }
         GenKind::AccSerial => (Size::Fixed(1), 1),
         GenKind::AccParallel => {
-            let w = literal(&mut cx, "num_workers");
-            let v = literal(&mut cx, "vector_length");
-            let limit = match (w, v) {
-                (None, None) => 128,
-                (w, v) => w.unwrap_or(1).saturating_mul(v.unwrap_or(1)).min(1024),
+            let terms = [
+                limit_term(&mut cx, "num_workers"),
+                limit_term(&mut cx, "vector_length"),
+            ];
+            let limit = match team_limit::combine(team_limit::Combine::Product, &terms) {
+                Some((bound, rt)) => {
+                    runtime_limit = rt;
+                    bound
+                }
+                None => 128,
             };
             let blocks = clause_size("num_gangs").unwrap_or_else(|| {
                 if has_team_loops {
@@ -1550,7 +1626,12 @@ pub fn build_generic(
             (blocks, limit)
         }
     };
-    let (team_limit, block_threads) = if forks.is_empty() {
+    let reaches_orphans = matches!(
+        kind,
+        GenKind::OmpTarget | GenKind::OmpTeams | GenKind::AccParallel
+    ) && super::orphan::reaches_parallel(file, tree, &region_calls);
+    let (team_limit, block_threads) = if forks.is_empty() && !reaches_orphans {
+        runtime_limit = None;
         (1, 1)
     } else {
         (team_limit, team_limit.div_ceil(32) * 32)
@@ -2019,16 +2100,32 @@ pub fn build_generic(
         .unwrap_or_default();
     let body_names: BTreeSet<String> = used.iter().map(|u| u.name.clone()).collect();
     let global_bytes = st.global.bytes.div_ceil(16) * 16;
-    if !forks.is_empty() && !kind_is_parallel(kind) {
+    if (!forks.is_empty() || reaches_orphans) && !kind_is_parallel(kind) {
+        let over = match &runtime_limit {
+            Some(_) => "the block's threads".to_string(),
+            None => format!("{block_threads} threads"),
+        };
         notes.push(format!(
-            "fork/join: named barriers 1 and 2 over {block_threads} threads; region id and team size in one shared word"
+            "fork/join: named barriers 1 and 2 over {over}; region id and team size in one shared word"
         ));
     }
+    // The plan's launch line: a runtime team is rounded up to whole warps.
+    let threads_x = match &runtime_limit {
+        Some(l) => Size::Clause {
+            clause: "whole_warps".into(),
+            expr: l.describe(),
+            span: d.span,
+        },
+        None => Size::Fixed(block_threads),
+    };
     let g = Generic {
         kind,
         block,
         team_limit,
         block_threads,
+        runtime_limit,
+        reaches_orphans,
+        orphan_cases: vec![],
         forks,
         master_loops,
         inner_loops,
@@ -2064,7 +2161,7 @@ pub fn build_generic(
         levels: vec![],
         blocks,
         max_blocks: 65535,
-        threads_x: Size::Fixed(block_threads),
+        threads_x,
         threads_y: Size::Fixed(1),
         nest: vec![],
         nest_types: vec![],
@@ -2357,9 +2454,13 @@ pub fn is_array(ty: &CType) -> bool {
 
 /// Threads of a fork per construct, for the plan.
 pub fn fork_threads(g: &Generic, f: &Fork) -> String {
-    let base = match &f.num_threads {
-        Some(e) => format!("min(num_threads({e}), {})", g.team_limit),
+    let limit = match &g.runtime_limit {
+        Some(r) => r.describe(),
         None => g.team_limit.to_string(),
+    };
+    let base = match &f.num_threads {
+        Some(e) => format!("min(num_threads({e}), {limit})"),
+        None => limit,
     };
     match &f.if_cond {
         Some(c) => format!("{base} if ({c}) else 1"),
@@ -2377,11 +2478,16 @@ pub fn red_list(reds: &[GenRed]) -> String {
 
 pub fn plan_lines(g: &Generic, file: &SourceFile) -> Vec<String> {
     let mut v = vec![format!("execution: {}", g.kind.describe())];
-    if !g.forks.is_empty() {
-        v.push(format!(
+    match (&g.runtime_limit, g.forks.is_empty()) {
+        (_, true) => {}
+        (Some(r), false) => v.push(format!(
+            "team:      {} threads per parallel region by default (evaluated on the host at the launch), that rounded up to whole warps per block",
+            r.describe()
+        )),
+        (None, false) => v.push(format!(
             "team:      {} threads per parallel region by default, {} threads per block",
             g.team_limit, g.block_threads
-        ));
+        )),
     }
     for f in &g.forks {
         let what = match &f.ws {

@@ -11,10 +11,12 @@ pub mod data;
 pub mod declare;
 pub mod generic;
 pub mod ir;
+pub mod orphan;
 pub mod plan;
 pub mod reduction;
 pub mod sharing_report;
 pub mod staging;
+pub mod team_limit;
 
 pub use build::build_region;
 pub use ir::*;

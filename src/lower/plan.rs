@@ -113,6 +113,28 @@ fn render_data(file: &SourceFile, data: &[DataOp], declare: &DeclarePlan, o: &mu
                 file.line_of(s.start)
             );
         }
+        for x in declare
+            .orphans
+            .orphans
+            .iter()
+            .filter(|x| x.function == f.name)
+        {
+            let _ = writeln!(
+                o,
+                "  parallel:  line {}: {}, region id {} outlined as {}(): forks the block's workers when a master calls it from a sequential part, else one thread",
+                x.line, x.construct, x.id, x.outlined
+            );
+            for v in &x.vars {
+                let _ = writeln!(
+                    o,
+                    "  frame:     {} : {} at offset {} (copied in{})",
+                    v.name,
+                    v.ty.type_name(),
+                    v.offset,
+                    if v.copy_back { " and back" } else { "" }
+                );
+            }
+        }
     }
     for v in &declare.vars {
         let _ = writeln!(

@@ -1,0 +1,313 @@
+//! The CUDA text of orphaned parallel regions (`lower::orphan`): the
+//! block-wide state they share (one `__shared__` struct and the orphan
+//! frame), the fork in the device function (taken only by a block's master
+//! whose kernel's workers wait), the team-of-one path (the original
+//! statement under its pragma), and the outlined body the workers dispatch.
+
+use super::edits::{apply, Edit};
+use super::namer::Namer;
+use super::region;
+use crate::lower::orphan::{Orphan, OrphanPlan};
+use crate::sema::{CType, Deriv};
+use crate::source::{SourceFile, Span};
+use std::fmt::Write;
+
+fn is_array(ty: &CType) -> bool {
+    matches!(ty.derivs.first(), Some(Deriv::Array(_)))
+}
+
+/// `T &name` (or `T (&name)[N]`).
+fn ref_decl(ty: &CType, name: &str) -> String {
+    let inner = if is_array(ty) {
+        format!("(&{name})")
+    } else {
+        format!("&{name}")
+    };
+    ty.declare(&inner)
+}
+
+/// The declarations every orphaned region uses, after the prelude.
+pub fn support(plan: &OrphanPlan) -> String {
+    let mut s = String::new();
+    s.push_str(
+        "/* ---- pragma2cuda: parallel regions in device functions (lower/orphan.rs) ----\n\
+         * A block's master that calls such a function from the sequential part of a\n\
+         * generic-mode region forks the block's waiting workers: `master` is 1 only\n\
+         * there (kernels that reach these functions set it: 0 in SPMD kernels and\n\
+         * inside parallel regions), `fork` is that kernel's fork word, `block` its\n\
+         * threads (the barriers' count), `limit` its team size. The function's\n\
+         * variables that the region uses are copied into the frame for the region. */\n",
+    );
+    s.push_str(
+        "struct p2c_orphan_team {\n    unsigned master, block, limit;\n    unsigned *fork;\n};\n",
+    );
+    s.push_str("__shared__ p2c_orphan_team p2c_orphan;\n");
+    let _ = writeln!(
+        s,
+        "alignas(16) __shared__ unsigned char p2c_orphan_frame[{}];",
+        plan.frame_bytes.max(16)
+    );
+    s.push_str(
+        "__device__ inline void p2c_orphan_begin(unsigned region, unsigned team)\n{\n    \
+         p2c_orphan.master = 0u;\n    *p2c_orphan.fork = p2c_fork_word(region, team);\n    \
+         p2c_barrier_sync<1>(p2c_orphan.block);\n}\n",
+    );
+    // Arrays are copied whole, also when the function has not set every
+    // element yet (the region may be what sets them): a call the compiler
+    // does not look into, so that it does not warn about reading them.
+    s.push_str(
+        "__device__ __noinline__ inline void p2c_orphan_copy(void *dst, void *src, size_t bytes)\n{\n    memcpy(dst, src, bytes);\n}\n",
+    );
+    s.push_str(
+        "__device__ inline void p2c_orphan_end(void)\n{\n    \
+         p2c_barrier_sync<2>(p2c_orphan.block); /* join */\n    p2c_orphan.master = 1u;\n}\n",
+    );
+    for o in &plan.orphans {
+        let _ = writeln!(
+            s,
+            "__device__ inline void {}(unsigned, unsigned); /* line {} in {}() */",
+            o.outlined, o.line, o.function
+        );
+    }
+    s.push_str("/* ---- end of orphaned parallel regions ---- */\n");
+    s
+}
+
+/// In a kernel that reaches these functions and has no master that forks:
+/// every thread says so before anything runs.
+pub fn reset_in_kernel(kernel_text: &str, kernel: &str) -> String {
+    let head = format!("__global__ void {kernel}(");
+    let Some(at) = kernel_text.find(&head) else {
+        return kernel_text.to_string();
+    };
+    let Some(open) = kernel_text[at..].find("\n{\n") else {
+        return kernel_text.to_string();
+    };
+    let pos = at + open + 3;
+    format!(
+        "{}    p2c_orphan.master = 0u; /* parallel regions in called device functions: one thread each */\n{}",
+        &kernel_text[..pos],
+        &kernel_text[pos..]
+    )
+}
+
+fn slot(o: usize) -> String {
+    format!("p2c_orphan_frame + {o}")
+}
+
+/// The edits of every orphaned region: the fork and team-of-one paths in
+/// place of the construct, and the outlined body after its function.
+/// `body_edits` are the edits other modules make in device code (C++ and
+/// mirror names).
+pub fn edits(
+    plan: &OrphanPlan,
+    file: &SourceFile,
+    body_edits: &[Edit],
+    namer: &mut Namer,
+) -> Vec<Edit> {
+    let mut out = Vec::new();
+    for o in &plan.orphans {
+        let t = &file.text;
+        let line_start = t[..o.pragma.start].rfind('\n').map(|i| i + 1).unwrap_or(0);
+        let indent: String = t[line_start..o.pragma.start]
+            .chars()
+            .take_while(|c| *c == ' ' || *c == '\t')
+            .collect();
+        // Lines after the first get the construct's indentation (not the
+        // preprocessor lines), and the pragma keeps its own.
+        let mut fork = String::new();
+        for (i, l) in fork_text(o, namer).lines().enumerate() {
+            if i > 0 {
+                fork.push('\n');
+                if !l.starts_with('#') {
+                    fork.push_str(&indent);
+                }
+            }
+            fork.push_str(l);
+        }
+        fork.push('\n');
+        fork.push_str(&indent);
+        out.push(Edit::insert(o.pragma.start, 40, fork));
+        out.push(Edit::insert(
+            o.stmt.end,
+            60,
+            format!("\n{indent}}}\n{indent}}}"),
+        ));
+        // The team-of-one path on the device: thread 0 of a team of one
+        // (the device runtime's answers are the block's).
+        for (sp, num) in &o.rt_calls {
+            let (dev, host) = if *num {
+                ("0", "omp_get_thread_num()")
+            } else {
+                ("1", "omp_get_num_threads()")
+            };
+            out.push(Edit::replace(
+                *sp,
+                format!("P2C_DEVICE_OR_HOST({dev}, {host})"),
+            ));
+        }
+        out.push(Edit::insert(
+            o.fn_end,
+            70,
+            outlined_text(o, file, body_edits, namer),
+        ));
+    }
+    out
+}
+
+fn fork_text(o: &Orphan, namer: &mut Namer) -> String {
+    let team = namer.fresh("p2c_team");
+    let mut t = match &o.num_threads {
+        Some(e) => format!("p2c_team_size((long long)({e}), p2c_orphan.limit)"),
+        None => "p2c_orphan.limit".to_string(),
+    };
+    if let Some(c) = &o.if_cond {
+        t = format!("({c}) ? {t} : 1u");
+    }
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "{{ /* line {}, `{}`: the block's team runs it when the master of a target region's sequential part calls {}(); anywhere else the statement below (host OpenMP on the host, the calling thread alone on the device) */",
+        o.line, o.construct, o.function
+    );
+    s.push_str("#if defined(__CUDA_ARCH__) || defined(P2C_SIMT_EMULATOR)\n");
+    s.push_str(
+        "if (P2C_DEVICE_OR_HOST(p2c_orphan.master == 1u && p2c_thread_id() == 0u, false)) {\n",
+    );
+    let _ = writeln!(s, "    const unsigned {team} = {t};");
+    for v in &o.vars {
+        if is_array(&v.ty) {
+            let _ = writeln!(
+                s,
+                "    p2c_orphan_copy({}, {n}, sizeof {n});",
+                slot(v.offset as usize),
+                n = v.name
+            );
+        } else {
+            let _ = writeln!(
+                s,
+                "    p2c_staged_init<{}>({}, {});",
+                v.ty.type_name(),
+                slot(v.offset as usize),
+                v.name
+            );
+        }
+    }
+    let _ = writeln!(s, "    p2c_orphan_begin({}u, {team});", o.id);
+    let _ = writeln!(
+        s,
+        "    {}(0u, {team}); /* the master is thread 0 of the team */",
+        o.outlined
+    );
+    s.push_str("    p2c_orphan_end();\n");
+    for v in o.vars.iter().filter(|v| v.copy_back) {
+        if is_array(&v.ty) {
+            let _ = writeln!(
+                s,
+                "    memcpy({n}, {}, sizeof {n});",
+                slot(v.offset as usize),
+                n = v.name
+            );
+        } else {
+            let _ = writeln!(
+                s,
+                "    {} = p2c_staged<{}>({});",
+                v.name,
+                v.ty.type_name(),
+                slot(v.offset as usize)
+            );
+        }
+    }
+    s.push_str("} else\n#endif\n{\n");
+    s
+}
+
+fn outlined_text(o: &Orphan, file: &SourceFile, body_edits: &[Edit], namer: &mut Namer) -> String {
+    let tid = namer.fresh("p2c_tid");
+    let team = namer.fresh("p2c_team");
+    let mut edits: Vec<Edit> = body_edits
+        .iter()
+        .filter(|e| e.span.start >= o.stmt.start && e.span.end <= o.stmt.end)
+        .cloned()
+        .collect();
+    for (sp, num) in &o.rt_calls {
+        let t = if *num {
+            format!("(int){tid}")
+        } else {
+            format!("(int){team}")
+        };
+        edits.push(Edit::replace(Span::new(sp.start, sp.end), t));
+    }
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "\n\n/* line {} in {}(): `{}`, run by each thread of the team; {}'s variables live in the orphan frame */",
+        o.line, o.function, o.construct, o.function
+    );
+    // C++ linkage, as forward-declared, even inside an `extern "C"` block.
+    let _ = writeln!(
+        s,
+        "extern \"C++\" __device__ inline void {}(unsigned {tid}, unsigned {team})\n{{",
+        o.outlined
+    );
+    for v in &o.vars {
+        if let Some(n) = v.assert_size {
+            let _ = writeln!(
+                s,
+                "    static_assert(sizeof({}) == {n}, \"pragma2cuda laid out `{}` as {n} bytes\");",
+                v.ty.type_name(),
+                v.name
+            );
+        }
+    }
+    for v in &o.vars {
+        let _ = writeln!(
+            s,
+            "    {} = p2c_staged<{}>({});",
+            ref_decl(&v.ty, &v.name),
+            v.ty.type_name(),
+            slot(v.offset as usize)
+        );
+    }
+    match &o.lp {
+        None => {
+            let _ = writeln!(s, "    (void){tid};\n    (void){team};");
+            let body = apply(&file.text, o.stmt, &edits);
+            let _ = writeln!(s, "    {}", region::reindent(&body, "    "));
+        }
+        Some((l, ty)) => {
+            let t = ty.type_name();
+            let lb = namer.fresh(&format!("p2c_lb_{}", l.var));
+            let _ = writeln!(s, "    const {} = ({t})({});", ty.declare(&lb), l.lb);
+            let step = if region::literal_step(l) {
+                l.step.clone()
+            } else {
+                let st = namer.fresh(&format!("p2c_step_{}", l.var));
+                let _ = writeln!(s, "    const {} = ({t})({});", ty.declare(&st), l.step);
+                st
+            };
+            let trip = namer.fresh("p2c_trip");
+            let _ = writeln!(
+                s,
+                "    const unsigned long long {trip} = {};",
+                region::trip_expr(l, ty, &lb, &step)
+            );
+            let it = namer.fresh("p2c_iter");
+            let _ = writeln!(
+                s,
+                "    for (unsigned long long {it} = {tid}; {it} < {trip}; {it} += {team}) {{"
+            );
+            let sign = if l.test.increasing() { "+" } else { "-" };
+            let _ = writeln!(
+                s,
+                "        {} = {lb} {sign} ({t})({it}) * ({step});",
+                ty.declare(&l.var)
+            );
+            let body = apply(&file.text, l.body, &edits);
+            let _ = writeln!(s, "        {}", region::reindent(&body, "        "));
+            s.push_str("    }\n");
+        }
+    }
+    s.push('}');
+    s
+}

@@ -1,0 +1,410 @@
+//! Orphaned parallel regions: `#pragma omp parallel [for]` in a device
+//! function (`declare target`, or called from offloaded code), outside any
+//! construct of its own function.
+//!
+//! When the block's master calls such a function from the sequential part
+//! of a generic-mode region, OpenMP makes the region active: the team forks.
+//! The master cannot lend its locals to the other threads (a thread's local
+//! memory is private), so the variables of the function the region uses
+//! (parameters and locals) are copied into the block's orphan frame, a
+//! `__shared__` byte array at offsets computed here, exactly as generic mode
+//! stages the kernel's own locals; the master publishes the region id and
+//! the team size in the kernel's fork word (through `p2c_orphan.fork`), every
+//! waiting worker dispatches the region id to the outlined body (a
+//! `__device__` function that binds each variable to its frame slot by
+//! reference), and after the join the master copies the values back.
+//!
+//! Anywhere else (host code, an SPMD kernel, a thread of a parallel region,
+//! a block without a master) the region runs with the calling thread only,
+//! as OpenMP specifies for a parallel region nested in an active one: the
+//! original statement under its pragma, so the host compiler still
+//! parallelises the host's calls. A region with clauses other than
+//! `num_threads`, `if`, `shared` and `default(shared)`, or with constructs
+//! nested in it, always runs that way, with warning W0004.
+
+use crate::diag::{codes, Diagnostic};
+use crate::directives::Model;
+use crate::front::{Attached, CTree};
+use crate::sema::calls;
+use crate::sema::layout::{self, Consts};
+use crate::sema::loops::{self, CanonLoop};
+use crate::sema::{symbols, uses, CType, Deriv, Storage};
+use crate::source::{SourceFile, Span};
+use std::collections::BTreeSet;
+use tree_sitter::Node;
+
+/// Region ids of orphaned regions start here: a kernel's own parallel
+/// regions are numbered from 1, and the fork word holds 16 bits of id.
+pub const FIRST_ID: u32 = 0x8000;
+
+/// A variable of the function that an orphaned region uses: its slot in the
+/// orphan frame.
+#[derive(Clone, Debug)]
+pub struct OrphanVar {
+    pub name: String,
+    /// The type of the slot (parameters decayed, qualifiers dropped).
+    pub ty: CType,
+    pub offset: u64,
+    /// Written in the region (or an array): copied back after the join.
+    pub copy_back: bool,
+    /// The size depends on a macro: the outlined body asserts it.
+    pub assert_size: Option<u64>,
+}
+
+/// One orphaned parallel region that forks when the master reaches it.
+#[derive(Clone, Debug)]
+pub struct Orphan {
+    pub id: u32,
+    pub function: String,
+    pub pragma: Span,
+    pub stmt: Span,
+    pub line: usize,
+    /// The pragma on one line.
+    pub construct: String,
+    pub num_threads: Option<String>,
+    pub if_cond: Option<String>,
+    /// `parallel for`: the loop and its variable's type.
+    pub lp: Option<(CanonLoop, CType)>,
+    pub vars: Vec<OrphanVar>,
+    /// `omp_get_thread_num()` (true) and `omp_get_num_threads()` (false)
+    /// calls in the statement: the team's values in the outlined body.
+    pub rt_calls: Vec<(Span, bool)>,
+    /// The end of the function's definition: the outlined body follows it.
+    pub fn_end: usize,
+    /// The outlined body's name (chosen by the driver's namer).
+    pub outlined: String,
+}
+
+/// Every orphaned region of the file.
+#[derive(Clone, Debug, Default)]
+pub struct OrphanPlan {
+    pub orphans: Vec<Orphan>,
+    /// Bytes of the orphan frame: the largest region's variables.
+    pub frame_bytes: u64,
+    /// Functions that reach an orphaned region through calls (themselves
+    /// included): kernels calling one must say whether a master can fork.
+    pub callers: BTreeSet<String>,
+}
+
+fn span_of(n: Node<'_>) -> Span {
+    Span::new(n.start_byte(), n.end_byte())
+}
+
+fn inside(inner: Span, outer: Span) -> bool {
+    outer.start <= inner.start && inner.end <= outer.end
+}
+
+/// Whether a line of C is an OpenMP `parallel` pragma (`# pragma omp parallel ...`).
+fn parallel_pragma_line(line: &str) -> bool {
+    let t = line.trim_start();
+    let Some(rest) = t.strip_prefix('#') else {
+        return false;
+    };
+    let mut w = rest.split_whitespace();
+    w.next() == Some("pragma") && w.next() == Some("omp") && w.next() == Some("parallel")
+}
+
+/// Functions of the file and the functions each calls.
+fn call_graph(tree: &CTree, text: &str) -> Vec<(String, Option<Span>, BTreeSet<String>)> {
+    let Some(root) = tree.root() else {
+        return vec![];
+    };
+    let fns = calls::file_functions(root, text);
+    let mut out = Vec::new();
+    for (name, f) in fns {
+        let mut callees = BTreeSet::new();
+        if let Some(b) = f.body {
+            if let Some(node) = root.descendant_for_byte_range(b.start, b.end) {
+                let (_, c) = uses::free_identifiers(node, text);
+                callees.extend(c.into_iter().map(|(n, _)| n));
+            }
+        }
+        out.push((name, f.body, callees));
+    }
+    out
+}
+
+/// Functions that reach one of `seeds` through calls (the seeds included).
+fn reverse_closure(
+    graph: &[(String, Option<Span>, BTreeSet<String>)],
+    seeds: BTreeSet<String>,
+) -> BTreeSet<String> {
+    let mut set = seeds;
+    loop {
+        let before = set.len();
+        for (name, _, callees) in graph {
+            if !set.contains(name) && callees.iter().any(|c| set.contains(c)) {
+                set.insert(name.clone());
+            }
+        }
+        if set.len() == before {
+            return set;
+        }
+    }
+}
+
+/// Whether a region calling `region_calls` can reach a function of the file
+/// whose body holds an OpenMP `parallel` pragma (generic mode then gives
+/// the block workers that such a region can fork). Decided before the
+/// orphaned regions themselves are lowered, from the text.
+pub fn reaches_parallel(file: &SourceFile, tree: &CTree, region_calls: &[(String, Span)]) -> bool {
+    if region_calls.is_empty() || !file.text.contains("parallel") {
+        return false;
+    }
+    let graph = call_graph(tree, &file.text);
+    let seeds: BTreeSet<String> = graph
+        .iter()
+        .filter(|(_, body, _)| {
+            body.is_some_and(|b| {
+                file.text
+                    .get(b.start..b.end)
+                    .is_some_and(|t| t.lines().any(parallel_pragma_line))
+            })
+        })
+        .map(|(n, _, _)| n.clone())
+        .collect();
+    if seeds.is_empty() {
+        return false;
+    }
+    let callers = reverse_closure(&graph, seeds);
+    region_calls.iter().any(|(n, _)| callers.contains(n))
+}
+
+/// `omp_get_thread_num()` / `omp_get_num_threads()` calls under `n`.
+fn rt_calls(n: Node<'_>, text: &str, out: &mut Vec<(Span, bool)>) {
+    if n.kind() == "call_expression" {
+        let f = n.child_by_field_name("function");
+        let a = n.child_by_field_name("arguments");
+        if let (Some(f), Some(a)) = (f, a) {
+            if f.kind() == "identifier" && a.named_child_count() == 0 {
+                match text.get(f.start_byte()..f.end_byte()) {
+                    Some("omp_get_thread_num") => {
+                        out.push((span_of(n), true));
+                        return;
+                    }
+                    Some("omp_get_num_threads") => {
+                        out.push((span_of(n), false));
+                        return;
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+    let mut c = n.walk();
+    let kids: Vec<Node<'_>> = n.named_children(&mut c).collect();
+    for k in kids {
+        rt_calls(k, text, out);
+    }
+}
+
+fn one_thread(at: Span, function: &str, why: &str) -> Diagnostic {
+    Diagnostic::new(
+        codes::ORPHAN_ONE_THREAD,
+        at,
+        format!(
+            "this parallel region in the device function `{function}()` runs with the calling thread only on the device: {why}"
+        ),
+    )
+    .with_label("a team of one thread on the device")
+    .with_note("results are correct; the host's calls still run it with the host's threads")
+}
+
+/// Finds the orphaned parallel regions of the device functions `device_fns`.
+/// `regions` are the offloaded regions (pragma start .. statement end).
+pub fn collect(
+    file: &SourceFile,
+    tree: &CTree,
+    attached: &[Attached],
+    device_fns: &BTreeSet<String>,
+    regions: &[Span],
+    diags: &mut Vec<Diagnostic>,
+) -> OrphanPlan {
+    let mut plan = OrphanPlan::default();
+    let Some(root) = tree.root() else {
+        return plan;
+    };
+    let text = &file.text;
+    let consts = Consts::from_text(text);
+    for at in attached {
+        let d = &at.directive;
+        if d.model != Model::Omp || !matches!(d.name.as_str(), "parallel" | "parallel for") {
+            continue;
+        }
+        let (Some((fname, fspan)), Some(stmt)) = (&at.function, at.stmt) else {
+            continue;
+        };
+        if !device_fns.contains(fname) || regions.iter().any(|r| inside(d.span, *r)) {
+            continue;
+        }
+        // Nested in another construct of the function: not orphaned here.
+        let whole = Span::new(d.span.start, stmt.end);
+        if attached.iter().any(|o| {
+            o.directive.span != d.span
+                && o.function.as_ref().map(|f| &f.0) == Some(fname)
+                && o.stmt
+                    .is_some_and(|s| inside(whole, Span::new(o.directive.span.start, s.end)))
+        }) {
+            continue;
+        }
+        let line = file.origin(d.span.start).1;
+        let fallback = |why: &str, diags: &mut Vec<Diagnostic>| {
+            diags.push(one_thread(d.name_span, fname, why));
+        };
+        if let Some(c) = d.clauses.iter().find(|c| {
+            !(matches!(c.name.as_str(), "num_threads" | "if" | "shared")
+                || c.name == "default" && file.slice(c.span).contains("shared"))
+        }) {
+            fallback(
+                &format!("its `{}` clause is not lowered for a team yet", c.name),
+                diags,
+            );
+            continue;
+        }
+        if attached
+            .iter()
+            .any(|o| o.directive.span != d.span && inside(o.directive.span, whole))
+        {
+            fallback(
+                "constructs nested in it are not lowered for a team yet",
+                diags,
+            );
+            continue;
+        }
+        let Some(snode) = root.descendant_for_byte_range(stmt.start, stmt.end) else {
+            continue;
+        };
+        let syms = symbols::visible_at(root, text, snode);
+        let lp = if d.name == "parallel for" {
+            let lt = match loops::analyse(snode, text) {
+                Ok(l) => l,
+                Err(_) => {
+                    fallback("its loop is not in canonical form", diags);
+                    continue;
+                }
+            };
+            let ty = match &lt.declared_type {
+                Some(t) => t.clone(),
+                None => match syms.get(&lt.var) {
+                    Some(s) if s.ty.is_scalar() => s.ty.clone(),
+                    _ => {
+                        fallback("its loop variable has no visible declaration", diags);
+                        continue;
+                    }
+                },
+            };
+            let ty = CType {
+                base: ty.unqualified_base(),
+                derivs: vec![],
+            };
+            Some((lt, ty))
+        } else {
+            None
+        };
+        let (used, _) = uses::free_identifiers(snode, text);
+        let mut vars = Vec::new();
+        let mut offset = 0u64;
+        let mut bad = None;
+        for u in &used {
+            if lp.as_ref().is_some_and(|(l, _)| l.var == u.name) {
+                continue;
+            }
+            let Some(sym) = syms.get(&u.name) else {
+                continue;
+            };
+            if sym.is_typedef || sym.ty.is_function() || !inside(sym.decl_span, *fspan) {
+                continue;
+            }
+            if sym.is_static || sym.is_extern {
+                bad = Some(format!("it uses the static variable `{}`", sym.name));
+                break;
+            }
+            let ty = if sym.storage == Storage::Param {
+                sym.ty.decayed()
+            } else {
+                sym.ty.clone()
+            };
+            let ty = CType {
+                base: ty.unqualified_base(),
+                derivs: ty.derivs.clone(),
+            };
+            let array = matches!(ty.derivs.first(), Some(Deriv::Array(_)));
+            let Ok(lay) = layout::layout_of(&ty, &consts) else {
+                bad = Some(format!("the size of `{}` is not known", sym.name));
+                break;
+            };
+            offset = offset.div_ceil(lay.align.max(1)) * lay.align.max(1);
+            let assert_size = layout::depends_on_macro(&ty, &consts).then_some(lay.size);
+            vars.push(OrphanVar {
+                name: sym.name.clone(),
+                ty,
+                offset,
+                copy_back: u.written || array,
+                assert_size,
+            });
+            offset += lay.size;
+        }
+        if let Some(why) = bad {
+            fallback(&why, diags);
+            continue;
+        }
+        let mut rc = Vec::new();
+        rt_calls(snode, text, &mut rc);
+        let fn_end = root
+            .descendant_for_byte_range(fspan.start, fspan.end)
+            .map(|n| {
+                let mut n = n;
+                while n.kind() != "function_definition" {
+                    match n.parent() {
+                        Some(p) => n = p,
+                        None => break,
+                    }
+                }
+                n.end_byte()
+            })
+            .unwrap_or(fspan.end);
+        plan.frame_bytes = plan.frame_bytes.max(offset);
+        plan.orphans.push(Orphan {
+            id: FIRST_ID + plan.orphans.len() as u32,
+            function: fname.clone(),
+            pragma: d.span,
+            stmt,
+            line,
+            construct: super::build::pragma_one_line(file.slice(d.span))
+                .trim_start_matches("#pragma ")
+                .to_string(),
+            num_threads: d
+                .clause("num_threads")
+                .and_then(|c| c.expr())
+                .map(|e| e.text.clone()),
+            if_cond: d
+                .clause("if")
+                .and_then(|c| c.expr())
+                .map(|e| e.text.clone()),
+            lp,
+            vars,
+            rt_calls: rc,
+            fn_end,
+            outlined: String::new(),
+        });
+    }
+    if !plan.orphans.is_empty() {
+        let graph = call_graph(tree, text);
+        let seeds = plan.orphans.iter().map(|o| o.function.clone()).collect();
+        plan.callers = reverse_closure(&graph, seeds);
+    }
+    plan
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parallel_pragma_lines() {
+        assert!(parallel_pragma_line("#pragma omp parallel for"));
+        assert!(parallel_pragma_line("  #  pragma omp parallel"));
+        assert!(!parallel_pragma_line("#pragma omp target parallel"));
+        assert!(!parallel_pragma_line("// #pragma omp parallel"));
+    }
+}
