@@ -328,6 +328,15 @@ pub struct Generic {
     /// Bytes of one team's frame in global memory (a multiple of 16).
     pub global_bytes: u64,
     pub budget: u64,
+    /// `reduction` on the compute construct (`acc parallel` / `acc serial` /
+    /// `omp target teams` with a block): each team's private copy, combined
+    /// across teams at the end of the kernel (see `lower::reduction`'s
+    /// generic form).
+    pub team_reds: Vec<GenRed>,
+    /// Nested constructs whose reduction clause (explicit, or implicit for
+    /// a loop that updates the variable) is the construct's own: (pragma,
+    /// variables, implicit). They get no second gang-level setup (seed 001).
+    pub construct_red_uses: Vec<(usize, Vec<String>, bool)>,
 }
 
 /// Whether a directive is lowered in generic mode (a compute construct with
@@ -1013,6 +1022,9 @@ pub fn build_generic(
         diags,
     };
     for c in &d.clauses {
+        if c.name == "reduction" && construct_red_ok(kind) {
+            continue;
+        }
         if !top_clause_ok(d.model, &c.name) {
             cx.diags.push(not_supported(
                 c.name_span,
@@ -1074,13 +1086,24 @@ pub fn build_generic(
                 "lastprivate on a compute construct with a structured block is not supported yet",
             ));
         }
-        if matches!(v.attr, Attr::Reduction { .. } | Attr::ArrayReduction { .. }) {
+        let refuse = match v.attr {
+            Attr::Reduction { .. } => !construct_red_ok(kind),
+            Attr::ArrayReduction { .. } => true,
+            _ => false,
+        };
+        if refuse {
             cx.diags.push(not_supported(
                 v.span,
-                "reductions on a compute construct with a structured block are not supported yet",
-            ));
+                if matches!(v.attr, Attr::ArrayReduction { .. }) {
+                    "array reductions on a compute construct with a structured block are not supported yet"
+                } else {
+                    "reductions on a compute construct with a structured block are not supported yet"
+                },
+            ).with_note("lowered: `reduction` on `acc parallel`, `acc serial` and `omp target teams` with a structured block"));
         }
     }
+    let team_reds = construct_reductions(&vars);
+    let mut construct_red_uses: Vec<(usize, Vec<String>, bool)> = Vec::new();
     // Variables assigned as a whole (not through a subscript) or whose
     // address is taken: a kernel parameter cannot hold them for the team.
     let mut written: BTreeSet<String> = BTreeSet::new();
@@ -1222,6 +1245,22 @@ pub fn build_generic(
             } else if c.name == "reduction" {
                 let why = match r {
                     Role::Fork(Spread::Team) | Role::InnerLoop => None,
+                    Role::Fork(_) | Role::MasterLoop if !team_reds.is_empty() => {
+                        match of_construct(c, &team_reds) {
+                            Ok(names) => {
+                                construct_red_uses.push((file.line_of(nd.span.start), names, false));
+                                None
+                            }
+                            Err(e) => {
+                                cx.diags.push(
+                                    not_supported(e.0, e.1)
+                                        .with_secondary(d.span, "the compute construct's reduction clause")
+                                        .with_note("lowered: a reduction over the teams on a variable the compute construct reduces with the same operator (seed 001: no second gang-level setup)"),
+                                );
+                                continue;
+                            }
+                        }
+                    }
                     Role::Fork(_) => Some("reductions on a loop spread over the threads of all teams are not supported yet"),
                     _ => Some("reductions on a loop spread over the teams are not supported yet"),
                 };
@@ -1331,11 +1370,24 @@ pub fn build_generic(
                 } else {
                     privates(&mut cx, nd, nstmt, Some(nstmt))
                 };
-                let reds = if r == Role::Fork(Spread::Team) {
+                let mut reds = if r == Role::Fork(Spread::Team)
+                    || (r == Role::Fork(Spread::Grid) && !team_reds.is_empty())
+                {
                     reductions(&mut cx, nd, nstmt, None, &[])
                 } else {
                     vec![]
                 };
+                if let Some(w) = &ws {
+                    let implicit = implicit_reductions(nstmt, text, &team_reds, &reds, w);
+                    if !implicit.is_empty() {
+                        construct_red_uses.push((
+                            file.line_of(nd.span.start),
+                            implicit.iter().map(|x| x.name.clone()).collect(),
+                            true,
+                        ));
+                        reds.extend(implicit);
+                    }
+                }
                 let id = forks.len() as u32 + 1;
                 forks.push(Fork {
                     id,
@@ -1716,9 +1768,10 @@ pub fn build_generic(
                         }
                         None
                     }
-                    Attr::Reduction { .. }
-                    | Attr::ArrayReduction { .. }
-                    | Attr::Lastprivate { .. } => None,
+                    Attr::Reduction { .. } => Some(
+                        "the team's private copy of a reduction on the compute construct, used in a parallel region",
+                    ),
+                    Attr::ArrayReduction { .. } | Attr::Lastprivate { .. } => None,
                 };
                 if let Some(why) = stage {
                     let key = wants
@@ -1786,7 +1839,16 @@ pub fn build_generic(
         } else {
             w.ty.clone()
         };
-        match layout::layout_of(&ty, &cx.consts) {
+        // A reduction variable is an arithmetic scalar whose size sema
+        // knows even through typedefs the layout does not read.
+        let red_layout = team_reds
+            .iter()
+            .find(|x| w.region_var && x.name == w.name)
+            .map(|x| Layout {
+                size: x.arith.bytes() as u64,
+                align: x.arith.bytes() as u64,
+            });
+        match layout::layout_of(&ty, &cx.consts).or_else(|e| red_layout.ok_or(e)) {
             Ok(l) => {
                 lays.push(l);
                 cands.push(Candidate {
@@ -2041,6 +2103,8 @@ pub fn build_generic(
         shared_align: st.shared.align,
         global_bytes,
         budget,
+        team_reds: team_reds.clone(),
+        construct_red_uses,
     };
     Some(Region {
         model: d.model,
@@ -2072,7 +2136,18 @@ pub fn build_generic(
         body_names,
         calls: region_calls,
         vars,
-        reductions: vec![],
+        reductions: team_reds
+            .iter()
+            .enumerate()
+            .map(|(rid, x)| super::ir::Reduction {
+                var: x.name.clone(),
+                ty: x.ty.clone(),
+                arith: x.arith,
+                op: x.op,
+                rid: rid as u32,
+                span: x.span,
+            })
+            .collect(),
         array_reductions: vec![],
         red: Default::default(),
         if_cond: None,
@@ -2509,4 +2584,109 @@ pub fn spmd_merge(at: &Attached, nested: &[&Attached]) -> Option<Attached> {
         stmt: Some(stmt),
         function: at.function.clone(),
     })
+}
+
+// --- reductions on the compute construct (across teams) -------------------
+
+/// Whether `reduction` on this generic-mode construct is lowered: OpenACC
+/// `parallel` / `serial` and OpenMP `target teams` (teams = gang). A
+/// `target parallel` reduction is over the threads of one parallel region,
+/// which is not lowered yet; `target` alone has no reduction clause.
+fn construct_red_ok(kind: GenKind) -> bool {
+    matches!(
+        kind,
+        GenKind::AccParallel | GenKind::AccSerial | GenKind::OmpTeams
+    )
+}
+
+/// The scalar reductions of the compute construct, in clause order.
+fn construct_reductions(vars: &[sharing::VarAttr]) -> Vec<GenRed> {
+    vars.iter()
+        .filter_map(|v| match v.attr {
+            Attr::Reduction { op, arith } => Some(GenRed {
+                name: v.sym.name.clone(),
+                ty: CType {
+                    base: v.sym.ty.unqualified_base(),
+                    derivs: vec![],
+                },
+                arith,
+                op,
+                span: v.span,
+            }),
+            _ => None,
+        })
+        .collect()
+}
+
+/// A reduction clause of a loop spread over the teams (`distribute`,
+/// `distribute parallel for`, `acc loop gang [vector]`) is lowered when it
+/// reduces only variables the compute construct reduces, with the same
+/// operator: seed 001's "reductions on parallel", where the inner gang loop
+/// gets no second setup and its threads combine into the team's copy. The
+/// names, or the item and message to refuse with.
+fn of_construct(
+    c: &crate::directives::Clause,
+    team: &[GenRed],
+) -> Result<Vec<String>, (Span, String)> {
+    let op = match c.modifiers() {
+        [m] => sharing::red_op(&m.text),
+        _ => None,
+    };
+    let mut names = Vec::new();
+    for item in c.items() {
+        match team.iter().find(|t| t.name == item.name && item.path.is_empty()) {
+            Some(t) if Some(t.op) == op => names.push(item.name.clone()),
+            Some(t) => {
+                return Err((
+                    item.span,
+                    format!(
+                        "a reduction over the teams on `{}` with another operator than the compute construct's `{}` is not supported yet",
+                        item.name,
+                        t.op.as_str()
+                    ),
+                ))
+            }
+            None => {
+                return Err((
+                    item.span,
+                    format!(
+                        "a reduction over the teams on `{}`, which the compute construct does not reduce, is not supported yet",
+                        item.name
+                    ),
+                ))
+            }
+        }
+    }
+    Ok(names)
+}
+
+/// A loop spread over threads that assigns a variable the compute construct
+/// reduces, with no reduction or privatizing clause of its own for it: its
+/// threads would race on the team's copy, so the loop reduces it with the
+/// construct's operator (what seed 001's inner gang loop does for an
+/// explicit clause; an update `x = x op e` gives the same value as in order).
+fn implicit_reductions(
+    stmt: Node<'_>,
+    text: &str,
+    team: &[GenRed],
+    explicit: &[GenRed],
+    w: &WsLoop,
+) -> Vec<GenRed> {
+    let mut out = Vec::new();
+    for t in team {
+        if explicit.iter().any(|e| e.name == t.name)
+            || w.privates.iter().any(|p| p.name == t.name)
+            || w.nest.iter().any(|l| l.var == t.name)
+        {
+            continue;
+        }
+        let mut spans = Vec::new();
+        assignments_to(stmt, text, &t.name, &mut spans);
+        if let Some(first) = spans.first() {
+            let mut r = t.clone();
+            r.span = *first;
+            out.push(r);
+        }
+    }
+    out
 }
