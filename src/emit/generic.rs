@@ -939,10 +939,12 @@ pub fn emit_generic(
                     op.functor()
                 );
                 if named {
+                    // `named` also matches the pragma text in a fork's comment.
                     let _ = writeln!(
                         prologue,
-                        "{} = {init}; /* RED_INIT (GANG, lid 0): the team's private copy */",
-                        ref_decl(&s.ty, &s.name)
+                        "{} = {init}; /* RED_INIT (GANG, lid 0): the team's private copy */ (void){};",
+                        ref_decl(&s.ty, &s.name),
+                        s.name
                     );
                 } else {
                     let _ = writeln!(prologue, "{init}; /* RED_INIT (GANG, lid 0) */");

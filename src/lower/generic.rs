@@ -1103,6 +1103,9 @@ pub fn build_generic(
         }
     }
     let team_reds = construct_reductions(&vars);
+    if let Some(t) = teams {
+        nested_teams_reductions(file, &at.directive, t, &team_reds, cx.diags);
+    }
     let mut construct_red_uses: Vec<(usize, Vec<String>, bool)> = Vec::new();
     // Variables assigned as a whole (not through a subscript) or whose
     // address is taken: a kernel parameter cannot hold them for the team.
@@ -1248,7 +1251,11 @@ pub fn build_generic(
                     Role::Fork(_) | Role::MasterLoop if !team_reds.is_empty() => {
                         match of_construct(c, &team_reds) {
                             Ok(names) => {
-                                construct_red_uses.push((file.line_of(nd.span.start), names, false));
+                                let line = file.line_of(nd.span.start);
+                                match construct_red_uses.last_mut() {
+                                    Some((l, v, false)) if *l == line => v.extend(names),
+                                    _ => construct_red_uses.push((line, names, false)),
+                                }
                                 None
                             }
                             Err(e) => {
@@ -2689,4 +2696,47 @@ fn implicit_reductions(
         }
     }
     out
+}
+
+/// `target` whose block is a `teams` construct with a reduction: OpenMP
+/// makes a scalar firstprivate on `target` unless `target` maps it (the
+/// rule that maps it tofrom is for combined constructs only), so the teams'
+/// combined value would stay on the device; the merged lowering copies it
+/// back, which is right only under `defaultmap(tofrom[: scalar])`. A
+/// variable `target` maps explicitly is refused by sharing (in both `map`
+/// and `reduction`); the others are refused here.
+fn nested_teams_reductions(
+    file: &SourceFile,
+    target: &Directive,
+    teams: &Attached,
+    reds: &[GenRed],
+    diags: &mut Vec<Diagnostic>,
+) {
+    let tofrom_scalars = target.clauses.iter().any(|c| {
+        let t = file.slice(c.span);
+        c.name == "defaultmap" && t.contains("tofrom") && (t.contains("scalar") || !t.contains(':'))
+    });
+    if tofrom_scalars {
+        return;
+    }
+    for r in reds {
+        let mapped = target
+            .clauses
+            .iter()
+            .any(|c| c.name == "map" && c.items().iter().any(|i| i.name == r.name));
+        if mapped {
+            continue;
+        }
+        diags.push(
+            not_supported(
+                r.span,
+                format!(
+                    "a reduction on `teams` nested in `target` over `{}`, which `target` does not map (so it is firstprivate there and the result stays on the device), is not supported yet",
+                    r.name
+                ),
+            )
+            .with_secondary(teams.directive.span, "the teams construct")
+            .with_help("write the combined `#pragma omp target teams ... reduction(...)`, which maps the variable tofrom"),
+        );
+    }
 }

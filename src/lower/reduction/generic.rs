@@ -50,12 +50,12 @@ pub(super) fn build(r: &Region, g: &Generic, mut f: RedForm) -> RedForm {
     f.steps.push(red(Builtin::Init, Exp::Declare));
     for (line, names, implicit) in &g.construct_red_uses {
         let how = if *implicit {
-            "updates it with no reduction clause: an implicit reduction with the construct's operator"
+            "updates them with no reduction clause: an implicit reduction with the construct's operator"
         } else {
-            "reduces it"
+            "reduces them"
         };
         f.steps.push(Step::Note(format!(
-            "line {line}: a gang loop {how} ({}): no second RED_SETUP / RED_INIT / RED_FINI / RED_TEARDOWN; its threads combine into the team's copy",
+            "line {line}: a loop {how} ({}): no second RED_SETUP / RED_INIT / RED_FINI / RED_TEARDOWN; its threads combine into the team's copy",
             names.join(", ")
         )));
     }

@@ -100,10 +100,17 @@ pub fn describe(e: Exp, f: &RedForm, r: &Region) -> String {
                 .iter()
                 .map(|x| format!("{} = {}", x.var, x.op.identity_text(x.arith)))
                 .collect();
-            format!(
-                "V = init_val(OP) in every thread: the private LOCAL objects ({})",
-                inits.join(", ")
-            )
+            if r.generic.is_some() {
+                format!(
+                    "V = init_val(OP): each team's private copy ({}), held by the team's initial thread (in the team's frame when a parallel region uses it)",
+                    inits.join(", ")
+                )
+            } else {
+                format!(
+                    "V = init_val(OP) in every thread: the private LOCAL objects ({})",
+                    inits.join(", ")
+                )
+            }
         }
         Exp::VectorTree { width, complete } => {
             let w = if width < 32 {
