@@ -337,6 +337,12 @@ pub struct Generic {
     /// a loop that updates the variable) is the construct's own: (pragma,
     /// variables, implicit). They get no second gang-level setup (seed 001).
     pub construct_red_uses: Vec<(usize, Vec<String>, bool)>,
+    /// Of `team_reds`: copied scalars (map tofrom) that only gang loops with
+    /// a reduction clause on them use (seed 001's gang reduction of a copy
+    /// object), lowered as a reduction on the construct: the block never
+    /// reads them between the loops, so a RED_FINI at the kernel's end gives
+    /// the same value as one after each loop.
+    pub loop_gang_reds: Vec<String>,
 }
 
 /// Whether a directive is lowered in generic mode (a compute construct with
@@ -1069,7 +1075,7 @@ pub fn build_generic(
     let text = &file.text;
     let symbols_at_region = symbols::visible_at(root, text, stmt);
     let (used, region_calls) = uses::free_identifiers(stmt, text);
-    let vars = sharing::decide(
+    let mut vars = sharing::decide(
         d,
         false,
         &used,
@@ -1102,10 +1108,17 @@ pub fn build_generic(
             ).with_note("lowered: `reduction` on `acc parallel`, `acc serial` and `omp target teams` with a structured block"));
         }
     }
-    let team_reds = construct_reductions(&vars);
+    let mut team_reds = construct_reductions(&vars);
     if let Some(t) = teams {
         nested_teams_reductions(file, &at.directive, t, &team_reds, cx.diags);
     }
+    let loop_gang_reds = if construct_red_ok(kind) {
+        promote_gang_loop_reductions(kind, block, &nested, &mut vars, text, &symbols_at_region)
+    } else {
+        vec![]
+    };
+    let loop_gang_names: Vec<String> = loop_gang_reds.iter().map(|r| r.name.clone()).collect();
+    team_reds.extend(loop_gang_reds);
     let mut construct_red_uses: Vec<(usize, Vec<String>, bool)> = Vec::new();
     // Variables assigned as a whole (not through a subscript) or whose
     // address is taken: a kernel parameter cannot hold them for the team.
@@ -1262,7 +1275,7 @@ pub fn build_generic(
                                 cx.diags.push(
                                     not_supported(e.0, e.1)
                                         .with_secondary(d.span, "the compute construct's reduction clause")
-                                        .with_note("lowered: a reduction over the teams on a variable the compute construct reduces with the same operator (seed 001: no second gang-level setup)"),
+                                        .with_note("lowered: a reduction over the teams on a variable the compute construct reduces with the same operator (seed 001: no second gang-level setup), or on a scalar the construct maps tofrom and only such loops name"),
                                 );
                                 continue;
                             }
@@ -1274,7 +1287,7 @@ pub fn build_generic(
                 if let Some(why) = why {
                     cx.diags.push(
                         not_supported(c.span, why)
-                            .with_note("lowered inside a region: reductions over the threads of one team (omp parallel [for], for; acc loop worker / vector)"),
+                            .with_note("lowered inside a region: reductions over the threads of one team (omp parallel [for], for; acc loop worker / vector); over the teams, on a variable the compute construct reduces, or on a scalar it maps tofrom that only such loops name"),
                     );
                 }
             } else if !nested_clause_ok(nd.model, &c.name) {
@@ -2112,6 +2125,7 @@ pub fn build_generic(
         budget,
         team_reds: team_reds.clone(),
         construct_red_uses,
+        loop_gang_reds: loop_gang_names,
     };
     Some(Region {
         model: d.model,
@@ -2739,4 +2753,108 @@ fn nested_teams_reductions(
             .with_help("write the combined `#pragma omp target teams ... reduction(...)`, which maps the variable tofrom"),
         );
     }
+}
+
+/// Gang loops of the block (`acc loop gang [vector]`, `distribute parallel
+/// for`, `distribute simd`) reducing a scalar the construct maps tofrom,
+/// where nothing else in the block names the scalar: seed 001's gang
+/// reduction of a copy object. Its RED_FINI would follow each loop; as the
+/// block does not read the variable between or after the loops, one
+/// RED_FINI at the end of the construct gives the same value, so the
+/// variable becomes a reduction on the construct (its attribute changes
+/// from mapped to reduction, which maps it tofrom as well). Other gang-loop
+/// reductions stay E0901 (a RED_FINI inside the block would need every
+/// team to wait for every other).
+fn promote_gang_loop_reductions(
+    kind: GenKind,
+    block: Span,
+    nested: &[&Attached],
+    vars: &mut [sharing::VarAttr],
+    text: &str,
+    syms: &std::collections::HashMap<String, symbols::Symbol>,
+) -> Vec<GenRed> {
+    // Loops directly in the block (not inside another nested construct).
+    let top = |n: &Attached| {
+        !nested.iter().any(|o| {
+            o.directive.span != n.directive.span
+                && o.stmt.is_some_and(|s| inside(n.directive.span, s))
+        })
+    };
+    // name -> (operator, clause item, spans of the loops that reduce it)
+    let mut cands: Vec<(
+        String,
+        Option<RedOp>,
+        crate::directives::ListItem,
+        Vec<Span>,
+    )> = Vec::new();
+    for n in nested.iter().filter(|n| top(n)) {
+        let r = role(&n.directive, kind, false, false);
+        if !matches!(r, Role::MasterLoop | Role::Fork(Spread::Grid)) {
+            continue;
+        }
+        let Some(stmt) = n.stmt else { continue };
+        let whole = Span::new(n.directive.span.start, stmt.end);
+        for c in n.directive.clauses.iter().filter(|c| c.name == "reduction") {
+            let op = match c.modifiers() {
+                [m] => sharing::red_op(&m.text),
+                _ => None,
+            };
+            for item in c.items().iter().filter(|i| i.path.is_empty()) {
+                match cands.iter_mut().find(|x| x.0 == item.name) {
+                    Some(x) => {
+                        if x.1 != op {
+                            x.1 = None;
+                        }
+                        x.3.push(whole);
+                    }
+                    None => cands.push((item.name.clone(), op, item.clone(), vec![whole])),
+                }
+            }
+        }
+    }
+    let body = text.get(block.start..block.end).unwrap_or("");
+    let ident = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
+    let mut out = Vec::new();
+    for (name, op, item, loops) in cands {
+        let Some(op) = op else { continue };
+        let Some(v) = vars.iter_mut().find(|v| v.sym.name == name) else {
+            continue;
+        };
+        if !matches!(
+            v.attr,
+            Attr::Mapped {
+                kind: sharing::MapKind::ToFrom,
+                ..
+            }
+        ) || !v.sym.ty.is_scalar()
+        {
+            continue;
+        }
+        let b = body.as_bytes();
+        let elsewhere = body.match_indices(name.as_str()).any(|(i, _)| {
+            let word = (i == 0 || !ident(b[i - 1]))
+                && (i + name.len() >= b.len() || !ident(b[i + name.len()]));
+            let at = block.start + i;
+            word && !loops.iter().any(|l| at >= l.start && at < l.end)
+        });
+        if elsewhere {
+            continue;
+        }
+        let Some(sym) = syms.get(&name) else { continue };
+        let Ok((arith, false)) = sharing::reduction_type(&item, sym, op, syms) else {
+            continue;
+        };
+        v.attr = Attr::Reduction { op, arith };
+        out.push(GenRed {
+            name: name.clone(),
+            ty: CType {
+                base: v.sym.ty.unqualified_base(),
+                derivs: vec![],
+            },
+            arith,
+            op,
+            span: item.span,
+        });
+    }
+    out
 }

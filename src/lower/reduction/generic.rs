@@ -29,11 +29,23 @@ pub(super) fn build(r: &Region, g: &Generic, mut f: RedForm) -> RedForm {
     } else {
         "the compute construct"
     };
+    let only_loops = g.team_reds.len() == g.loop_gang_reds.len();
     f.steps.push(Step::Note(format!(
-        "reduction on {what} of `{} {}` with a structured block: the NULL outermost loop, lid {lid}",
+        "{} of `{} {}` with a structured block: the NULL outermost loop, lid {lid}",
+        if only_loops {
+            "gang reductions of copy objects".to_string()
+        } else {
+            format!("reduction on {what}")
+        },
         r.model.as_str(),
         r.construct
     )));
+    if !g.loop_gang_reds.is_empty() {
+        f.steps.push(Step::Note(format!(
+            "{}: copied (tofrom) and named only by gang loops with a reduction clause on it: seed 001's gang reduction of a copy object, whose RED_FINI moves to the end of the construct (the block does not read it in between)",
+            g.loop_gang_reds.join(", ")
+        )));
+    }
     f.loops.push(RedLoop {
         lid,
         null: true,
