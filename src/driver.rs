@@ -346,7 +346,12 @@ fn lower_all(
                     opts.shared_budget,
                     &env,
                     diags,
-                ),
+                )
+                .map(|mut r| {
+                    // A reduction on the construct (across teams).
+                    r.red = crate::lower::reduction::build(&r, opts.reduction_strategy);
+                    r
+                }),
             };
             if let Some(r) = built {
                 crate::sema::threadprivate::check(&r.vars, r.pragma, &threadprivate, diags);
@@ -533,7 +538,11 @@ pub fn lower_region_at(file: &SourceFile, offset: usize) -> (Option<RegionView>,
                 generic::DEFAULT_SHARED_BUDGET,
                 &env,
                 &mut diags,
-            ),
+            )
+            .map(|mut r| {
+                r.red = crate::lower::reduction::build(&r, Strategy::default());
+                r
+            }),
         }
     } else {
         build_region(

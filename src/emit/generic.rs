@@ -861,6 +861,12 @@ pub fn emit_generic(
             let _ = writeln!(complex_prologue, "    {decl} = ({ty_name})p2c_v_{p};");
         }
     }
+    // A reduction on the construct: RES_PTR and the gang storage (the host
+    // passes them after the variables, as for SPMD kernels).
+    let rn = super::reduction::names(r, namer);
+    if let Some(rn) = &rn {
+        params.extend(super::reduction::params(r, rn));
+    }
     if g.global_bytes > 0 {
         params.push(format!("unsigned char *{}", gen.n.gstack));
     }
@@ -869,6 +875,9 @@ pub fn emit_generic(
         par_params.push(format!("unsigned {}", gen.n.limit));
     }
     let mut k = String::new();
+    if let Some(rn) = &rn {
+        k.push_str(&super::reduction::types(r, rn));
+    }
     for s in &gen.sites {
         let reds: &[GenRed] = g
             .forks
@@ -1019,6 +1028,27 @@ pub fn emit_generic(
                     gen.staged_expr(si)
                 );
             }
+            (Attr::Reduction { op, .. }, Some(si)) => {
+                // RED_INIT (GANG): the team's private copy, in the frame.
+                let s = &g.staged[si];
+                let t = storage_type(&s.ty).type_name();
+                let init = format!(
+                    "p2c_staged_init<{t}>({}, {}::identity<{t}>())",
+                    gen.base(s.home),
+                    op.functor()
+                );
+                if named {
+                    // `named` also matches the pragma text in a fork's comment.
+                    let _ = writeln!(
+                        prologue,
+                        "{} = {init}; /* RED_INIT (GANG, lid 0): the team's private copy */ (void){};",
+                        ref_decl(&s.ty, &s.name),
+                        s.name
+                    );
+                } else {
+                    let _ = writeln!(prologue, "{init}; /* RED_INIT (GANG, lid 0) */");
+                }
+            }
             (Attr::Private, None) if g.kind != GenKind::OmpParallel && named => {
                 let _ = writeln!(
                     prologue,
@@ -1028,6 +1058,21 @@ pub fn emit_generic(
             }
             _ => {}
         }
+    }
+    // RED_INIT (GANG) of a construct reduction no parallel region uses: the
+    // team's private copy in a register, declared where the end of the
+    // kernel (RED_FINI) sees it.
+    for x in &g.team_reds {
+        if g.staged.iter().any(|s| s.region_var && s.name == x.name) {
+            continue;
+        }
+        let t = x.ty.type_name();
+        let _ = writeln!(
+            k,
+            "{ind}{t} {} = {}::identity<{t}>(); /* RED_INIT (GANG, lid 0): the team's private copy */",
+            x.name,
+            x.op.functor()
+        );
     }
     let b = block_count(g);
     let master_block = |ind: &str| -> String {
@@ -1106,8 +1151,43 @@ pub fn emit_generic(
         let _ = writeln!(k, "        }}");
         let _ = writeln!(k, "{ind}}}");
     }
+    if let Some(rn) = &rn {
+        // RED_FINI (GANG) at the end of the construct, by every thread of
+        // the block; thread 0 holds the team's value.
+        let _ = writeln!(
+            k,
+            "{ind}{{ /* end of the construct: the NULL outermost loop, lid 0 */"
+        );
+        if !g.forks.is_empty() {
+            let _ = writeln!(
+                k,
+                "{ind}    __syncwarp(); /* the master's warp reconverges before the block-wide barriers */"
+            );
+        }
+        for x in &g.team_reds {
+            if let Some(si) = g
+                .staged
+                .iter()
+                .position(|s| s.region_var && s.name == x.name)
+            {
+                let _ = writeln!(
+                    k,
+                    "{ind}    {} = {};",
+                    ref_decl(&g.staged[si].ty, &x.name),
+                    gen.staged_expr(si)
+                );
+            }
+        }
+        for l in super::reduction::kernel_steps(r, rn, false).lines() {
+            let _ = writeln!(k, "{ind}{l}");
+        }
+        let _ = writeln!(k, "{ind}}}");
+    }
     k.push_str("}\n\n");
-    let host = region::host_code(r, "", &file.name, namer);
+    let host = match rn {
+        Some(rn) => region::host_code_red(r, "", &file.name, namer, rn),
+        None => region::host_code(r, "", &file.name, namer),
+    };
     RegionText { kernel: k, host }
 }
 

@@ -240,6 +240,20 @@ pub(crate) fn host_code(r: &Region, fallback: &str, file_name: &str, namer: &mut
     host_text(r, fallback, file_name, &n)
 }
 
+/// [`host_code`] with the reduction names the kernel was written with (a
+/// generic-mode kernel with a reduction on its construct).
+pub(crate) fn host_code_red(
+    r: &Region,
+    fallback: &str,
+    file_name: &str,
+    namer: &mut Namer,
+    red: RedNames,
+) -> String {
+    let mut n = names(r, namer);
+    n.red = Some(red);
+    host_text(r, fallback, file_name, &n)
+}
+
 fn kernel_text(r: &Region, body: &str, n: &Names) -> String {
     let mut params: Vec<String> = vec![format!("unsigned long long {}", n.trip)];
     for (l, (ty, (_, lb, step))) in r.nest.iter().zip(r.nest_types.iter().zip(&n.per_loop)) {

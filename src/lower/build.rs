@@ -103,6 +103,7 @@ fn lowered_clause(model: Model, name: &str) -> bool {
                 | "device"
                 | "lastprivate"
                 | "defaultmap"
+                | "shared"
         ),
         Model::Acc => matches!(
             name,
@@ -337,6 +338,7 @@ pub fn build_region(
     let vars = sharing::decide(
         d, is_kernels, &used, &symbols, &loop_vars, env, &file.text, diags,
     );
+    shared_on_combined(d, &vars, stmt, &file.text, diags);
     // Kernels live at file scope: types defined inside the function are out of reach.
     let func_text = at
         .function
@@ -729,4 +731,55 @@ pub fn pragma_one_line(text: &str) -> String {
     let joined = text.replace("\\\r\n", " ").replace("\\\n", " ");
     let words: Vec<&str> = joined.split_whitespace().collect();
     words.join(" ").replace("*/", "* /")
+}
+
+/// `shared(list)` on a combined OpenMP construct (`target teams distribute`,
+/// `target parallel for`, ...). OpenMP 5.2 applies `shared` to the leaf
+/// constructs that permit it (teams, parallel), not to `target`, whose
+/// implicit rules (or `map` / `defaultmap`) still decide the device copy:
+/// a mapped variable has one device copy every thread shares, which is the
+/// lowering already. A scalar left firstprivate on `target` is one copy
+/// shared by the teams in OpenMP but a by-value kernel parameter here: the
+/// same while nobody writes it, so a write (or `&x`) in the loop is refused.
+fn shared_on_combined(
+    d: &Directive,
+    vars: &[sharing::VarAttr],
+    stmt: tree_sitter::Node<'_>,
+    text: &str,
+    diags: &mut Vec<Diagnostic>,
+) {
+    for c in d.clauses.iter().filter(|c| c.name == "shared") {
+        for item in c.items() {
+            let Some(v) = vars.iter().find(|v| v.sym.name == item.name) else {
+                continue; // not used in the region
+            };
+            if v.attr != Attr::Firstprivate {
+                continue;
+            }
+            let mut writes = Vec::new();
+            super::generic::assignments_to(stmt, text, &item.name, &mut writes);
+            let body = text.get(stmt.start_byte()..stmt.end_byte()).unwrap_or("");
+            let addr = body.match_indices('&').any(|(i, _)| {
+                body[i + 1..].trim_start().starts_with(item.name.as_str())
+                    && !body[i + 1..].trim_start()[item.name.len()..]
+                        .starts_with(|ch: char| ch.is_ascii_alphanumeric() || ch == '_')
+            });
+            if writes.is_empty() && !addr {
+                continue;
+            }
+            diags.push(
+                Diagnostic::new(
+                    codes::NOT_SUPPORTED,
+                    item.span,
+                    format!(
+                        "`{}` is shared by the threads but firstprivate on `target` and written in the loop; this is not supported yet",
+                        item.name
+                    ),
+                )
+                .with_label("not lowered yet")
+                .with_note("OpenMP applies `shared` to the teams / parallel part of the combined construct; `target` keeps its implicit rule for the scalar (firstprivate)")
+                .with_help(format!("map it: `map(tofrom: {})` or `defaultmap(tofrom: scalar)`", item.name)),
+            );
+        }
+    }
 }

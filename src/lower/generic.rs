@@ -338,6 +338,21 @@ pub struct Generic {
     /// Bytes of one team's frame in global memory (a multiple of 16).
     pub global_bytes: u64,
     pub budget: u64,
+    /// `reduction` on the compute construct (`acc parallel` / `acc serial` /
+    /// `omp target teams` with a block): each team's private copy, combined
+    /// across teams at the end of the kernel (see `lower::reduction`'s
+    /// generic form).
+    pub team_reds: Vec<GenRed>,
+    /// Nested constructs whose reduction clause (explicit, or implicit for
+    /// a loop that updates the variable) is the construct's own: (pragma,
+    /// variables, implicit). They get no second gang-level setup (seed 001).
+    pub construct_red_uses: Vec<(usize, Vec<String>, bool)>,
+    /// Of `team_reds`: copied scalars (map tofrom) that only gang loops with
+    /// a reduction clause on them use (seed 001's gang reduction of a copy
+    /// object), lowered as a reduction on the construct: the block never
+    /// reads them between the loops, so a RED_FINI at the kernel's end gives
+    /// the same value as one after each loop.
+    pub loop_gang_reds: Vec<String>,
 }
 
 /// Whether a directive is lowered in generic mode (a compute construct with
@@ -1096,6 +1111,9 @@ pub fn build_generic(
         diags,
     };
     for c in &d.clauses {
+        if c.name == "reduction" && construct_red_ok(kind) {
+            continue;
+        }
         if !top_clause_ok(d.model, &c.name) {
             cx.diags.push(not_supported(
                 c.name_span,
@@ -1141,7 +1159,7 @@ pub fn build_generic(
     let symbols_at_region = symbols::visible_at(root, text, stmt);
     let (mut used, region_calls) = uses::free_identifiers(stmt, text);
     clause_uses(tree, text, root, block, &nested, &mut used);
-    let vars = sharing::decide(
+    let mut vars = sharing::decide(
         d,
         false,
         &used,
@@ -1158,13 +1176,34 @@ pub fn build_generic(
                 "lastprivate on a compute construct with a structured block is not supported yet",
             ));
         }
-        if matches!(v.attr, Attr::Reduction { .. } | Attr::ArrayReduction { .. }) {
+        let refuse = match v.attr {
+            Attr::Reduction { .. } => !construct_red_ok(kind),
+            Attr::ArrayReduction { .. } => true,
+            _ => false,
+        };
+        if refuse {
             cx.diags.push(not_supported(
                 v.span,
-                "reductions on a compute construct with a structured block are not supported yet",
-            ));
+                if matches!(v.attr, Attr::ArrayReduction { .. }) {
+                    "array reductions on a compute construct with a structured block are not supported yet"
+                } else {
+                    "reductions on a compute construct with a structured block are not supported yet"
+                },
+            ).with_note("lowered: `reduction` on `acc parallel`, `acc serial` and `omp target teams` with a structured block"));
         }
     }
+    let mut team_reds = construct_reductions(&vars);
+    if let Some(t) = teams {
+        nested_teams_reductions(file, &at.directive, t, &team_reds, cx.diags);
+    }
+    let loop_gang_reds = if construct_red_ok(kind) {
+        promote_gang_loop_reductions(kind, block, &nested, &mut vars, text, &symbols_at_region)
+    } else {
+        vec![]
+    };
+    let loop_gang_names: Vec<String> = loop_gang_reds.iter().map(|r| r.name.clone()).collect();
+    team_reds.extend(loop_gang_reds);
+    let mut construct_red_uses: Vec<(usize, Vec<String>, bool)> = Vec::new();
     // Variables assigned as a whole (not through a subscript) or whose
     // address is taken: a kernel parameter cannot hold them for the team.
     let mut written: BTreeSet<String> = BTreeSet::new();
@@ -1306,13 +1345,33 @@ pub fn build_generic(
             } else if c.name == "reduction" {
                 let why = match r {
                     Role::Fork(Spread::Team) | Role::InnerLoop => None,
+                    Role::Fork(_) | Role::MasterLoop if !team_reds.is_empty() => {
+                        match of_construct(c, &team_reds) {
+                            Ok(names) => {
+                                let line = file.line_of(nd.span.start);
+                                match construct_red_uses.last_mut() {
+                                    Some((l, v, false)) if *l == line => v.extend(names),
+                                    _ => construct_red_uses.push((line, names, false)),
+                                }
+                                None
+                            }
+                            Err(e) => {
+                                cx.diags.push(
+                                    not_supported(e.0, e.1)
+                                        .with_secondary(d.span, "the compute construct's reduction clause")
+                                        .with_note("lowered: a reduction over the teams on a variable the compute construct reduces with the same operator (seed 001: no second gang-level setup), or on a scalar the construct maps tofrom and only such loops name"),
+                                );
+                                continue;
+                            }
+                        }
+                    }
                     Role::Fork(_) => Some("reductions on a loop spread over the threads of all teams are not supported yet"),
                     _ => Some("reductions on a loop spread over the teams are not supported yet"),
                 };
                 if let Some(why) = why {
                     cx.diags.push(
                         not_supported(c.span, why)
-                            .with_note("lowered inside a region: reductions over the threads of one team (omp parallel [for], for; acc loop worker / vector)"),
+                            .with_note("lowered inside a region: reductions over the threads of one team (omp parallel [for], for; acc loop worker / vector); over the teams, on a variable the compute construct reduces, or on a scalar it maps tofrom that only such loops name"),
                     );
                 }
             } else if !nested_clause_ok(nd.model, &c.name) {
@@ -1415,11 +1474,24 @@ pub fn build_generic(
                 } else {
                     privates(&mut cx, nd, nstmt, Some(nstmt))
                 };
-                let reds = if r == Role::Fork(Spread::Team) {
+                let mut reds = if r == Role::Fork(Spread::Team)
+                    || (r == Role::Fork(Spread::Grid) && !team_reds.is_empty())
+                {
                     reductions(&mut cx, nd, nstmt, None, &[])
                 } else {
                     vec![]
                 };
+                if let Some(w) = &ws {
+                    let implicit = implicit_reductions(nstmt, text, &team_reds, &reds, w);
+                    if !implicit.is_empty() {
+                        construct_red_uses.push((
+                            file.line_of(nd.span.start),
+                            implicit.iter().map(|x| x.name.clone()).collect(),
+                            true,
+                        ));
+                        reds.extend(implicit);
+                    }
+                }
                 let id = forks.len() as u32 + 1;
                 forks.push(Fork {
                     id,
@@ -1797,9 +1869,10 @@ pub fn build_generic(
                         }
                         None
                     }
-                    Attr::Reduction { .. }
-                    | Attr::ArrayReduction { .. }
-                    | Attr::Lastprivate { .. } => None,
+                    Attr::Reduction { .. } => Some(
+                        "the team's private copy of a reduction on the compute construct, used in a parallel region",
+                    ),
+                    Attr::ArrayReduction { .. } | Attr::Lastprivate { .. } => None,
                 };
                 if let Some(why) = stage {
                     let key = wants
@@ -1867,7 +1940,16 @@ pub fn build_generic(
         } else {
             w.ty.clone()
         };
-        match layout::layout_of(&ty, &cx.consts) {
+        // A reduction variable is an arithmetic scalar whose size sema
+        // knows even through typedefs the layout does not read.
+        let red_layout = team_reds
+            .iter()
+            .find(|x| w.region_var && x.name == w.name)
+            .map(|x| Layout {
+                size: x.arith.bytes() as u64,
+                align: x.arith.bytes() as u64,
+            });
+        match layout::layout_of(&ty, &cx.consts).or_else(|e| red_layout.ok_or(e)) {
             Ok(l) => {
                 lays.push(l);
                 cands.push(Candidate {
@@ -2138,6 +2220,9 @@ pub fn build_generic(
         shared_align: st.shared.align,
         global_bytes,
         budget,
+        team_reds: team_reds.clone(),
+        construct_red_uses,
+        loop_gang_reds: loop_gang_names,
     };
     Some(Region {
         model: d.model,
@@ -2169,7 +2254,18 @@ pub fn build_generic(
         body_names,
         calls: region_calls,
         vars,
-        reductions: vec![],
+        reductions: team_reds
+            .iter()
+            .enumerate()
+            .map(|(rid, x)| super::ir::Reduction {
+                var: x.name.clone(),
+                ty: x.ty.clone(),
+                arith: x.arith,
+                op: x.op,
+                rid: rid as u32,
+                span: x.span,
+            })
+            .collect(),
         array_reductions: vec![],
         red: Default::default(),
         if_cond: None,
@@ -2615,4 +2711,256 @@ pub fn spmd_merge(at: &Attached, nested: &[&Attached]) -> Option<Attached> {
         stmt: Some(stmt),
         function: at.function.clone(),
     })
+}
+
+// --- reductions on the compute construct (across teams) -------------------
+
+/// Whether `reduction` on this generic-mode construct is lowered: OpenACC
+/// `parallel` / `serial` and OpenMP `target teams` (teams = gang). A
+/// `target parallel` reduction is over the threads of one parallel region,
+/// which is not lowered yet; `target` alone has no reduction clause.
+fn construct_red_ok(kind: GenKind) -> bool {
+    matches!(
+        kind,
+        GenKind::AccParallel | GenKind::AccSerial | GenKind::OmpTeams
+    )
+}
+
+/// The scalar reductions of the compute construct, in clause order.
+fn construct_reductions(vars: &[sharing::VarAttr]) -> Vec<GenRed> {
+    vars.iter()
+        .filter_map(|v| match v.attr {
+            Attr::Reduction { op, arith } => Some(GenRed {
+                name: v.sym.name.clone(),
+                ty: CType {
+                    base: v.sym.ty.unqualified_base(),
+                    derivs: vec![],
+                },
+                arith,
+                op,
+                span: v.span,
+            }),
+            _ => None,
+        })
+        .collect()
+}
+
+/// A reduction clause of a loop spread over the teams (`distribute`,
+/// `distribute parallel for`, `acc loop gang [vector]`) is lowered when it
+/// reduces only variables the compute construct reduces, with the same
+/// operator: seed 001's "reductions on parallel", where the inner gang loop
+/// gets no second setup and its threads combine into the team's copy. The
+/// names, or the item and message to refuse with.
+fn of_construct(
+    c: &crate::directives::Clause,
+    team: &[GenRed],
+) -> Result<Vec<String>, (Span, String)> {
+    let op = match c.modifiers() {
+        [m] => sharing::red_op(&m.text),
+        _ => None,
+    };
+    let mut names = Vec::new();
+    for item in c.items() {
+        match team.iter().find(|t| t.name == item.name && item.path.is_empty()) {
+            Some(t) if Some(t.op) == op => names.push(item.name.clone()),
+            Some(t) => {
+                return Err((
+                    item.span,
+                    format!(
+                        "a reduction over the teams on `{}` with another operator than the compute construct's `{}` is not supported yet",
+                        item.name,
+                        t.op.as_str()
+                    ),
+                ))
+            }
+            None => {
+                return Err((
+                    item.span,
+                    format!(
+                        "a reduction over the teams on `{}`, which the compute construct does not reduce, is not supported yet",
+                        item.name
+                    ),
+                ))
+            }
+        }
+    }
+    Ok(names)
+}
+
+/// A loop spread over threads that assigns a variable the compute construct
+/// reduces, with no reduction or privatizing clause of its own for it: its
+/// threads would race on the team's copy, so the loop reduces it with the
+/// construct's operator (what seed 001's inner gang loop does for an
+/// explicit clause; an update `x = x op e` gives the same value as in order).
+fn implicit_reductions(
+    stmt: Node<'_>,
+    text: &str,
+    team: &[GenRed],
+    explicit: &[GenRed],
+    w: &WsLoop,
+) -> Vec<GenRed> {
+    let mut out = Vec::new();
+    for t in team {
+        if explicit.iter().any(|e| e.name == t.name)
+            || w.privates.iter().any(|p| p.name == t.name)
+            || w.nest.iter().any(|l| l.var == t.name)
+        {
+            continue;
+        }
+        let mut spans = Vec::new();
+        assignments_to(stmt, text, &t.name, &mut spans);
+        if let Some(first) = spans.first() {
+            let mut r = t.clone();
+            r.span = *first;
+            out.push(r);
+        }
+    }
+    out
+}
+
+/// `target` whose block is a `teams` construct with a reduction: OpenMP
+/// makes a scalar firstprivate on `target` unless `target` maps it (the
+/// rule that maps it tofrom is for combined constructs only), so the teams'
+/// combined value would stay on the device; the merged lowering copies it
+/// back, which is right only under `defaultmap(tofrom[: scalar])`. A
+/// variable `target` maps explicitly is refused by sharing (in both `map`
+/// and `reduction`); the others are refused here.
+fn nested_teams_reductions(
+    file: &SourceFile,
+    target: &Directive,
+    teams: &Attached,
+    reds: &[GenRed],
+    diags: &mut Vec<Diagnostic>,
+) {
+    let tofrom_scalars = target.clauses.iter().any(|c| {
+        let t = file.slice(c.span);
+        c.name == "defaultmap" && t.contains("tofrom") && (t.contains("scalar") || !t.contains(':'))
+    });
+    if tofrom_scalars {
+        return;
+    }
+    for r in reds {
+        let mapped = target
+            .clauses
+            .iter()
+            .any(|c| c.name == "map" && c.items().iter().any(|i| i.name == r.name));
+        if mapped {
+            continue;
+        }
+        diags.push(
+            not_supported(
+                r.span,
+                format!(
+                    "a reduction on `teams` nested in `target` over `{}`, which `target` does not map (so it is firstprivate there and the result stays on the device), is not supported yet",
+                    r.name
+                ),
+            )
+            .with_secondary(teams.directive.span, "the teams construct")
+            .with_help("write the combined `#pragma omp target teams ... reduction(...)`, which maps the variable tofrom"),
+        );
+    }
+}
+
+/// Gang loops of the block (`acc loop gang [vector]`, `distribute parallel
+/// for`, `distribute simd`) reducing a scalar the construct maps tofrom,
+/// where nothing else in the block names the scalar: seed 001's gang
+/// reduction of a copy object. Its RED_FINI would follow each loop; as the
+/// block does not read the variable between or after the loops, one
+/// RED_FINI at the end of the construct gives the same value, so the
+/// variable becomes a reduction on the construct (its attribute changes
+/// from mapped to reduction, which maps it tofrom as well). Other gang-loop
+/// reductions stay E0901 (a RED_FINI inside the block would need every
+/// team to wait for every other).
+fn promote_gang_loop_reductions(
+    kind: GenKind,
+    block: Span,
+    nested: &[&Attached],
+    vars: &mut [sharing::VarAttr],
+    text: &str,
+    syms: &std::collections::HashMap<String, symbols::Symbol>,
+) -> Vec<GenRed> {
+    // Loops directly in the block (not inside another nested construct).
+    let top = |n: &Attached| {
+        !nested.iter().any(|o| {
+            o.directive.span != n.directive.span
+                && o.stmt.is_some_and(|s| inside(n.directive.span, s))
+        })
+    };
+    // name -> (operator, clause item, spans of the loops that reduce it)
+    let mut cands: Vec<(
+        String,
+        Option<RedOp>,
+        crate::directives::ListItem,
+        Vec<Span>,
+    )> = Vec::new();
+    for n in nested.iter().filter(|n| top(n)) {
+        let r = role(&n.directive, kind, false, false);
+        if !matches!(r, Role::MasterLoop | Role::Fork(Spread::Grid)) {
+            continue;
+        }
+        let Some(stmt) = n.stmt else { continue };
+        let whole = Span::new(n.directive.span.start, stmt.end);
+        for c in n.directive.clauses.iter().filter(|c| c.name == "reduction") {
+            let op = match c.modifiers() {
+                [m] => sharing::red_op(&m.text),
+                _ => None,
+            };
+            for item in c.items().iter().filter(|i| i.path.is_empty()) {
+                match cands.iter_mut().find(|x| x.0 == item.name) {
+                    Some(x) => {
+                        if x.1 != op {
+                            x.1 = None;
+                        }
+                        x.3.push(whole);
+                    }
+                    None => cands.push((item.name.clone(), op, item.clone(), vec![whole])),
+                }
+            }
+        }
+    }
+    let body = text.get(block.start..block.end).unwrap_or("");
+    let ident = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
+    let mut out = Vec::new();
+    for (name, op, item, loops) in cands {
+        let Some(op) = op else { continue };
+        let Some(v) = vars.iter_mut().find(|v| v.sym.name == name) else {
+            continue;
+        };
+        if !matches!(
+            v.attr,
+            Attr::Mapped {
+                kind: sharing::MapKind::ToFrom,
+                ..
+            }
+        ) || !v.sym.ty.is_scalar()
+        {
+            continue;
+        }
+        let b = body.as_bytes();
+        let elsewhere = body.match_indices(name.as_str()).any(|(i, _)| {
+            let word = (i == 0 || !ident(b[i - 1]))
+                && (i + name.len() >= b.len() || !ident(b[i + name.len()]));
+            let at = block.start + i;
+            word && !loops.iter().any(|l| at >= l.start && at < l.end)
+        });
+        if elsewhere {
+            continue;
+        }
+        let Some(sym) = syms.get(&name) else { continue };
+        let Ok((arith, false)) = sharing::reduction_type(&item, sym, op, syms) else {
+            continue;
+        };
+        v.attr = Attr::Reduction { op, arith };
+        out.push(GenRed {
+            name: name.clone(),
+            ty: CType {
+                base: v.sym.ty.unqualified_base(),
+                derivs: vec![],
+            },
+            arith,
+            op,
+            span: item.span,
+        });
+    }
+    out
 }

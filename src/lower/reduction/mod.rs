@@ -31,6 +31,7 @@
 //! the worker and vector reductions have private RESULTs (RES_PTR NULL): the
 //! vector's RESULT is the worker's LOCAL, the worker's the gang's LOCAL.
 
+mod generic;
 pub mod render;
 
 use super::ir::{Level, Region, Size};
@@ -276,6 +277,9 @@ pub fn build(r: &Region, strategy: Strategy) -> RedForm {
     if r.reductions.is_empty() {
         return f;
     }
+    if let Some(g) = &r.generic {
+        return generic::build(r, g, f);
+    }
     let on_construct = construct_reduction(r);
     let loop_gang = r.levels.contains(&Level::Gang);
     let inner: Vec<Level> = r
@@ -301,46 +305,8 @@ pub fn build(r: &Region, strategy: Strategy) -> RedForm {
     let var = r.nest.first().map(|l| l.var.as_str()).unwrap_or("?");
 
     // The gang level: its expansions are the same wherever it sits.
-    let all_atomic = r.reductions.iter().all(|x| x.op.has_atomic(x.arith));
-    let one_gang = r.blocks == Size::Fixed(1);
-    f.gang = match strategy {
-        Strategy::Tree | Strategy::Atomic if one_gang => Gang::Single,
-        Strategy::Tree => Gang::Partials,
-        Strategy::Lock => Gang::Lock,
-        Strategy::Atomic if all_atomic => Gang::Atomic,
-        Strategy::Atomic => {
-            let missing: Vec<String> = r
-                .reductions
-                .iter()
-                .filter(|x| !x.op.has_atomic(x.arith))
-                .map(|x| format!("`{}` on {}", x.op.as_str(), x.var))
-                .collect();
-            f.notes.push(format!(
-                "atomic: no native atomic for {}, so RED_FINI at GANG keeps the last-block combine for every reduction of lid {outer_lid}",
-                missing.join(", ")
-            ));
-            Gang::Partials
-        }
-    };
-    let one_thread = r.threads_x == Size::Fixed(1) && r.threads_y == Size::Fixed(1);
-    let (g_lock, g_fini, g_unlock) = match f.gang {
-        Gang::Partials => (
-            Exp::NoLock("no lock: each block writes its own partial; the last block to arrive combines them"),
-            Exp::LastBlock { one_thread },
-            Exp::NoLock("no lock"),
-        ),
-        Gang::Lock => (Exp::GlobalLock, Exp::LockedUpdate, Exp::GlobalUnlock),
-        Gang::Atomic => (
-            Exp::NoLock("no lock: every reduction of this loop has a native atomic"),
-            Exp::Atomics,
-            Exp::NoLock("no lock"),
-        ),
-        Gang::Single => (
-            Exp::NoLock("no lock: the launch has one gang"),
-            Exp::OneGang,
-            Exp::NoLock("no lock"),
-        ),
-    };
+    let (g_lock, g_fini, g_unlock) = gang_level(r, &mut f, outer_lid);
+
     let gang_setup = |f: &mut RedForm, lid: u32, fork: bool| {
         f.steps.push(Step::Red {
             builtin: Builtin::Setup,
@@ -590,6 +556,53 @@ pub fn build(r: &Region, strategy: Strategy) -> RedForm {
         );
     }
     f
+}
+
+/// The gang level's strategy and its RED_LOCK / RED_FINI / RED_UNLOCK
+/// expansions (sets `f.gang`; the same wherever the gang level sits).
+fn gang_level(r: &Region, f: &mut RedForm, outer_lid: u32) -> (Exp, Exp, Exp) {
+    let strategy = f.strategy;
+    let all_atomic = r.reductions.iter().all(|x| x.op.has_atomic(x.arith));
+    let one_gang = r.blocks == Size::Fixed(1);
+    f.gang = match strategy {
+        Strategy::Tree | Strategy::Atomic if one_gang => Gang::Single,
+        Strategy::Tree => Gang::Partials,
+        Strategy::Lock => Gang::Lock,
+        Strategy::Atomic if all_atomic => Gang::Atomic,
+        Strategy::Atomic => {
+            let missing: Vec<String> = r
+                .reductions
+                .iter()
+                .filter(|x| !x.op.has_atomic(x.arith))
+                .map(|x| format!("`{}` on {}", x.op.as_str(), x.var))
+                .collect();
+            f.notes.push(format!(
+                "atomic: no native atomic for {}, so RED_FINI at GANG keeps the last-block combine for every reduction of lid {outer_lid}",
+                missing.join(", ")
+            ));
+            Gang::Partials
+        }
+    };
+    let one_thread = r.threads_x == Size::Fixed(1) && r.threads_y == Size::Fixed(1);
+    let (g_lock, g_fini, g_unlock) = match f.gang {
+        Gang::Partials => (
+            Exp::NoLock("no lock: each block writes its own partial; the last block to arrive combines them"),
+            Exp::LastBlock { one_thread },
+            Exp::NoLock("no lock"),
+        ),
+        Gang::Lock => (Exp::GlobalLock, Exp::LockedUpdate, Exp::GlobalUnlock),
+        Gang::Atomic => (
+            Exp::NoLock("no lock: every reduction of this loop has a native atomic"),
+            Exp::Atomics,
+            Exp::NoLock("no lock"),
+        ),
+        Gang::Single => (
+            Exp::NoLock("no lock: the launch has one gang"),
+            Exp::OneGang,
+            Exp::NoLock("no lock"),
+        ),
+    };
+    (g_lock, g_fini, g_unlock)
 }
 
 #[cfg(test)]

@@ -100,10 +100,17 @@ pub fn describe(e: Exp, f: &RedForm, r: &Region) -> String {
                 .iter()
                 .map(|x| format!("{} = {}", x.var, x.op.identity_text(x.arith)))
                 .collect();
-            format!(
-                "V = init_val(OP) in every thread: the private LOCAL objects ({})",
-                inits.join(", ")
-            )
+            if r.generic.is_some() {
+                format!(
+                    "V = init_val(OP): each team's private copy ({}), held by the team's initial thread (in the team's frame when a parallel region uses it)",
+                    inits.join(", ")
+                )
+            } else {
+                format!(
+                    "V = init_val(OP) in every thread: the private LOCAL objects ({})",
+                    inits.join(", ")
+                )
+            }
         }
         Exp::VectorTree { width, complete } => {
             let w = if width < 32 {
@@ -185,6 +192,9 @@ pub fn describe(e: Exp, f: &RedForm, r: &Region) -> String {
 }
 
 fn loop_text(r: &Region) -> String {
+    if r.generic.is_some() {
+        return "{ the structured block }".into();
+    }
     let mut s = String::new();
     for l in &r.nest {
         let step = if l.test.increasing() { "+=" } else { "-=" };
@@ -235,37 +245,8 @@ pub fn render_region(file: &SourceFile, r: &Region, o: &mut String) {
         r.kernel, file.name, l, c, r.function
     );
     let _ = writeln!(o, "  directive:  {} {}", r.model.as_str(), r.construct);
+    let any = team_lines(file, r, o);
     if f.is_empty() && r.array_reductions.is_empty() {
-        // Generic mode: reductions over the threads of one team, outside
-        // the abstract form (see `lower::generic`).
-        let mut any = false;
-        if let Some(g) = &r.generic {
-            let sites = g
-                .forks
-                .iter()
-                .filter(|x| !x.reductions.is_empty())
-                .map(|x| (x.pragma, &x.reductions, true))
-                .chain(
-                    g.inner_loops
-                        .iter()
-                        .filter(|(_, w)| !w.reductions.is_empty())
-                        .map(|(_, w)| (w.pragma, &w.reductions, w.red_at_join)),
-                );
-            for (pragma, reds, at_join) in sites {
-                any = true;
-                let _ = writeln!(
-                    o,
-                    "  team:       line {}: {}: each thread's private copy starts at the identity; warp trees over the team's lanes, one value per warp in shared memory; thread 0 combines them into the variable {}",
-                    file.line_of(pragma.start),
-                    crate::lower::generic::red_list(reds),
-                    if at_join {
-                        "after named barrier 4, before the join"
-                    } else {
-                        "between two team barriers"
-                    }
-                );
-            }
-        }
         if !any {
             let _ = writeln!(o, "  no reductions");
         }
@@ -278,6 +259,40 @@ pub fn render_region(file: &SourceFile, r: &Region, o: &mut String) {
         render_scalars(r, o);
     }
     render_arrays(r, o);
+}
+
+/// Generic mode: the reductions over the threads of one team, outside the
+/// abstract form (see `lower::generic`). Whether there is one.
+fn team_lines(file: &SourceFile, r: &Region, o: &mut String) -> bool {
+    let mut any = false;
+    if let Some(g) = &r.generic {
+        let sites = g
+            .forks
+            .iter()
+            .filter(|x| !x.reductions.is_empty())
+            .map(|x| (x.pragma, &x.reductions, true))
+            .chain(
+                g.inner_loops
+                    .iter()
+                    .filter(|(_, w)| !w.reductions.is_empty())
+                    .map(|(_, w)| (w.pragma, &w.reductions, w.red_at_join)),
+            );
+        for (pragma, reds, at_join) in sites {
+            any = true;
+            let _ = writeln!(
+                    o,
+                    "  team:       line {}: {}: each thread's private copy starts at the identity; warp trees over the team's lanes, one value per warp in shared memory; thread 0 combines them into the variable {}",
+                    file.line_of(pragma.start),
+                    crate::lower::generic::red_list(reds),
+                    if at_join {
+                        "after named barrier 4, before the join"
+                    } else {
+                        "between two team barriers"
+                    }
+                );
+        }
+    }
+    any
 }
 
 /// The array and array-section reductions of a region: one RID covers the
