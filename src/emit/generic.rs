@@ -537,6 +537,14 @@ pub fn emit_generic(
         let t = gen.rt(*c, in_fork);
         gen.edits.push(Edit::replace(*sp, t));
     }
+    // Atomic constructs (their operands rendered with the edits above).
+    for site in &r.atomics {
+        let t = super::atomic::spell(site, &|s| gen.render(s), namer);
+        gen.edits.push(Edit::replace(
+            Span::new(site.pragma.start, site.stmt.end),
+            t,
+        ));
+    }
     // A pragma line is indented like the statement after it.
     let next_stmt = |sp: &Span| {
         let rest = &file.text[sp.end..];
@@ -734,18 +742,32 @@ pub fn emit_generic(
     }
     // The master's edits: forks, then the loops of the sequential part.
     if g.kind != GenKind::OmpParallel {
-        for f in &g.forks {
+        for f in g.forks.iter().filter(|f| f.stmt != g.block) {
             let t = gen.fork_call(f, namer);
             gen.replace(Span::new(f.pragma.start, f.stmt.end), f.stmt.start, t);
         }
-        let mut ml: Vec<&WsLoop> = g.master_loops.iter().collect();
+        let mut ml: Vec<&WsLoop> = g
+            .master_loops
+            .iter()
+            .filter(|w| w.stmt != g.block)
+            .collect();
         ml.sort_by_key(|w| w.stmt.end - w.pragma.start);
         for w in ml {
             let t = gen.ws_loop(w, false, namer);
             gen.replace(Span::new(w.pragma.start, w.stmt.end), w.stmt.start, t);
         }
     }
-    let master = gen.render(g.block);
+    // A fork or loop construct whose statement is the whole block
+    // (`acc parallel` directly over `acc loop`, or a combined construct
+    // split by the driver): its pragma lies before the block.
+    let master = match (
+        g.forks.iter().find(|f| f.stmt == g.block),
+        g.master_loops.iter().find(|w| w.stmt == g.block),
+    ) {
+        (Some(f), _) if g.kind != GenKind::OmpParallel => gen.fork_call(f, namer),
+        (_, Some(w)) => gen.ws_loop(w, false, namer),
+        _ => gen.render(g.block),
+    };
 
     // ---- the kernel ----
     let mut params: Vec<String> = vec![format!("unsigned long long {}", gen.n.trip)];

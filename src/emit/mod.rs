@@ -8,6 +8,7 @@
 //! Architecture invariant: the emitter only spells what lowering decided;
 //! all generated names come from the central [`namer::Namer`].
 
+pub mod atomic;
 pub mod cxx;
 pub mod data;
 pub mod declare;
@@ -85,6 +86,13 @@ pub fn emit_file(
                 body_edits.push(Edit::insert(s.end, 95, ")"));
             }
         }
+        for site in &r.atomics {
+            let t = atomic::spell(site, &|s| apply(text, s, &cxx_edits), namer);
+            body_edits.push(Edit::replace(
+                Span::new(site.pragma.start, site.stmt.end),
+                t,
+            ));
+        }
         let body = apply(text, r.body, &body_edits);
         let fallback = apply(text, r.stmt, &cxx_edits);
         let t = match &r.generic {
@@ -158,6 +166,9 @@ pub fn emit_file(
     });
     if lastprivate || regions.iter().any(|r| r.generic.is_some()) {
         out.push_str(templates::GENERIC_PRELUDE);
+    }
+    if regions.iter().any(|r| !r.atomics.is_empty()) {
+        out.push_str(templates::ATOMIC_PRELUDE);
     }
     out.push_str(templates::CXX_COMPAT);
     out.push_str("/* ---- translated source ---- */\n");

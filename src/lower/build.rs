@@ -707,6 +707,7 @@ pub fn build_region(
         notes,
         generic: None,
         lastprivate_assigns,
+        atomics: vec![],
     };
     region.red = reduction::build(&region, strategy);
     Some(region)

@@ -1139,7 +1139,16 @@ pub fn build_generic(
                     .collect()
             })
             .unwrap_or_default();
-        let r = role(nd, kind, in_fork, fork_is_loop);
+        let mut r = role(nd, kind, in_fork, fork_is_loop);
+        // An `acc loop` with no level inside a gang loop of the sequential
+        // part takes the levels below gang: the threads of the gang.
+        if r == Role::Fork(Spread::Grid)
+            && nd.model == Model::Acc
+            && nd.clause("gang").is_none()
+            && master_loops.iter().any(|w| inside(nd.span, w.stmt))
+        {
+            r = Role::Fork(Spread::Team);
+        }
         if r == Role::Unsupported {
             cx.diags.push(
                 not_supported(
@@ -1786,7 +1795,10 @@ pub fn build_generic(
         } else {
             w.ty.clone()
         };
-        match layout::layout_of(&ty, &cx.consts) {
+        match layout::layout_of(
+            &layout::resolve_typedefs(&ty, &symbols_at_region),
+            &cx.consts,
+        ) {
             Ok(l) => {
                 lays.push(l);
                 cands.push(Candidate {
@@ -2079,6 +2091,7 @@ pub fn build_generic(
         notes,
         generic: Some(Box::new(g)),
         lastprivate_assigns: vec![],
+        atomics: vec![],
     })
 }
 
