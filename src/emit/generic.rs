@@ -42,6 +42,45 @@ fn mentions(expr: &str, name: &str) -> bool {
     })
 }
 
+/// `code` without its `/* ... */` comments (the generated comments quote
+/// pragmas, whose clauses name variables the code may not use).
+fn without_comments(code: &str) -> String {
+    let b = code.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut k = 0;
+    while k < b.len() {
+        match b[k] {
+            // String and character literals are copied whole.
+            q @ (b'"' | b'\'') => {
+                out.push(q);
+                k += 1;
+                while k < b.len() && b[k] != q {
+                    if b[k] == b'\\' && k + 1 < b.len() {
+                        out.push(b[k]);
+                        k += 1;
+                    }
+                    out.push(b[k]);
+                    k += 1;
+                }
+                if k < b.len() {
+                    out.push(q);
+                    k += 1;
+                }
+            }
+            b'/' if b.get(k + 1) == Some(&b'*') => {
+                let end = code[k + 2..].find("*/").map_or(b.len(), |j| k + 2 + j + 2);
+                out.push(b' ');
+                k = end;
+            }
+            c => {
+                out.push(c);
+                k += 1;
+            }
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
 /// `&x` (or `(&x)` for arrays) declared with `ty`'s derivations only.
 fn ref_declarator(ty: &CType, name: &str) -> String {
     let inner = if is_array(ty) {
@@ -898,6 +937,7 @@ pub fn emit_generic(
     }
     // The master's prologue: mapped scalars, staged region variables.
     let mut prologue = String::new();
+    let master_code = without_comments(&master);
     for (i, v) in r.vars.iter().enumerate() {
         if !r.in_kernel(v) {
             continue;
@@ -906,7 +946,7 @@ pub fn emit_generic(
             .staged
             .iter()
             .position(|s| s.region_var && s.name == v.sym.name);
-        let named = mentions(&master, &v.sym.name);
+        let named = mentions(&master_code, &v.sym.name);
         match (&v.attr, staged) {
             (Attr::Mapped { .. }, _) if v.sym.ty.is_scalar() && named => {
                 let _ = writeln!(
@@ -1020,4 +1060,19 @@ pub fn emit_generic(
     k.push_str("}\n\n");
     let host = region::host_code(r, "", &file.name, namer);
     RegionText { kernel: k, host }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn comments_are_dropped_and_literals_kept() {
+        let code = "a = 1; /* fork: reduction(+:total) */ b = \"/* total */\"; c = '/';";
+        let got = without_comments(code);
+        assert!(!mentions(&got, "fork"));
+        assert!(mentions(&got, "total"), "the string literal stays: {got}");
+        assert_eq!(without_comments("x /* y"), "x  ");
+        assert!(!mentions(&without_comments("int t; /* total */"), "total"));
+    }
 }

@@ -338,7 +338,7 @@ pub fn handles(d: &Directive) -> bool {
             d.name.as_str(),
             "target" | "target teams" | "target parallel"
         ),
-        Model::Acc => matches!(d.name.as_str(), "parallel" | "serial"),
+        Model::Acc => matches!(d.name.as_str(), "parallel" | "serial" | "kernels"),
     }
 }
 
@@ -1057,9 +1057,20 @@ pub fn build_generic(
     let text = &file.text;
     let symbols_at_region = symbols::visible_at(root, text, stmt);
     let (used, region_calls) = uses::free_identifiers(stmt, text);
+    // `acc kernels`: scalars default to copy (OpenACC 3.3 2.6.2).
+    let is_kernels = d.model == Model::Acc && d.name == "kernels";
+    // `acc kernels` with a structured block (not a `kernels loop` the
+    // driver split, whose loop's pragma starts at the construct's name):
+    // one gang runs the block, its master the sequential code, its threads
+    // the nested loops. Correct for any code the block holds (no kernels
+    // analysis is done), not yet fast.
+    let one_gang = is_kernels
+        && !nested
+            .iter()
+            .any(|n| n.stmt == Some(block) && n.directive.span.start == d.name_span.start);
     let vars = sharing::decide(
         d,
-        false,
+        is_kernels,
         &used,
         &symbols_at_region,
         &[],
@@ -1141,11 +1152,13 @@ pub fn build_generic(
             .unwrap_or_default();
         let mut r = role(nd, kind, in_fork, fork_is_loop);
         // An `acc loop` with no level inside a gang loop of the sequential
-        // part takes the levels below gang: the threads of the gang.
+        // part takes the levels below gang: the threads of the gang; in a
+        // kernels block of one gang, all threads are that gang's.
         if r == Role::Fork(Spread::Grid)
             && nd.model == Model::Acc
-            && nd.clause("gang").is_none()
-            && master_loops.iter().any(|w| inside(nd.span, w.stmt))
+            && (one_gang
+                || (nd.clause("gang").is_none()
+                    && master_loops.iter().any(|w| inside(nd.span, w.stmt))))
         {
             r = Role::Fork(Spread::Team);
         }
@@ -1547,7 +1560,18 @@ pub fn build_generic(
                 (None, None) => 128,
                 (w, v) => w.unwrap_or(1).saturating_mul(v.unwrap_or(1)).min(1024),
             };
-            let blocks = clause_size("num_gangs").unwrap_or_else(|| {
+            if one_gang {
+                notes.push(
+                    "kernels: one gang runs the block (its thread 0 the sequential code, its threads the nested loops)"
+                        .to_string(),
+                );
+            }
+            let blocks = if one_gang {
+                Some(Size::Fixed(1))
+            } else {
+                clause_size("num_gangs")
+            };
+            let blocks = blocks.unwrap_or_else(|| {
                 if has_team_loops {
                     notes.push(format!("num_gangs not given: {DEFAULT_TEAMS} gangs"));
                     Size::Fixed(DEFAULT_TEAMS)
