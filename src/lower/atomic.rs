@@ -538,3 +538,126 @@ fn capture<'t>(n: Node<'t>, text: &str) -> Option<(Node<'t>, AtomicKind)> {
         },
     ))
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::driver::{translate, Options};
+    use crate::source::SourceFile;
+
+    /// The CUDA of a parallel loop whose body is `body`, or the error codes.
+    fn lower(decls: &str, body: &str) -> Result<String, Vec<String>> {
+        let src = format!(
+            "{decls}\nvoid f(int n) {{\n#pragma omp target teams distribute parallel for map(tofrom: x, v, a)\n    for (int i = 0; i < n; i++) {{\n{body}\n    }}\n}}\n"
+        );
+        let t = translate(&SourceFile::new("t.c", src), &Options::default());
+        match t.output {
+            Some(o) if !t.has_errors() => Ok(o),
+            _ => Err(t
+                .diagnostics
+                .iter()
+                .map(|d| d.code.as_str().to_string())
+                .collect()),
+        }
+    }
+
+    fn line_of(out: &str) -> String {
+        out.lines()
+            .find(|l| l.contains("/* #pragma omp atomic"))
+            .unwrap_or("")
+            .trim()
+            .to_string()
+    }
+
+    #[test]
+    fn update_forms() {
+        let d = "int x; int v; int a[4];";
+        let o = lower(d, "#pragma omp atomic\n x++;").unwrap();
+        assert!(
+            line_of(&o).starts_with("{ (void)p2c_atom_add(&(x), 1); }"),
+            "{}",
+            line_of(&o)
+        );
+        let o = lower(d, "#pragma omp atomic update\n a[i % 4] = a[i % 4] * 3;").unwrap();
+        assert!(
+            line_of(&o).contains("p2c_atom_apply(&(a[i % 4])"),
+            "{}",
+            line_of(&o)
+        );
+        let o = lower(d, "#pragma omp atomic\n x = 5 - x;").unwrap();
+        assert!(
+            line_of(&o).contains("(int)(p2c_atomic_e - p2c_atomic_old)"),
+            "{}",
+            line_of(&o)
+        );
+        let o = lower(d, "#pragma omp atomic\n x = 5 + x;").unwrap();
+        assert!(
+            line_of(&o).contains("p2c_atom_add(&(x), p2c_atomic_e)"),
+            "{}",
+            line_of(&o)
+        );
+    }
+
+    #[test]
+    fn read_write_capture_forms() {
+        let d = "double x; double v; double a[4];";
+        let o = lower(d, "#pragma omp atomic read\n v = x;").unwrap();
+        assert!(line_of(&o).starts_with("v = p2c_atom_read(&(x));"));
+        let o = lower(d, "#pragma omp atomic write\n x = i;").unwrap();
+        assert!(line_of(&o).starts_with("(void)p2c_atom_write(&(x), (i));"));
+        let o = lower(d, "#pragma omp atomic capture\n v = x += 2.0;").unwrap();
+        assert!(
+            line_of(&o).contains("v = (double)(p2c_atomic_was + p2c_atomic_e);"),
+            "{}",
+            line_of(&o)
+        );
+        let o = lower(d, "#pragma omp atomic capture\n { v = x; x *= 2.0; }").unwrap();
+        assert!(
+            line_of(&o).contains("v = p2c_atom_apply("),
+            "{}",
+            line_of(&o)
+        );
+        let o = lower(d, "#pragma omp atomic capture\n { x -= 1.0; v = x; }").unwrap();
+        assert!(
+            line_of(&o).contains("v = (double)(p2c_atomic_was - p2c_atomic_e);"),
+            "{}",
+            line_of(&o)
+        );
+        let o = lower(d, "#pragma omp atomic capture\n { v = x; x = 7.0; }").unwrap();
+        assert!(
+            line_of(&o).starts_with("v = p2c_atom_write(&(x), (7.0));"),
+            "{}",
+            line_of(&o)
+        );
+        let o = lower(d, "#pragma omp atomic capture seq_cst\n v = x++;").unwrap();
+        assert!(
+            line_of(&o)
+                .starts_with("__threadfence(); { v = p2c_atom_add(&(x), 1); } __threadfence();"),
+            "{}",
+            line_of(&o)
+        );
+    }
+
+    #[test]
+    fn unsupported_forms_are_located_e0901() {
+        let e = lower("short x; int v; int a[4];", "#pragma omp atomic\n x += 1;").unwrap_err();
+        assert_eq!(e, vec!["E0901"]);
+        let e = lower(
+            "double x; int v; int a[4];",
+            "#pragma omp atomic\n x = x & 1;",
+        )
+        .unwrap_err();
+        assert_eq!(e, vec!["E0901"]);
+        let e = lower(
+            "int x; int v; int a[4];",
+            "#pragma omp atomic update\n x = v + 1;",
+        )
+        .unwrap_err();
+        assert_eq!(e, vec!["E0901"]);
+        let e = lower(
+            "int x; int v; int a[4];",
+            "#pragma omp atomic capture\n { v = x; a[0] += 1; }",
+        )
+        .unwrap_err();
+        assert_eq!(e, vec!["E0901"]);
+    }
+}
