@@ -7,8 +7,8 @@ use crate::front::{attach, parse_c, Attached, CTree};
 use crate::lower::build::{self, build_region, Kind};
 use crate::lower::data::{build_data, DataKind, DataOp};
 use crate::lower::declare::{self, DeclarePlan};
-use crate::lower::generic;
 use crate::lower::reduction::{self, Strategy};
+use crate::lower::{atomic, generic, split};
 use crate::lower::{plan, sharing_report, Region};
 use crate::sema::sharing::DataEnv;
 use crate::source::{cond, macros, mask, SourceFile, Span};
@@ -186,6 +186,28 @@ fn nested_in<'a>(a: &'a Analysis, at: &Attached) -> (Span, Vec<&'a Attached>) {
     (whole, nested)
 }
 
+/// The atomic constructs among `nested`, lowered (`lower::atomic`), and the
+/// other directives.
+fn take_atomics<'a>(
+    file: &SourceFile,
+    tree: &CTree,
+    nested: Vec<&'a Attached>,
+    diags: &mut Vec<Diagnostic>,
+) -> (Vec<&'a Attached>, Vec<atomic::AtomicSite>) {
+    let mut rest = Vec::new();
+    let mut sites = Vec::new();
+    for n in nested {
+        if atomic::is_atomic(&n.directive) {
+            if let Some(s) = atomic::lower(file, tree, &n.directive, n.stmt, diags) {
+                sites.push(s);
+            }
+        } else {
+            rest.push(n);
+        }
+    }
+    (rest, sites)
+}
+
 /// Everything lowering decided for one file.
 pub(crate) struct Lowered {
     pub regions: Vec<Region>,
@@ -326,6 +348,7 @@ fn lower_all(
             let kernel = namer.fresh(&format!("{func}_L{line}"));
             let (whole, nested) = nested_in(a, at);
             generic_claimed.push(whole);
+            let (nested, atomics) = take_atomics(file, &a.tree, nested, diags);
             let env = data_env(at, &data, &declare, unstructured);
             let built = match generic::spmd_merge(at, &nested) {
                 Some(m) => build_region(
@@ -353,11 +376,83 @@ fn lower_all(
                     r
                 }),
             };
-            if let Some(r) = built {
+            if let Some(mut r) = built {
                 crate::sema::threadprivate::check(&r.vars, r.pragma, &threadprivate, diags);
+                r.atomics = atomics;
                 regions.push(r);
             }
             continue;
+        }
+        if matches!(build::classify(d, at.function.is_some()), Kind::Offload) {
+            // Directives nested in a combined loop construct: atomics stay
+            // in the SPMD loop; anything else makes the construct a compute
+            // construct plus a loop construct in generic mode.
+            // A directive on the same statement is an alternative in
+            // another `#if` arm (see `alternative` above), not nested.
+            let (_, nested) = nested_in(a, at);
+            let nested: Vec<&Attached> = nested.into_iter().filter(|n| n.stmt != at.stmt).collect();
+            let split = if nested.iter().any(|n| !atomic::is_atomic(&n.directive)) {
+                split::split(at, &nested)
+            } else {
+                None
+            };
+            // A nested directive with a validation error is never lowered:
+            // the region stays as it was (its nesting reported below).
+            let rejected = nested.iter().any(|n| {
+                a.attached
+                    .iter()
+                    .position(|x| x.directive.span == n.directive.span)
+                    .is_some_and(|k| a.rejected.get(k).copied().unwrap_or(false))
+            });
+            if !rejected
+                && !nested.is_empty()
+                && (split.is_some() || nested.iter().all(|n| atomic::is_atomic(&n.directive)))
+            {
+                generic_claimed.extend(nested.iter().map(|n| n.directive.span));
+                if let Some(stmt) = at.stmt {
+                    claimed.push((Span::new(d.span.start, stmt.end), stmt));
+                }
+                let (nested, atomics) = take_atomics(file, &a.tree, nested, diags);
+                let func = at
+                    .function
+                    .as_ref()
+                    .map(|f| f.0.clone())
+                    .unwrap_or_else(|| "file".into());
+                let line = file.origin(d.span.start).1;
+                let kernel = namer.fresh(&format!("{func}_L{line}"));
+                let env = data_env(at, &data, &declare, unstructured);
+                let built = match &split {
+                    Some((compute, lp)) => {
+                        let mut inner: Vec<&Attached> = vec![lp];
+                        inner.extend(nested.iter().copied());
+                        generic::build_generic(
+                            file,
+                            &a.tree,
+                            compute,
+                            &inner,
+                            kernel,
+                            opts.shared_budget,
+                            &env,
+                            diags,
+                        )
+                    }
+                    None => build_region(
+                        file,
+                        &a.tree,
+                        at,
+                        kernel,
+                        &env,
+                        opts.reduction_strategy,
+                        diags,
+                    ),
+                };
+                if let Some(mut r) = built {
+                    crate::sema::threadprivate::check(&r.vars, r.pragma, &threadprivate, diags);
+                    r.atomics = atomics;
+                    regions.push(r);
+                }
+                continue;
+            }
         }
         match build::classify(d, at.function.is_some()) {
             Kind::HostPassthrough | Kind::Declare => {}

@@ -44,6 +44,45 @@ fn mentions(expr: &str, name: &str) -> bool {
     })
 }
 
+/// `code` without its `/* ... */` comments (the generated comments quote
+/// pragmas, whose clauses name variables the code may not use).
+fn without_comments(code: &str) -> String {
+    let b = code.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut k = 0;
+    while k < b.len() {
+        match b[k] {
+            // String and character literals are copied whole.
+            q @ (b'"' | b'\'') => {
+                out.push(q);
+                k += 1;
+                while k < b.len() && b[k] != q {
+                    if b[k] == b'\\' && k + 1 < b.len() {
+                        out.push(b[k]);
+                        k += 1;
+                    }
+                    out.push(b[k]);
+                    k += 1;
+                }
+                if k < b.len() {
+                    out.push(q);
+                    k += 1;
+                }
+            }
+            b'/' if b.get(k + 1) == Some(&b'*') => {
+                let end = code[k + 2..].find("*/").map_or(b.len(), |j| k + 2 + j + 2);
+                out.push(b' ');
+                k = end;
+            }
+            c => {
+                out.push(c);
+                k += 1;
+            }
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
 /// `&x` (or `(&x)` for arrays) declared with `ty`'s derivations only.
 fn ref_declarator(ty: &CType, name: &str) -> String {
     let inner = if is_array(ty) {
@@ -602,6 +641,14 @@ pub fn emit_generic(
         let t = gen.rt(*c, in_fork);
         gen.edits.push(Edit::replace(*sp, t));
     }
+    // Atomic constructs (their operands rendered with the edits above).
+    for site in &r.atomics {
+        let t = super::atomic::spell(site, &|s| gen.render(s), namer);
+        gen.edits.push(Edit::replace(
+            Span::new(site.pragma.start, site.stmt.end),
+            t,
+        ));
+    }
     // A pragma line is indented like the statement after it.
     let next_stmt = |sp: &Span| {
         let rest = &file.text[sp.end..];
@@ -799,18 +846,32 @@ pub fn emit_generic(
     }
     // The master's edits: forks, then the loops of the sequential part.
     if g.kind != GenKind::OmpParallel {
-        for f in &g.forks {
+        for f in g.forks.iter().filter(|f| f.stmt != g.block) {
             let t = gen.fork_call(f, namer);
             gen.replace(Span::new(f.pragma.start, f.stmt.end), f.stmt.start, t);
         }
-        let mut ml: Vec<&WsLoop> = g.master_loops.iter().collect();
+        let mut ml: Vec<&WsLoop> = g
+            .master_loops
+            .iter()
+            .filter(|w| w.stmt != g.block)
+            .collect();
         ml.sort_by_key(|w| w.stmt.end - w.pragma.start);
         for w in ml {
             let t = gen.ws_loop(w, false, namer);
             gen.replace(Span::new(w.pragma.start, w.stmt.end), w.stmt.start, t);
         }
     }
-    let master = gen.render(g.block);
+    // A fork or loop construct whose statement is the whole block
+    // (`acc parallel` directly over `acc loop`, or a combined construct
+    // split by the driver): its pragma lies before the block.
+    let master = match (
+        g.forks.iter().find(|f| f.stmt == g.block),
+        g.master_loops.iter().find(|w| w.stmt == g.block),
+    ) {
+        (Some(f), _) if g.kind != GenKind::OmpParallel => gen.fork_call(f, namer),
+        (_, Some(w)) => gen.ws_loop(w, false, namer),
+        _ => gen.render(g.block),
+    };
 
     // ---- the kernel ----
     let mut params: Vec<String> = vec![format!("unsigned long long {}", gen.n.trip)];
@@ -984,6 +1045,7 @@ pub fn emit_generic(
     }
     // The master's prologue: mapped scalars, staged region variables.
     let mut prologue = String::new();
+    let master_code = without_comments(&master);
     for (i, v) in r.vars.iter().enumerate() {
         if !r.in_kernel(v) {
             continue;
@@ -992,7 +1054,7 @@ pub fn emit_generic(
             .staged
             .iter()
             .position(|s| s.region_var && s.name == v.sym.name);
-        let named = mentions(&master, &v.sym.name);
+        let named = mentions(&master_code, &v.sym.name);
         match (&v.attr, staged) {
             (Attr::Mapped { .. }, _) if v.sym.ty.is_scalar() && named => {
                 let _ = writeln!(
@@ -1194,4 +1256,19 @@ pub fn emit_generic(
 /// The reduction data struct's field of a generic-mode reduction.
 fn gen_field(x: &GenRed) -> super::reduction::Field {
     super::reduction::Field::new(x.ty.type_name(), x.op, x.name.clone(), x.arith)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn comments_are_dropped_and_literals_kept() {
+        let code = "a = 1; /* fork: reduction(+:total) */ b = \"/* total */\"; c = '/';";
+        let got = without_comments(code);
+        assert!(!mentions(&got, "fork"));
+        assert!(mentions(&got, "total"), "the string literal stays: {got}");
+        assert_eq!(without_comments("x /* y"), "x  ");
+        assert!(!mentions(&without_comments("int t; /* total */"), "total"));
+    }
 }

@@ -8,6 +8,7 @@
 //! Architecture invariant: the emitter only spells what lowering decided;
 //! all generated names come from the central [`namer::Namer`].
 
+pub mod atomic;
 pub mod cxx;
 pub mod data;
 pub mod declare;
@@ -85,6 +86,13 @@ pub fn emit_file(
                 body_edits.push(Edit::insert(s.start, 5, region::lastprivate_marker(*i)));
                 body_edits.push(Edit::insert(s.end, 95, ")"));
             }
+        }
+        for site in &r.atomics {
+            let t = atomic::spell(site, &|s| apply(text, s, &cxx_edits), namer);
+            body_edits.push(Edit::replace(
+                Span::new(site.pragma.start, site.stmt.end),
+                t,
+            ));
         }
         let body = apply(text, r.body, &body_edits);
         let fallback = apply(text, r.stmt, &cxx_edits);
@@ -180,6 +188,9 @@ pub fn emit_file(
     let orphans = !declare.orphans.orphans.is_empty();
     if lastprivate || orphans || regions.iter().any(|r| r.generic.is_some()) {
         out.push_str(templates::GENERIC_PRELUDE);
+    }
+    if regions.iter().any(|r| !r.atomics.is_empty()) {
+        out.push_str(templates::ATOMIC_PRELUDE);
     }
     out.push_str(templates::CXX_COMPAT);
     if cxx::uses_complex(&file.text) {

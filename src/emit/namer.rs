@@ -109,6 +109,7 @@ impl Namer {
             text,
             super::templates::DEVICE_PRELUDE,
             super::templates::HOST_PRELUDE,
+            super::templates::ATOMIC_PRELUDE,
         ] {
             identifiers(t, &mut taken);
         }

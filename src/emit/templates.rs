@@ -11,3 +11,5 @@ pub const RUNTIME_PRELUDE: &str = include_str!("../../templates/p2c_runtime.cuh"
 pub const CXX_COMPAT: &str = include_str!("../../templates/p2c_cxx_compat.cuh");
 /// Generic mode: fork/join words, team barriers, the team's frame.
 pub const GENERIC_PRELUDE: &str = include_str!("../../templates/p2c_generic.cuh");
+/// Atomic constructs: native atomics and compare-and-swap loops.
+pub const ATOMIC_PRELUDE: &str = include_str!("../../templates/p2c_atomic.cuh");

@@ -709,6 +709,7 @@ pub fn build_region(
         notes,
         generic: None,
         lastprivate_assigns,
+        atomics: vec![],
     };
     region.red = reduction::build(&region, strategy);
     Some(region)

@@ -363,7 +363,7 @@ pub fn handles(d: &Directive) -> bool {
             d.name.as_str(),
             "target" | "target teams" | "target parallel"
         ),
-        Model::Acc => matches!(d.name.as_str(), "parallel" | "serial"),
+        Model::Acc => matches!(d.name.as_str(), "parallel" | "serial" | "kernels"),
     }
 }
 
@@ -1159,9 +1159,20 @@ pub fn build_generic(
     let symbols_at_region = symbols::visible_at(root, text, stmt);
     let (mut used, region_calls) = uses::free_identifiers(stmt, text);
     clause_uses(tree, text, root, block, &nested, &mut used);
+    // `acc kernels`: scalars default to copy (OpenACC 3.3 2.6.2).
+    let is_kernels = d.model == Model::Acc && d.name == "kernels";
+    // `acc kernels` with a structured block (not a `kernels loop` the
+    // driver split, whose loop's pragma starts at the construct's name):
+    // one gang runs the block, its master the sequential code, its threads
+    // the nested loops. Correct for any code the block holds (no kernels
+    // analysis is done), not yet fast.
+    let one_gang = is_kernels
+        && !nested
+            .iter()
+            .any(|n| n.stmt == Some(block) && n.directive.span.start == d.name_span.start);
     let mut vars = sharing::decide(
         d,
-        false,
+        is_kernels,
         &used,
         &symbols_at_region,
         &[],
@@ -1262,7 +1273,18 @@ pub fn build_generic(
                     .collect()
             })
             .unwrap_or_default();
-        let r = role(nd, kind, in_fork, fork_is_loop);
+        let mut r = role(nd, kind, in_fork, fork_is_loop);
+        // An `acc loop` with no level inside a gang loop of the sequential
+        // part takes the levels below gang: the threads of the gang; in a
+        // kernels block of one gang, all threads are that gang's.
+        if r == Role::Fork(Spread::Grid)
+            && nd.model == Model::Acc
+            && (one_gang
+                || (nd.clause("gang").is_none()
+                    && master_loops.iter().any(|w| inside(nd.span, w.stmt))))
+        {
+            r = Role::Fork(Spread::Team);
+        }
         if r == Role::Unsupported {
             cx.diags.push(
                 not_supported(
@@ -1686,7 +1708,18 @@ pub fn build_generic(
                 }
                 None => 128,
             };
-            let blocks = clause_size("num_gangs").unwrap_or_else(|| {
+            if one_gang {
+                notes.push(
+                    "kernels: one gang runs the block (its thread 0 the sequential code, its threads the nested loops)"
+                        .to_string(),
+                );
+            }
+            let blocks = if one_gang {
+                Some(Size::Fixed(1))
+            } else {
+                clause_size("num_gangs")
+            };
+            let blocks = blocks.unwrap_or_else(|| {
                 if has_team_loops {
                     notes.push(format!("num_gangs not given: {DEFAULT_TEAMS} gangs"));
                     Size::Fixed(DEFAULT_TEAMS)
@@ -1949,7 +1982,12 @@ pub fn build_generic(
                 size: x.arith.bytes() as u64,
                 align: x.arith.bytes() as u64,
             });
-        match layout::layout_of(&ty, &cx.consts).or_else(|e| red_layout.ok_or(e)) {
+        match layout::layout_of(
+            &layout::resolve_typedefs(&ty, &symbols_at_region),
+            &cx.consts,
+        )
+        .or_else(|e| red_layout.ok_or(e))
+        {
             Ok(l) => {
                 lays.push(l);
                 cands.push(Candidate {
@@ -2272,6 +2310,7 @@ pub fn build_generic(
         notes,
         generic: Some(Box::new(g)),
         lastprivate_assigns: vec![],
+        atomics: vec![],
     })
 }
 

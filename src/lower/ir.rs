@@ -165,6 +165,8 @@ pub struct Region {
     /// `lastprivate(conditional:)`: per variable (index into `vars`), the
     /// assignments to it in the loop body.
     pub lastprivate_assigns: Vec<(usize, Vec<Span>)>,
+    /// Atomic constructs in the region (`lower::atomic`), set by the driver.
+    pub atomics: Vec<super::atomic::AtomicSite>,
 }
 
 impl Region {

@@ -6,6 +6,7 @@
 //! Architecture invariant: lowering decides everything the emitter writes;
 //! the emitter makes no decision of its own beyond spelling.
 
+pub mod atomic;
 pub mod build;
 pub mod data;
 pub mod declare;
@@ -15,6 +16,7 @@ pub mod orphan;
 pub mod plan;
 pub mod reduction;
 pub mod sharing_report;
+pub mod split;
 pub mod staging;
 pub mod team_limit;
 

@@ -413,6 +413,33 @@ pub fn base_layout(base: &str) -> Option<Layout> {
     }
 }
 
+/// `ty` with a base that names a typedef of `syms` replaced by the typedef's
+/// type (its derivations after `ty`'s, which apply outside them), repeated
+/// for typedefs of typedefs; other types unchanged. `layout_of` then knows
+/// `typedef double real_t;` as 8 bytes.
+pub fn resolve_typedefs(
+    ty: &CType,
+    syms: &std::collections::HashMap<String, super::symbols::Symbol>,
+) -> CType {
+    let mut t = ty.clone();
+    for _ in 0..8 {
+        if base_layout(&t.base).is_some() {
+            break;
+        }
+        let base = t.unqualified_base();
+        let Some(s) = syms.get(base.trim()).filter(|s| s.is_typedef) else {
+            break;
+        };
+        let mut derivs = t.derivs.clone();
+        derivs.extend(s.ty.derivs.iter().cloned());
+        t = CType {
+            base: s.ty.base.clone(),
+            derivs,
+        };
+    }
+    t
+}
+
 /// Layout of a variable's type. Function types and unknown bases fail.
 pub fn layout_of(ty: &CType, consts: &Consts) -> Result<Layout, Unknown> {
     // derivs read from the name outward: the last one applies to the base.

@@ -20,7 +20,7 @@
 //! driver does not lower a directive that has a validation error (lowering
 //! would only report the consequences again).
 
-mod spec;
+pub(crate) mod spec;
 
 use crate::diag::{codes, Code, Diagnostic};
 use crate::directives::Directive;
