@@ -509,8 +509,24 @@ fn lower_all(
         .map(|o| (o.id, o.outlined.clone()))
         .collect();
     for r in &mut regions {
-        if let Some(g) = r.generic.as_mut().filter(|g| g.reaches_orphans) {
+        let reached = r
+            .calls
+            .iter()
+            .any(|(n, _)| declare.orphans.callers.contains(n));
+        let Some(g) = r.generic.as_mut().filter(|g| g.reaches_orphans) else {
+            continue;
+        };
+        if reached {
             g.orphan_cases = cases.clone();
+        } else if g.forks.is_empty() {
+            // Every parallel construct it reaches runs with one thread
+            // (W0004): no workers, as for a region without forks.
+            g.reaches_orphans = false;
+            g.team_limit = 1;
+            g.block_threads = 1;
+            g.runtime_limit = None;
+            r.threads_x = crate::lower::Size::Fixed(1);
+            r.notes.retain(|n| !n.starts_with("fork/join"));
         }
     }
     Lowered {

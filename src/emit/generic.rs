@@ -1004,6 +1004,11 @@ pub fn emit_generic(
             "    const unsigned {} = p2c_fork_threads({});",
             gen.n.team, gen.n.work
         );
+        if g.forks.is_empty() && g.orphan_cases.is_empty() {
+            // Workers for parallel constructs of called functions that run
+            // with one thread (W0004): no region to dispatch.
+            let _ = writeln!(k, "    (void){};\n    (void){};", gen.n.tid, gen.n.team);
+        }
         let _ = writeln!(k, "    switch (p2c_fork_region({})) {{", gen.n.work);
         k.push_str(&cases);
         k.push_str("    default:\n        break;\n    }\n}\n\n");
