@@ -186,6 +186,20 @@ fn nested_in<'a>(a: &'a Analysis, at: &Attached) -> (Span, Vec<&'a Attached>) {
     (whole, nested)
 }
 
+/// A loop construct that one thread of an SPMD loop may run in order: `omp
+/// simd` and `acc loop seq` with no clause that gives a variable an
+/// attribute (a private copy per lane would be shared by the thread's
+/// iterations otherwise).
+fn runs_in_order(d: &Directive) -> bool {
+    let ok = |names: &[&str]| d.clauses.iter().all(|c| names.contains(&c.name.as_str()));
+    match d.model {
+        directives::Model::Omp => d.name == "simd" && ok(&["safelen", "simdlen", "collapse"]),
+        directives::Model::Acc => {
+            d.name == "loop" && d.clause("seq").is_some() && ok(&["seq", "collapse"])
+        }
+    }
+}
+
 /// The atomic constructs among `nested`, lowered (`lower::atomic`), and the
 /// other directives.
 fn take_atomics<'a>(
@@ -391,7 +405,12 @@ fn lower_all(
             // another `#if` arm (see `alternative` above), not nested.
             let (_, nested) = nested_in(a, at);
             let nested: Vec<&Attached> = nested.into_iter().filter(|n| n.stmt != at.stmt).collect();
-            let split = if nested.iter().any(|n| !atomic::is_atomic(&n.directive)) {
+            // Atomics, and `omp simd` / `acc loop seq` without data
+            // clauses (each thread runs its iteration's loop in order), keep
+            // the construct SPMD.
+            let spmd_ok =
+                |n: &&Attached| atomic::is_atomic(&n.directive) || runs_in_order(&n.directive);
+            let split = if !nested.iter().all(spmd_ok) {
                 split::split(at, &nested)
             } else {
                 None
@@ -404,15 +423,28 @@ fn lower_all(
                     .position(|x| x.directive.span == n.directive.span)
                     .is_some_and(|k| a.rejected.get(k).copied().unwrap_or(false))
             });
-            if !rejected
-                && !nested.is_empty()
-                && (split.is_some() || nested.iter().all(|n| atomic::is_atomic(&n.directive)))
-            {
+            if !rejected && !nested.is_empty() && (split.is_some() || nested.iter().all(spmd_ok)) {
                 generic_claimed.extend(nested.iter().map(|n| n.directive.span));
                 if let Some(stmt) = at.stmt {
                     claimed.push((Span::new(d.span.start, stmt.end), stmt));
                 }
                 let (nested, atomics) = take_atomics(file, &a.tree, nested, diags);
+                let in_order: Vec<(Span, String)> = if split.is_none() {
+                    nested
+                        .iter()
+                        .map(|n| {
+                            (
+                                n.directive.span,
+                                format!(
+                                    "/* {}: each thread runs the loop of its iteration in order */",
+                                    build::pragma_one_line(file.slice(n.directive.span))
+                                ),
+                            )
+                        })
+                        .collect()
+                } else {
+                    vec![]
+                };
                 let func = at
                     .function
                     .as_ref()
@@ -449,6 +481,7 @@ fn lower_all(
                 if let Some(mut r) = built {
                     crate::sema::threadprivate::check(&r.vars, r.pragma, &threadprivate, diags);
                     r.atomics = atomics;
+                    r.in_order = in_order;
                     regions.push(r);
                 }
                 continue;

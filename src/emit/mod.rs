@@ -87,6 +87,9 @@ pub fn emit_file(
                 body_edits.push(Edit::insert(s.end, 95, ")"));
             }
         }
+        for (sp, t) in &r.in_order {
+            body_edits.push(Edit::replace(*sp, t.clone()));
+        }
         for site in &r.atomics {
             let t = atomic::spell(site, &|s| apply(text, s, &cxx_edits), namer);
             body_edits.push(Edit::replace(

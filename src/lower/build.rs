@@ -710,6 +710,7 @@ pub fn build_region(
         generic: None,
         lastprivate_assigns,
         atomics: vec![],
+        in_order: vec![],
     };
     region.red = reduction::build(&region, strategy);
     Some(region)

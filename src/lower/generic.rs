@@ -2311,6 +2311,7 @@ pub fn build_generic(
         generic: Some(Box::new(g)),
         lastprivate_assigns: vec![],
         atomics: vec![],
+        in_order: vec![],
     })
 }
 

@@ -167,6 +167,9 @@ pub struct Region {
     pub lastprivate_assigns: Vec<(usize, Vec<Span>)>,
     /// Atomic constructs in the region (`lower::atomic`), set by the driver.
     pub atomics: Vec<super::atomic::AtomicSite>,
+    /// Loop constructs in an SPMD body that each thread runs in order:
+    /// (pragma, the comment that replaces it); set by the driver.
+    pub in_order: Vec<(Span, String)>,
 }
 
 impl Region {
