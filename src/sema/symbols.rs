@@ -560,7 +560,7 @@ fn contains_word(text: &str, name: &str) -> bool {
         bytes[at] == first
             && bytes[at..at + word.len()] == *word
             && (at == 0 || !ident(bytes[at - 1]))
-            && bytes.get(at + word.len()).is_none_or(|&b| !ident(b))
+            && bytes.get(at + word.len()).map_or(true, |&b| !ident(b))
     })
 }
 
@@ -577,7 +577,7 @@ fn rfind_word(text: &str, name: &str, before: usize) -> Option<usize> {
             bytes[at] == first
                 && bytes[at..at + word.len()] == *word
                 && (at == 0 || !ident(bytes[at - 1]))
-                && bytes.get(at + word.len()).is_none_or(|&b| !ident(b))
+                && bytes.get(at + word.len()).map_or(true, |&b| !ident(b))
         })
 }
 
