@@ -467,6 +467,12 @@ fn lower_all(
                             &env,
                             diags,
                         )
+                        .map(|mut r| {
+                            // A reduction on the compute construct (across
+                            // teams), as for a construct written with a block.
+                            r.red = crate::lower::reduction::build(&r, opts.reduction_strategy);
+                            r
+                        })
                     }
                     None => build_region(
                         file,

@@ -463,10 +463,11 @@ impl Gen<'_> {
                     let st = &self.g.staged[si];
                     let _ = writeln!(
                         s,
-                        "{ind}    {} = p2c_staged_init<{}>({}, {value});",
+                        "{ind}    {} = p2c_staged_init<{}>({}, {value}); (void){};",
                         ref_decl(ty, &l.var),
                         ty.type_name(),
-                        self.base(st.home)
+                        self.base(st.home),
+                        l.var
                     );
                 }
                 _ => {

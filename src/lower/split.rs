@@ -20,6 +20,10 @@
 //! clause's value: the loop body cannot see the difference), to the loop when
 //! its iterations spread over threads.
 //!
+//! A `reduction` of a loop spread over the gangs / teams also goes on the
+//! compute construct (seed 001's reduction on the parallel construct: the
+//! gangs' copies are combined once, at the end of the kernel).
+//!
 //! An OpenACC `parallel loop` / `kernels loop` without a level clause over a
 //! body with nested `acc loop` constructs is a gang loop (the
 //! implementation's choice OpenACC 3.3 2.9.7 allows: the nested loops take
@@ -61,6 +65,19 @@ pub fn split(at: &Attached, nested: &[&Attached]) -> Option<(Attached, Attached)
         Model::Acc => has("worker") || has("vector"),
         Model::Omp => looped.contains("for"),
     };
+    // A reduction over a loop spread over the gangs (teams) is a reduction
+    // of the compute construct too (OpenACC 3.3 2.11: on a combined
+    // construct it implies `copy`; OpenMP 5.2 17.2: it applies to `teams`):
+    // the compute construct's NULL outermost gang loop combines the gangs'
+    // copies at the end of the kernel (seed 001), and the loop's own
+    // reduction gets no second setup. `acc kernels` has no reduction clause
+    // and `target parallel` runs one team: those keep it on the loop only.
+    let gang_loop = match d.model {
+        Model::Acc => !has("worker") && !has("vector") && !has("seq") || has("gang"),
+        Model::Omp => looped.starts_with("distribute"),
+    };
+    let gangs_reduce_on_construct =
+        gang_loop && matches!(compute, "parallel" | "serial" | "target teams");
     for c in &d.clauses {
         let to_loop = match (d.model, c.name.as_str()) {
             (_, "private" | "firstprivate") => threads,
@@ -83,6 +100,9 @@ pub fn split(at: &Attached, nested: &[&Attached]) -> Option<(Attached, Attached)
         };
         if to_loop {
             loop_clauses.push(c.clone());
+            if c.name == "reduction" && gangs_reduce_on_construct {
+                compute_clauses.push(c.clone());
+            }
         } else {
             compute_clauses.push(c.clone());
         }
