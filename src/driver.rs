@@ -374,21 +374,7 @@ fn lower_all(
                     opts.reduction_strategy,
                     diags,
                 ),
-                None => generic::build_generic(
-                    file,
-                    &a.tree,
-                    at,
-                    &nested,
-                    kernel,
-                    opts.shared_budget,
-                    &env,
-                    diags,
-                )
-                .map(|mut r| {
-                    // A reduction on the construct (across teams).
-                    r.red = crate::lower::reduction::build(&r, opts.reduction_strategy);
-                    r
-                }),
+                None => build_generic_region(file, &a.tree, at, &nested, kernel, &env, opts, diags),
             };
             if let Some(mut r) = built {
                 crate::sema::threadprivate::check(&r.vars, r.pragma, &threadprivate, diags);
@@ -457,22 +443,9 @@ fn lower_all(
                     Some((compute, lp)) => {
                         let mut inner: Vec<&Attached> = vec![lp];
                         inner.extend(nested.iter().copied());
-                        generic::build_generic(
-                            file,
-                            &a.tree,
-                            compute,
-                            &inner,
-                            kernel,
-                            opts.shared_budget,
-                            &env,
-                            diags,
+                        build_generic_region(
+                            file, &a.tree, compute, &inner, kernel, &env, opts, diags,
                         )
-                        .map(|mut r| {
-                            // A reduction on the compute construct (across
-                            // teams), as for a construct written with a block.
-                            r.red = crate::lower::reduction::build(&r, opts.reduction_strategy);
-                            r
-                        })
                     }
                     None => build_region(
                         file,
@@ -574,6 +547,34 @@ fn lower_all(
         declare,
         unstructured,
     }
+}
+
+/// A generic-mode region and, when its compute construct reduces (across
+/// teams: seed 001's NULL outermost gang loop), its gang-level reduction.
+/// Every generic region is built here, so none can lose its combine.
+#[allow(clippy::too_many_arguments)]
+fn build_generic_region(
+    file: &SourceFile,
+    tree: &CTree,
+    at: &Attached,
+    nested: &[&Attached],
+    kernel: String,
+    env: &DataEnv,
+    opts: &Options,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<Region> {
+    let mut r = generic::build_generic(
+        file,
+        tree,
+        at,
+        nested,
+        kernel,
+        opts.shared_budget,
+        env,
+        diags,
+    )?;
+    r.red = crate::lower::reduction::build(&r, opts.reduction_strategy);
+    Some(r)
 }
 
 /// Translates one file. Never panics; returns the output with all diagnostics.
