@@ -4,9 +4,22 @@
 //! caller, so edits inside them (runtime queries of generic mode, C → C++
 //! edits) are kept.
 
+use super::edits::Edit;
 use super::namer::Namer;
 use crate::lower::atomic::{AtomicKind, AtomicSite, Operand};
 use crate::source::Span;
+
+/// The edits that put `spelled` (from [`spell`]) in place of the pragma and
+/// its statement: the pragma (up to the statement) goes, the statement
+/// becomes the call. Two edits, not one over both: an unbraced loop whose
+/// body is the atomic construct renders only the statement's span, and one
+/// edit starting at the pragma would fall outside it and be dropped.
+pub fn edits(site: &AtomicSite, spelled: String) -> [Edit; 2] {
+    [
+        Edit::replace(Span::new(site.pragma.start, site.stmt.start), ""),
+        Edit::replace(site.stmt, spelled),
+    ]
+}
 
 /// The replacement of `site.pragma.start .. site.stmt.end`.
 pub fn spell(site: &AtomicSite, render: &dyn Fn(Span) -> String, namer: &mut Namer) -> String {

@@ -445,6 +445,8 @@ impl Gen<'_> {
         if depth > 1 {
             let _ = writeln!(s, "{ind}    unsigned long long {rest} = {it};");
         }
+        let body = w.nest.last().map(|l| l.body).unwrap_or(w.stmt);
+        let body_text = self.render(body);
         for idx in (0..depth).rev() {
             let l = &w.nest[idx];
             let ty = &w.types[idx];
@@ -471,18 +473,22 @@ impl Gen<'_> {
                     );
                 }
                 _ => {
-                    let _ = writeln!(s, "{ind}    {} = {value};", ty.declare(&l.var));
+                    let _ = writeln!(
+                        s,
+                        "{ind}    {}{} = {value};",
+                        region::unused_mark(&body_text, &l.var),
+                        ty.declare(&l.var)
+                    );
                 }
             }
             if depth > 1 && idx > 0 {
                 let _ = writeln!(s, "{ind}    {rest} /= {trip};");
             }
         }
-        let body = w.nest.last().map(|l| l.body).unwrap_or(w.stmt);
         let _ = writeln!(
             s,
             "{ind}    {}",
-            region::reindent(&self.render(body), &format!("{ind}    "))
+            region::reindent(&body_text, &format!("{ind}    "))
         );
         let _ = writeln!(s, "{ind}}}");
         if !w.reductions.is_empty() {
@@ -645,10 +651,7 @@ pub fn emit_generic(
     // Atomic constructs (their operands rendered with the edits above).
     for site in &r.atomics {
         let t = super::atomic::spell(site, &|s| gen.render(s), namer);
-        gen.edits.push(Edit::replace(
-            Span::new(site.pragma.start, site.stmt.end),
-            t,
-        ));
+        gen.edits.extend(super::atomic::edits(site, t));
     }
     // A pragma line is indented like the statement after it.
     let next_stmt = |sp: &Span| {

@@ -92,10 +92,7 @@ pub fn emit_file(
         }
         for site in &r.atomics {
             let t = atomic::spell(site, &|s| apply(text, s, &cxx_edits), namer);
-            body_edits.push(Edit::replace(
-                Span::new(site.pragma.start, site.stmt.end),
-                t,
-            ));
+            body_edits.extend(atomic::edits(site, t));
         }
         let body = apply(text, r.body, &body_edits);
         let fallback = apply(text, r.stmt, &cxx_edits);

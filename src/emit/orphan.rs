@@ -298,12 +298,13 @@ fn outlined_text(o: &Orphan, file: &SourceFile, body_edits: &[Edit], namer: &mut
                 "    for (unsigned long long {it} = {tid}; {it} < {trip}; {it} += {team}) {{"
             );
             let sign = if l.test.increasing() { "+" } else { "-" };
+            let body = apply(&file.text, l.body, &edits);
             let _ = writeln!(
                 s,
-                "        {} = {lb} {sign} ({t})({it}) * ({step});",
+                "        {}{} = {lb} {sign} ({t})({it}) * ({step});",
+                region::unused_mark(&body, &l.var),
                 ty.declare(&l.var)
             );
-            let body = apply(&file.text, l.body, &edits);
             let _ = writeln!(s, "        {}", region::reindent(&body, "        "));
             s.push_str("    }\n");
         }

@@ -254,6 +254,18 @@ pub(crate) fn host_code_red(
     host_text(r, fallback, file_name, &n)
 }
 
+/// `[[maybe_unused]] ` before the declaration of a loop variable its body
+/// never names (`for (int i = 0; i < n; i++) count += 1;`), so that the
+/// compilers' unused-variable warnings stay quiet for code the user wrote
+/// without one (nvcc still warns "set but never used" after `(void)i;`).
+pub(crate) fn unused_mark(body: &str, var: &str) -> &'static str {
+    if crate::source::mask::mentions_word(body, var) {
+        ""
+    } else {
+        "[[maybe_unused]] "
+    }
+}
+
 fn kernel_text(r: &Region, body: &str, n: &Names) -> String {
     let mut params: Vec<String> = vec![format!("unsigned long long {}", n.trip)];
     for (l, (ty, (_, lb, step))) in r.nest.iter().zip(r.nest_types.iter().zip(&n.per_loop)) {
@@ -410,7 +422,8 @@ fn kernel_text(r: &Region, body: &str, n: &Names) -> String {
         let sign = if l.test.increasing() { "+" } else { "-" };
         let _ = writeln!(
             k,
-            "        {} = {lb} {sign} ({})({}) * ({});",
+            "        {}{} = {lb} {sign} ({})({}) * ({});",
+            unused_mark(body, &l.var),
             ty.declare(&l.var),
             ty.type_name(),
             n.iter,
@@ -431,7 +444,8 @@ fn kernel_text(r: &Region, body: &str, n: &Names) -> String {
             if idx == 0 {
                 let _ = writeln!(
                     k,
-                    "        {} = {lb} {sign} ({})(p2c_rest) * ({});",
+                    "        {}{} = {lb} {sign} ({})(p2c_rest) * ({});",
+                    unused_mark(body, &l.var),
                     ty.declare(&l.var),
                     ty.type_name(),
                     step
@@ -439,7 +453,8 @@ fn kernel_text(r: &Region, body: &str, n: &Names) -> String {
             } else {
                 let _ = writeln!(
                     k,
-                    "        {} = {lb} {sign} ({})(p2c_rest % {trip}) * ({});",
+                    "        {}{} = {lb} {sign} ({})(p2c_rest % {trip}) * ({});",
+                    unused_mark(body, &l.var),
                     ty.declare(&l.var),
                     ty.type_name(),
                     step
