@@ -446,7 +446,24 @@ impl Gen<'_> {
             let _ = writeln!(s, "{ind}    unsigned long long {rest} = {it};");
         }
         let body = w.nest.last().map(|l| l.body).unwrap_or(w.stmt);
-        let body_text = self.render(body);
+        // An unbraced body that is itself a construct (`for (...)` then
+        // `#pragma omp parallel for` then its loop): the construct's edit
+        // starts at its pragma, between the loop's header and the body, so
+        // the rendered span starts there too (else the edit would not lie
+        // inside it and the construct would be silently dropped).
+        let from = self
+            .edits
+            .iter()
+            .filter(|e| {
+                !e.span.is_empty()
+                    && e.span.end == body.end
+                    && e.span.start < body.start
+                    && e.span.start >= w.stmt.start
+            })
+            .map(|e| e.span.start)
+            .min()
+            .unwrap_or(body.start);
+        let body_text = self.render(Span::new(from, body.end));
         for idx in (0..depth).rev() {
             let l = &w.nest[idx];
             let ty = &w.types[idx];
