@@ -353,13 +353,7 @@ fn lower_all(
             continue;
         }
         if generic::handles(d) {
-            let func = at
-                .function
-                .as_ref()
-                .map(|f| f.0.clone())
-                .unwrap_or_else(|| "file".into());
-            let line = file.origin(d.span.start).1;
-            let kernel = namer.fresh(&format!("{func}_L{line}"));
+            let kernel = kernel_name(file, at, namer);
             let (whole, nested) = nested_in(a, at);
             generic_claimed.push(whole);
             let (nested, atomics) = take_atomics(file, &a.tree, nested, diags);
@@ -431,13 +425,7 @@ fn lower_all(
                 } else {
                     vec![]
                 };
-                let func = at
-                    .function
-                    .as_ref()
-                    .map(|f| f.0.clone())
-                    .unwrap_or_else(|| "file".into());
-                let line = file.origin(d.span.start).1;
-                let kernel = namer.fresh(&format!("{func}_L{line}"));
+                let kernel = kernel_name(file, at, namer);
                 let env = data_env(at, &data, &declare, unstructured);
                 let built = match &split {
                     Some((compute, lp)) => {
@@ -479,9 +467,7 @@ fn lower_all(
                 }
             }
             Kind::Offload => {
-                let func = at.function.as_ref().map(|f| f.0.clone()).unwrap_or_else(|| "file".into());
-                let line = file.origin(d.span.start).1;
-                let kernel = namer.fresh(&format!("{func}_L{line}"));
+                let kernel = kernel_name(file, at, namer);
                 if let Some(stmt) = at.stmt {
                     claimed.push((Span::new(d.span.start, stmt.end), stmt));
                 }
@@ -547,6 +533,14 @@ fn lower_all(
         declare,
         unstructured,
     }
+}
+
+/// The kernel of a region: named after the user's function and the
+/// pragma's line (`main_L42`), made unique by the namer.
+fn kernel_name(file: &SourceFile, at: &Attached, namer: &mut Namer) -> String {
+    let func = at.function.as_ref().map_or("file", |f| f.0.as_str());
+    let line = file.origin(at.directive.span.start).1;
+    namer.fresh(&format!("{func}_L{line}"))
 }
 
 /// A generic-mode region and, when its compute construct reduces (across

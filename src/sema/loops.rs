@@ -212,13 +212,8 @@ pub fn analyse(for_node: Node<'_>, text: &str) -> Result<CanonLoop, Diagnostic> 
     } else {
         return Err(bad_test());
     };
-    let op = match (op, swapped) {
-        ("<", false) | (">", true) => Some(TestOp::Lt),
-        ("<=", false) | (">=", true) => Some(TestOp::Le),
-        (">", false) | ("<", true) => Some(TestOp::Gt),
-        (">=", false) | ("<=", true) => Some(TestOp::Ge),
-        ("!=", _) => None,
-        _ => return Err(bad_test()),
+    let Some(op) = test_op(op, swapped) else {
+        return Err(bad_test());
     };
     // increment
     let upd = for_node.field("update").ok_or_else(|| {
@@ -368,13 +363,8 @@ fn is_canonical_opt(for_node: Node<'_>, text: &str) -> Option<bool> {
     } else {
         return Some(false);
     };
-    let op = match (op, swapped) {
-        ("<", false) | (">", true) => Some(TestOp::Lt),
-        ("<=", false) | (">=", true) => Some(TestOp::Le),
-        (">", false) | ("<", true) => Some(TestOp::Gt),
-        (">=", false) | ("<=", true) => Some(TestOp::Ge),
-        ("!=", _) => None,
-        _ => return Some(false),
+    let Some(op) = test_op(op, swapped) else {
+        return Some(false);
     };
     let upd = for_node.field("update")?;
     let (step, sign): (&str, i32) = match upd.kind_name() {
@@ -513,4 +503,18 @@ pub fn nest(
         }
     }
     Ok(out)
+}
+
+/// The relational operator of a loop test, read with the loop variable on
+/// the left (`swapped`: it was on the right). `Some(None)` is `!=`; `None`
+/// is an operator a canonical loop cannot have.
+fn test_op(op: &str, swapped: bool) -> Option<Option<TestOp>> {
+    Some(match (op, swapped) {
+        ("<", false) | (">", true) => Some(TestOp::Lt),
+        ("<=", false) | (">=", true) => Some(TestOp::Le),
+        (">", false) | ("<", true) => Some(TestOp::Gt),
+        (">=", false) | ("<=", true) => Some(TestOp::Ge),
+        ("!=", _) => None,
+        _ => return None,
+    })
 }
