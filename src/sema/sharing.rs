@@ -453,8 +453,10 @@ pub fn decide(
     diags: &mut Vec<Diagnostic>,
 ) -> Vec<VarAttr> {
     let mut out: Vec<VarAttr> = Vec::new();
-    // The first clause of each variable: its item and the clause name.
-    let mut claimed: HashMap<String, (Span, String)> = HashMap::new();
+    // The first clause of each variable: its item, the clause name, and
+    // whether it is a scalar's reduction or whole `map(tofrom)` / `copy`
+    // (see `reduction_and_tofrom` below).
+    let mut claimed: HashMap<String, (Span, String, bool)> = HashMap::new();
     let lookup = |item: &ListItem,
                   reduction: bool,
                   diags: &mut Vec<Diagnostic>|
@@ -539,7 +541,26 @@ pub fn decide(
             let Some(sym) = lookup(item, op.is_some(), diags) else {
                 continue;
             };
-            if let Some((prev, prev_clause)) = claimed.get(&item.name) {
+            // A scalar's reduction already maps its RESULT tofrom (OpenMP
+            // 5.2 17.2 for combined target constructs, OpenACC 3.3 2.5.14 for
+            // compute constructs): a `map(tofrom)` / `copy` of the same whole
+            // scalar adds nothing, and the reduction is its one attribute.
+            let reduction_and_tofrom = (name == "reduction" || kind == Some(MapKind::ToFrom))
+                && item.sections.is_empty()
+                && sym.ty.is_scalar();
+            if let Some((_, prev_clause, prev_ok)) = claimed.get(&item.name) {
+                let pair = *prev_ok
+                    && reduction_and_tofrom
+                    && ((name == "reduction") != (prev_clause == "reduction"));
+                if pair && name != "reduction" {
+                    continue;
+                }
+                if pair {
+                    out.retain(|v| v.sym.name != item.name);
+                    claimed.remove(&item.name);
+                }
+            }
+            if let Some((prev, prev_clause, _)) = claimed.get(&item.name) {
                 // Validation has rejected the combinations the specifications
                 // forbid (E0204); what is left is valid but has one attribute
                 // per variable here.
@@ -558,7 +579,10 @@ pub fn decide(
                 );
                 continue;
             }
-            claimed.insert(item.name.clone(), (item.name_span, name.to_string()));
+            claimed.insert(
+                item.name.clone(),
+                (item.name_span, name.to_string(), reduction_and_tofrom),
+            );
             let attr = match (name, kind, op) {
                 ("private", ..) => Attr::Private,
                 ("firstprivate", ..) => Attr::Firstprivate,
