@@ -227,8 +227,6 @@ pub(crate) struct Lowered {
     pub regions: Vec<Region>,
     pub data: Vec<DataOp>,
     pub declare: DeclarePlan,
-    /// The file maps data outside structured constructs.
-    pub unstructured: bool,
 }
 
 /// Runtime routines that map data outside any structured construct.
@@ -531,7 +529,6 @@ fn lower_all(
         regions,
         data,
         declare,
-        unstructured,
     }
 }
 
@@ -605,14 +602,23 @@ pub fn translate(file: &SourceFile, opts: &Options) -> Translation {
                 ))
             } else {
                 let edits = cxx::compat_edits(&a.tree, &file.text, &mut namer, &mut diags);
-                Some(emit_file(
+                let mut lost = Vec::new();
+                let out = emit_file(
                     file,
                     &low.regions,
                     &low.data,
                     &low.declare,
                     edits,
                     &mut namer,
-                ))
+                    &mut lost,
+                );
+                // A directive rejected by an earlier error is not lowered
+                // on purpose; the check speaks only for a file that would
+                // be written.
+                if !diags.iter().any(|d| d.is_error()) {
+                    diags.extend(lost);
+                }
+                Some(out)
             }
         }
     };
@@ -642,82 +648,39 @@ pub fn lower_region_at(file: &SourceFile, offset: usize) -> (Option<RegionView>,
     }) else {
         return (None, diags);
     };
-    // The data environment comes from the whole file; its diagnostics are
-    // not this region's.
-    let low = lower_all(
-        file,
-        &a,
-        &Options::default(),
-        &mut Namer::new(&file.text),
-        &mut Vec::new(),
+    // The whole file is lowered as `translate` lowers it (the data
+    // environment, names, splits and atomics are the file's), and the
+    // regions are rendered in order up to this one, so the view is the
+    // text the whole translation writes. Only diagnostics located in this
+    // region are this region's.
+    let whole = Span::new(
+        at.directive.span.start,
+        at.stmt.map_or(at.directive.span.end, |s| s.end),
     );
-    let env = data_env(at, &low.data, &low.declare, low.unstructured);
-    let mut namer = Namer::new(&file.text);
-    let func = at
-        .function
-        .as_ref()
-        .map(|f| f.0.clone())
-        .unwrap_or_else(|| "file".into());
-    let kernel = namer.fresh(&format!(
-        "{func}_L{}",
-        file.origin(at.directive.span.start).1
-    ));
-    let region = if generic::handles(&at.directive) {
-        let (_, nested) = nested_in(&a, at);
-        match generic::spmd_merge(at, &nested) {
-            Some(m) => build_region(
-                file,
-                &a.tree,
-                &m,
-                kernel,
-                &env,
-                Strategy::default(),
-                &mut diags,
-            ),
-            None => generic::build_generic(
-                file,
-                &a.tree,
-                at,
-                &nested,
-                kernel,
-                generic::DEFAULT_SHARED_BUDGET,
-                &env,
-                &mut diags,
-            )
-            .map(|mut r| {
-                r.red = crate::lower::reduction::build(&r, Strategy::default());
-                r
-            }),
-        }
-    } else {
-        build_region(
-            file,
-            &a.tree,
-            at,
-            kernel,
-            &env,
-            Strategy::default(),
-            &mut diags,
-        )
+    let here = |d: &Diagnostic| {
+        let s = d.primary_span().start;
+        whole.start <= s && s < whole.end.max(whole.start + 1)
     };
-    let view = region.map(|r| {
-        let plan_text = plan::render(file, std::slice::from_ref(&r), &[], &DeclarePlan::default());
-        let t = match &r.generic {
-            Some(g) => emit::generic::emit_generic(&r, g, file, &[], &mut namer),
-            None => emit::region::emit_region(
-                &r,
-                file.slice(r.body),
-                file.slice(r.stmt),
-                file.origin(r.pragma.start).0,
-                &mut namer,
-            ),
-        };
-        RegionView {
-            pragma: r.pragma,
-            plan: plan_text,
-            cuda: format!("{}{}\n", t.kernel, t.host),
+    let mut namer = Namer::new(&file.text);
+    let mut elsewhere = Vec::new();
+    let low = lower_all(file, &a, &Options::default(), &mut namer, &mut elsewhere);
+    let edits = cxx::compat_edits(&a.tree, &file.text, &mut namer, &mut elsewhere);
+    diags.extend(elsewhere.into_iter().filter(|d| here(d)));
+    let mut view = None;
+    for r in &low.regions {
+        let t = emit::render_region(r, file, &low.declare, &edits, &mut namer);
+        if whole.start <= r.pragma.start && r.pragma.start < whole.end.max(whole.start + 1) {
+            diags.extend(emit::guard::lost_directives(
+                file, r.stmt, &t.kernel, &t.host,
+            ));
+            view = Some(RegionView {
+                pragma: r.pragma,
+                plan: plan::render(file, std::slice::from_ref(r), &[], &DeclarePlan::default()),
+                cuda: format!("{}{}\n", t.kernel, t.host),
+            });
+            break;
         }
-    });
+    }
     let mut sink = Diagnostics::new();
     sink.extend(diags);
     (view, sink.into_sorted())

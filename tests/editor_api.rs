@@ -95,3 +95,53 @@ fn never_panics_at_any_offset() {
         let _ = lower_region_at(&broken, offset);
     }
 }
+
+/// For every region of every fixture, the editor's view is the text the
+/// whole translation writes for it: its lines appear in the output in the
+/// same order (the host block is indented where it lands, so lines are
+/// compared without their leading blanks). Regions with atomics, splits of
+/// combined constructs and generic mode are among the fixtures.
+#[test]
+fn every_fixture_region_view_is_in_the_whole_translation() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/in");
+    let mut paths: Vec<_> = std::fs::read_dir(&dir)
+        .expect("fixtures/in")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "c"))
+        .collect();
+    paths.sort();
+    let mut views = 0;
+    let mut problems = Vec::new();
+    for p in &paths {
+        let text = std::fs::read_to_string(p).expect("fixture");
+        let f = SourceFile::new(p.display().to_string(), text.clone());
+        let Some(whole) = translate(&f, &Options::default()).output else {
+            continue;
+        };
+        let out: Vec<&str> = whole.lines().map(str::trim_start).collect();
+        let mut seen = std::collections::BTreeSet::new();
+        for (at, _) in text.match_indices("#pragma") {
+            let (view, _) = lower_region_at(&f, at);
+            let Some(view) = view else { continue };
+            if !seen.insert(view.pragma.start) {
+                continue;
+            }
+            views += 1;
+            let mut k = 0;
+            for line in view.cuda.lines().map(str::trim_start) {
+                match out[k..].iter().position(|o| *o == line) {
+                    Some(i) => k += i + 1,
+                    None => {
+                        problems.push(format!(
+                            "{}: view line not in the output: {line}",
+                            p.display()
+                        ));
+                        break;
+                    }
+                }
+            }
+        }
+    }
+    assert!(views > 150, "only {views} region views");
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}

@@ -14,12 +14,14 @@ pub mod data;
 pub mod declare;
 pub mod edits;
 pub mod generic;
+pub mod guard;
 pub mod namer;
 pub mod orphan;
 pub mod reduction;
 pub mod region;
 pub mod templates;
 
+use crate::diag::Diagnostic;
 use crate::lower::data::DataOp;
 use crate::lower::declare::DeclarePlan;
 use crate::lower::Region;
@@ -27,7 +29,9 @@ use crate::source::{cond, SourceFile, Span};
 use edits::{apply, Edit};
 use std::collections::BTreeMap;
 
-/// Writes the whole output file.
+/// Writes the whole output file. A region whose CUDA lost a nested
+/// directive adds an E0990 to `diags` (see [`guard`]); the caller then
+/// writes nothing.
 ///
 /// A region whose pragma ends an arm of an `#if` group and whose statement
 /// follows the `#endif` ([`cond::shared_statement`]) keeps the group: the
@@ -42,6 +46,7 @@ pub fn emit_file(
     declare: &DeclarePlan,
     cxx_edits: Vec<Edit>,
     namer: &mut namer::Namer,
+    diags: &mut Vec<Diagnostic>,
 ) -> String {
     let mut edits: Vec<Edit> = Vec::new();
     let text = &file.text;
@@ -79,49 +84,14 @@ pub fn emit_file(
     // (group, statement) -> arms whose pragma was lowered.
     let mut copies: BTreeMap<(usize, Span), Vec<usize>> = BTreeMap::new();
     for (r, sh) in regions.iter().zip(&shared) {
-        // lastprivate(conditional:): mark the assignments in the body.
-        let mut body_edits = cxx_edits.clone();
-        for (i, spans) in &r.lastprivate_assigns {
-            for s in spans {
-                body_edits.push(Edit::insert(s.start, 5, region::lastprivate_marker(*i)));
-                body_edits.push(Edit::insert(s.end, 95, ")"));
-            }
-        }
-        for (sp, t) in &r.in_order {
-            body_edits.push(Edit::replace(*sp, t.clone()));
-        }
-        for site in &r.atomics {
-            let t = atomic::spell(site, &|s| apply(text, s, &cxx_edits), namer);
-            body_edits.extend(atomic::edits(site, t));
-        }
-        let body = apply(text, r.body, &body_edits);
-        let fallback = apply(text, r.stmt, &cxx_edits);
-        let t = match &r.generic {
-            Some(g) => generic::emit_generic(r, g, file, &cxx_edits, namer),
-            None => region::emit_region(r, &body, &fallback, file.origin(r.pragma.start).0, namer),
-        };
-        // A kernel that calls a device function with a parallel construct
-        // and has no master forking for it: that construct runs with one thread.
-        let kernel = if !declare.orphans.orphans.is_empty()
-            && r.calls
-                .iter()
-                .any(|(n, _)| declare.orphans.callers.contains(n))
-            && r.generic
-                .as_ref()
-                .map_or(true, |g| g.orphan_cases.is_empty())
-        {
-            orphan::reset_in_kernel(&t.kernel, &r.kernel)
-        } else {
-            t.kernel
-        };
+        let RegionText { kernel, host } = render_region(r, file, declare, &cxx_edits, namer);
+        diags.extend(guard::lost_directives(file, r.stmt, &kernel, &host));
         edits.push(Edit::insert(
             r.function_start,
             10,
             in_same_arms(text, &groups, r, kernel),
         ));
-        let host = t
-            .host
-            .replace('\n', &format!("\n{}", indent_at(text, r.pragma.start)));
+        let host = host.replace('\n', &format!("\n{}", indent_at(text, r.pragma.start)));
         match sh {
             Some((g, k)) => {
                 edits.push(Edit::replace(r.pragma, host));
@@ -205,6 +175,65 @@ pub fn emit_file(
         out.push('\n');
     }
     out
+}
+
+/// The CUDA of one region: its kernel (with the device functions it needs)
+/// and the host block that replaces its pragma and statement, before
+/// indentation. The file emitter and the editor's one-region view both
+/// call this, so the view shows what the file gets.
+pub struct RegionText {
+    pub kernel: String,
+    pub host: String,
+}
+
+/// Renders one lowered region (see [`RegionText`]).
+pub fn render_region(
+    r: &Region,
+    file: &SourceFile,
+    declare: &DeclarePlan,
+    cxx_edits: &[Edit],
+    namer: &mut namer::Namer,
+) -> RegionText {
+    let text = &file.text;
+    // lastprivate(conditional:): mark the assignments in the body.
+    let mut body_edits = cxx_edits.to_vec();
+    for (i, spans) in &r.lastprivate_assigns {
+        for s in spans {
+            body_edits.push(Edit::insert(s.start, 5, region::lastprivate_marker(*i)));
+            body_edits.push(Edit::insert(s.end, 95, ")"));
+        }
+    }
+    for (sp, t) in &r.in_order {
+        body_edits.push(Edit::replace(*sp, t.clone()));
+    }
+    for site in &r.atomics {
+        let t = atomic::spell(site, &|s| apply(text, s, cxx_edits), namer);
+        body_edits.extend(atomic::edits(site, t));
+    }
+    let body = apply(text, r.body, &body_edits);
+    let fallback = apply(text, r.stmt, cxx_edits);
+    let t = match &r.generic {
+        Some(g) => generic::emit_generic(r, g, file, cxx_edits, namer),
+        None => region::emit_region(r, &body, &fallback, file.origin(r.pragma.start).0, namer),
+    };
+    // A kernel that calls a device function with a parallel construct
+    // and has no master forking for it: that construct runs with one thread.
+    let kernel = if !declare.orphans.orphans.is_empty()
+        && r.calls
+            .iter()
+            .any(|(n, _)| declare.orphans.callers.contains(n))
+        && r.generic
+            .as_ref()
+            .map_or(true, |g| g.orphan_cases.is_empty())
+    {
+        orphan::reset_in_kernel(&t.kernel, &r.kernel)
+    } else {
+        t.kernel
+    };
+    RegionText {
+        kernel,
+        host: t.host,
+    }
 }
 
 /// The spaces and tabs that start the line holding `pos`.
