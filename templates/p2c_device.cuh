@@ -426,6 +426,26 @@ __device__ inline void p2c_red_last_block_1(const R &v, R *partials, unsigned *c
     res.p2c_fold(acc);
 }
 
+/* RED_INIT at GANG of an array reduction: the block's private copies of the
+ * section (n threads x len elements, contiguous, thread t's at t * len) set
+ * to OP's identity by all the block's threads together, consecutive threads
+ * writing consecutive elements: coalesced stores, where each thread filling
+ * its own copy would store with a stride of len elements between the lanes
+ * of a warp. Named barrier 1 then makes every copy complete before any thread
+ * starts its loop. Returns the caller's copy. Every thread of the block calls. */
+template <class Op, class T>
+__device__ inline T *p2c_red_array_init(T *copies, long long len)
+{
+    unsigned tid = p2c_thread_id(), n = p2c_block_threads();
+    unsigned long long ulen = len > 0 ? (unsigned long long)len : 0ull;
+    T *block = copies + (unsigned long long)blockIdx.x * n * ulen;
+    unsigned long long total = (unsigned long long)n * ulen;
+    for (unsigned long long e = tid; e < total; e += n)
+        block[e] = Op::template identity<T>();
+    p2c_bar_sync(1u, p2c_bar_threads());
+    return block + (unsigned long long)tid * ulen;
+}
+
 /* RED_FINI at GANG of an array reduction (reduction(OP: a[lo:len]) or a whole
  * array; one RID covers the section): every thread of every block reduced into
  * its own private copy, copies + (block * threads + thread) * len, which
