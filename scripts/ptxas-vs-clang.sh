@@ -7,7 +7,9 @@
 # Needs the toolchain of scripts/toolchain.sh (source ~/.cache/pragma2cuda/env.sh)
 # and Debian's libomp-19-dev (the nvptx device runtime bitcode). Kernels are
 # matched by function and line: ours are <function>_L<line>, clang's
-# __omp_offloading_<id>_<function>_l<line>. Prints one TSV line per kernel.
+# __omp_offloading_<id>_<function>_l<line>. Prints one TSV line per kernel;
+# "-" in the clang columns: clang-19 made no such kernel (OpenACC regions, which
+# clang-19 does not offload, and constructs it refuses, see clang_figures).
 set -u
 here=$(cd "$(dirname "$0")/.." && pwd)
 [ -f "$HOME/.cache/pragma2cuda/env.sh" ] && . "$HOME/.cache/pragma2cuda/env.sh"
@@ -25,13 +27,33 @@ figures() {
                                    if (k != "") print k "\t" r "\t" s "\t" st "\t" ld; k = "" }'
 }
 
+# clang-19's figures for one file. clang refuses some constructs (a reduction
+# on an array section of runtime length: "cannot generate code for reduction
+# on array section, which requires a variable length array") and then compiles
+# no kernel of the file; the lines it reports are blanked (line numbers kept,
+# so its other kernels keep their names) and the file is compiled again. The
+# refused kernels get no clang figures ("-").
+clang_figures() {
+    local src=$1 b=$2 lines
+    clang_run() {
+        clang-19 -O2 -fopenmp --offload-arch="$arch" --offload-device-only --cuda-path="$P2C_CLANG_CUDA_ROOT" \
+            --libomptarget-nvptx-bc-path="$bc" -Xcuda-ptxas -v -I "$(dirname "$f")" -c "$1" -o "$work/$b.clang.o" 2>&1
+    }
+    clang_run "$src" > "$work/$b.clang.log"
+    lines=$(grep -oE "^[^:]*$b\.c:[0-9]+:[0-9]+: error:" "$work/$b.clang.log" | cut -d: -f2 | sort -u | tr '\n' ' ')
+    if [ -n "$lines" ]; then
+        awk -v L=" $lines" 'index(L, " " FNR " ") { print ""; next } { print }' "$src" > "$work/$b.blanked.c"
+        clang_run "$work/$b.blanked.c" > "$work/$b.clang.log"
+    fi
+    figures < "$work/$b.clang.log"
+}
+
 printf 'file\tkernel\tp2c_regs\tp2c_smem\tp2c_spill\tclang_regs\tclang_smem\tclang_spill\n'
 for f in "${files[@]}"; do
     b=$(basename "$f" .c)
     "$p2c" "$f" -o "$work/$b.cu" 2>/dev/null || { printf '%s\t(translation failed)\n' "$b"; continue; }
     "$P2C_NVCC" -arch="$arch" -Xptxas -v -I "$(dirname "$f")" -c "$work/$b.cu" -o "$work/$b.o" 2>&1 | figures > "$work/$b.p2c"
-    clang-19 -O2 -fopenmp --offload-arch="$arch" --offload-device-only --cuda-path="$P2C_CLANG_CUDA_ROOT" \
-        --libomptarget-nvptx-bc-path="$bc" -Xcuda-ptxas -v -c "$f" -o "$work/$b.clang.o" 2>&1 | figures > "$work/$b.clang"
+    clang_figures "$f" "$b" > "$work/$b.clang"
     while IFS=$'\t' read -r k r s st ld; do
         # _Z15dev_sum_int_L44... (C++ mangling) -> dev_sum_int_L44 -> function dev_sum_int, line 44
         if [[ $k =~ ^_Z([0-9]+)(.*)$ ]]; then k=${BASH_REMATCH[2]:0:${BASH_REMATCH[1]}}; fi

@@ -14,6 +14,17 @@
 #define P2C_LAUNCH(kernel, grid, block, shmem) kernel<<<(grid), (block), (shmem)>>>
 #endif
 
+/* `#pragma unroll 1` before a loop whose body keeps many registers live (one
+ * load per reduction per iteration): nvcc unrolls such loops by 4 and issues
+ * all the loads first, which raises the kernel's register count (ptxas -v)
+ * for a loop that runs once per launch in one block. g++ (emulator) has no
+ * such pragma. */
+#if defined(P2C_SIMT_EMULATOR) || !defined(__CUDACC__)
+#define P2C_NO_UNROLL
+#else
+#define P2C_NO_UNROLL _Pragma("unroll 1")
+#endif
+
 /* Every helper is an inline function or variable (no unused-static warnings,
  * one copy per program when several translated files are linked together),
  * inside a namespace named after the prelude's version so that files from
@@ -390,6 +401,7 @@ __device__ inline void p2c_red_last_block(const R &v, R *partials, unsigned *cou
         return;
     __threadfence();
     R acc = R::p2c_identity();
+    P2C_NO_UNROLL
     for (unsigned b = tid; b < gridDim.x; b += n)
         R::p2c_combine(acc, R::p2c_load(partials + b));
     p2c_red_block(acc, scratch, 1u);
@@ -408,9 +420,30 @@ __device__ inline void p2c_red_last_block_1(const R &v, R *partials, unsigned *c
         return;
     __threadfence();
     R acc = R::p2c_identity();
+    P2C_NO_UNROLL
     for (unsigned b = 0; b < gridDim.x; b++)
         R::p2c_combine(acc, R::p2c_load(partials + b));
     res.p2c_fold(acc);
+}
+
+/* RED_INIT at GANG of an array reduction: the block's private copies of the
+ * section (n threads x len elements, contiguous, thread t's at t * len) set
+ * to OP's identity by all the block's threads together, consecutive threads
+ * writing consecutive elements: coalesced stores, where each thread filling
+ * its own copy would store with a stride of len elements between the lanes
+ * of a warp. Named barrier 1 then makes every copy complete before any thread
+ * starts its loop. Returns the caller's copy. Every thread of the block calls. */
+template <class Op, class T>
+__device__ inline T *p2c_red_array_init(T *copies, long long len)
+{
+    unsigned tid = p2c_thread_id(), n = p2c_block_threads();
+    unsigned long long ulen = len > 0 ? (unsigned long long)len : 0ull;
+    T *block = copies + (unsigned long long)blockIdx.x * n * ulen;
+    unsigned long long total = (unsigned long long)n * ulen;
+    for (unsigned long long e = tid; e < total; e += n)
+        block[e] = Op::template identity<T>();
+    p2c_bar_sync(1u, p2c_bar_threads());
+    return block + (unsigned long long)tid * ulen;
 }
 
 /* RED_FINI at GANG of an array reduction (reduction(OP: a[lo:len]) or a whole

@@ -36,9 +36,8 @@ struct ArrNames {
     len: String,
     copies: String,
     arrived: String,
-    /// Kernel locals: this thread's copy, the element index of its init loop.
+    /// Kernel local: this thread's copy.
     mine: String,
-    k: String,
 }
 
 pub struct RegionText {
@@ -120,7 +119,6 @@ fn names(r: &Region, namer: &mut Namer) -> Names {
                 copies: namer.fresh(&format!("p2c_copies_{}", a.var)),
                 arrived: namer.fresh(&format!("p2c_arrived_{}", a.var)),
                 mine: namer.fresh(&format!("p2c_mine_{}", a.var)),
-                k: namer.fresh("p2c_k"),
             }
         })
         .collect();
@@ -603,20 +601,15 @@ fn array_init(r: &Region, a: &crate::lower::ArrayReduction, an: &ArrNames) -> St
         a.op.as_str(),
         a.var
     );
+    // The block's threads fill the block's copies together (coalesced), then
+    // a barrier: see p2c_red_array_init.
     let _ = writeln!(
         o,
-        "    {t} *{mine} = {copies} + ((unsigned long long)blockIdx.x * p2c_block_threads() + p2c_thread_id()) * (unsigned long long){len};",
+        "    {t} *{mine} = p2c_red_array_init<{op}>({copies}, {len}); /* the block's copies filled together (coalesced) */",
         mine = an.mine,
+        op = a.op.functor(),
         copies = an.copies,
         len = an.len
-    );
-    let _ = writeln!(
-        o,
-        "    for (long long {k} = 0; {k} < {len}; {k}++)\n        {mine}[{k}] = {op}::identity<{t}>();",
-        k = an.k,
-        len = an.len,
-        mine = an.mine,
-        op = a.op.functor()
     );
     match a.ty.derivs.first() {
         Some(crate::sema::Deriv::Array(Some(extent))) => {
