@@ -13,6 +13,7 @@ pub mod declare;
 pub mod generic;
 pub mod ir;
 pub mod orphan;
+pub mod orphan_clauses;
 pub mod plan;
 pub mod reduction;
 pub mod sharing_report;
