@@ -87,7 +87,7 @@ pub fn reset_in_kernel(kernel_text: &str, kernel: &str) -> String {
     };
     let pos = at + open + 3;
     format!(
-        "{}    p2c_orphan.master = 0u; /* parallel regions in called device functions: one thread each */\n{}",
+        "{}    if (p2c_thread_id() == 0u) /* only thread 0 reads it */\n        p2c_orphan.master = 0u; /* parallel regions in called device functions: one thread each */\n{}",
         &kernel_text[..pos],
         &kernel_text[pos..]
     )
@@ -174,7 +174,7 @@ fn fork_text(o: &Orphan, namer: &mut Namer) -> String {
     );
     s.push_str("#if defined(__CUDA_ARCH__) || defined(P2C_SIMT_EMULATOR)\n");
     s.push_str(
-        "if (P2C_DEVICE_OR_HOST(p2c_orphan.master == 1u && p2c_thread_id() == 0u, false)) {\n",
+        "if (P2C_DEVICE_OR_HOST(p2c_thread_id() == 0u && p2c_orphan.master == 1u, false)) {\n",
     );
     let _ = writeln!(s, "    const unsigned {team} = {t};");
     // A lastprivate variable may be unset before the region (the copy

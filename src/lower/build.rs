@@ -158,16 +158,6 @@ fn node_at<'t>(tree: &'t CTree, span: Span) -> Option<tree_sitter::Node<'t>> {
     Some(n)
 }
 
-fn mentions(expr: &str, name: &str) -> bool {
-    let b = expr.as_bytes();
-    let ident = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
-    expr.match_indices(name).any(|(i, _)| {
-        let before = i == 0 || !ident(b[i - 1]);
-        let after = i + name.len() >= b.len() || !ident(b[i + name.len()]);
-        before && after
-    })
-}
-
 /// Lowers one offloaded loop construct. `kernel` is the name the namer chose;
 /// `strategy` picks the expansions of the reduction builtins.
 pub fn build_region(
@@ -288,25 +278,14 @@ pub fn build_region(
             return None;
         }
     };
-    // Rectangular nests only.
-    for (i, inner) in nest.iter().enumerate().skip(1) {
-        for outer in &nest[..i] {
-            if mentions(&inner.lb, &outer.var)
-                || mentions(&inner.ub, &outer.var)
-                || mentions(&inner.step, &outer.var)
-            {
-                diags.push(
-                    Diagnostic::new(
-                        codes::NOT_SUPPORTED,
-                        inner.span,
-                        "non-rectangular collapsed loop nests are not supported yet",
-                    )
-                    .with_label(format!("bounds depend on `{}`", outer.var)),
-                );
-                return None;
-            }
-        }
-    }
+    // A non-rectangular nest collapses its rectangular prefix; the other
+    // loops run in order (lower/collapse.rs). Their variables stay loop
+    // variables (predetermined private).
+    let loop_vars: Vec<String> = nest.iter().map(|l| l.var.clone()).collect();
+    let mut nest = nest;
+    let kept = super::collapse::rectangular_prefix(&nest);
+    let collapse_note = (kept < nest.len()).then(|| super::collapse::note(&nest, kept));
+    nest.truncate(kept);
     let symbols = symbols::visible_at(tree.root()?, &file.text, stmt);
     let mut nest_types = Vec::new();
     for l in &nest {
@@ -332,7 +311,6 @@ pub fn build_region(
             derivs: vec![],
         });
     }
-    let loop_vars: Vec<String> = nest.iter().map(|l| l.var.clone()).collect();
     let (used, _calls) = uses::free_identifiers(stmt, &file.text);
     let is_kernels = d.model == Model::Acc && d.name == "kernels loop";
     let vars = sharing::decide(
@@ -444,7 +422,7 @@ pub fn build_region(
         a.rid = (reductions.len() + i) as u32;
     }
     // Schedule and launch shape.
-    let mut notes = Vec::new();
+    let mut notes: Vec<String> = collapse_note.into_iter().collect();
     let has = |n: &str| d.clause(n).is_some();
     let (schedule, levels, blocks, tx, ty) = match d.model {
         Model::Omp => {

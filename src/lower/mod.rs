@@ -8,6 +8,7 @@
 
 pub mod atomic;
 pub mod build;
+pub mod collapse;
 pub mod data;
 pub mod declare;
 pub mod generic;
