@@ -20,6 +20,7 @@ pub mod orphan_team;
 pub mod reduction;
 pub mod region;
 pub mod templates;
+pub mod tile;
 
 use crate::lower::data::DataOp;
 use crate::lower::declare::DeclarePlan;

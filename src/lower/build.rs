@@ -89,7 +89,7 @@ pub fn classify(d: &Directive, in_function: bool) -> Kind {
 /// Clauses the lowering understands, per model.
 fn lowered_clause(model: Model, name: &str) -> bool {
     let common = ["private", "firstprivate", "reduction", "collapse", "if"];
-    if common.contains(&name) {
+    if common.contains(&name) || model == Model::Acc && name == "tile" {
         return true;
     }
     match model {
@@ -244,8 +244,16 @@ pub fn build_region(
         );
         return None;
     }
-    // The loop nest.
+    // The loop nest (`tile(...)`: one loop per size, lower/tile.rs).
+    let tile = match super::tile::sizes(d) {
+        Ok(t) => t,
+        Err(e) => {
+            diags.push(*e);
+            return None;
+        }
+    };
     let depth = match d.clause("collapse").and_then(|c| c.expr()) {
+        None if !tile.is_empty() => tile.len(),
         None => 1,
         Some(e) => match int_literal(&e.text) {
             Some(v) if (1..=8).contains(&v) => v as usize,
@@ -689,7 +697,44 @@ pub fn build_region(
         lastprivate_assigns,
         atomics: vec![],
         in_order: vec![],
+        tile: vec![],
     };
+    if !tile.is_empty() {
+        let why = if d.clause("collapse").is_some() {
+            Some("`tile` with `collapse` on one construct is not supported yet")
+        } else if region.nest.len() != tile.len() {
+            Some("`tile` over a non-rectangular loop nest is not supported yet")
+        } else if region
+            .vars
+            .iter()
+            .any(|v| matches!(v.attr, Attr::Lastprivate { .. }))
+        {
+            Some("`tile` with `lastprivate` is not supported yet")
+        } else {
+            None
+        };
+        if let Some(why) = why {
+            let at = d.clause("tile").map(|c| c.span).unwrap_or(d.span);
+            diags
+                .push(Diagnostic::new(codes::NOT_SUPPORTED, at, why).with_label("not lowered yet"));
+            return None;
+        }
+        // A tile per block, an element per thread (lower/tile.rs).
+        let e = super::tile::elements(&tile);
+        let sized = ["vector_length", "num_workers", "worker"]
+            .iter()
+            .any(|c| d.clause(c).is_some());
+        if region.schedule == Schedule::GridStride && !sized && e % 32 == 0 && e <= 1024 {
+            region.threads_x = Size::Fixed(e as u32);
+            region.threads_y = Size::Fixed(1);
+        }
+        let shown: Vec<String> = tile.iter().map(|t| t.to_string()).collect();
+        region.notes.push(format!(
+            "tile: tiles of {} iterations (outermost loop first) to blocks, a tile's elements to threads",
+            shown.join(" x ")
+        ));
+        region.tile = tile;
+    }
     region.red = reduction::build(&region, strategy);
     Some(region)
 }

@@ -644,7 +644,6 @@ fn loop_nest(
         ));
         return None;
     }
-    let mut nest = nest;
     nest.truncate(kept);
     types.truncate(kept);
     Some((nest, types))
@@ -2304,6 +2303,7 @@ pub fn build_generic(
         lastprivate_assigns: vec![],
         atomics: vec![],
         in_order: vec![],
+        tile: vec![],
     })
 }
 

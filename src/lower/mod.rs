@@ -21,6 +21,7 @@ pub mod sharing_report;
 pub mod split;
 pub mod staging;
 pub mod team_limit;
+pub mod tile;
 
 pub use build::build_region;
 pub use ir::*;
