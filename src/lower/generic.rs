@@ -542,7 +542,15 @@ fn nested_clause_ok(model: Model, name: &str) -> bool {
         ),
         Model::Acc => matches!(
             name,
-            "gang" | "worker" | "vector" | "seq" | "auto" | "independent" | "collapse" | "private"
+            "gang"
+                | "worker"
+                | "vector"
+                | "seq"
+                | "auto"
+                | "independent"
+                | "collapse"
+                | "private"
+                | "tile"
         ),
     }
 }
@@ -561,7 +569,7 @@ fn loop_nest(
     stmt: Node<'_>,
 ) -> Option<(Vec<CanonLoop>, Vec<CType>)> {
     let depth = match d.clause("collapse").and_then(|c| c.expr()) {
-        None => 1,
+        None => super::tile::team_depth(d, cx.diags)?,
         Some(e) => match int_literal(&e.text) {
             Some(v) if (1..=8).contains(&v) => v as usize,
             _ => {

@@ -71,6 +71,22 @@ pub fn sizes(d: &Directive) -> Result<Vec<u64>, Box<Diagnostic>> {
     Ok(out)
 }
 
+/// The depth of the nest of a loop construct nested in a generic-mode
+/// region (`acc loop tile(...)` inside `acc parallel`): there the team's
+/// threads share the loop, so the tiled nest runs as the same nest
+/// collapsed (a tile only reorders iterations; every order is a valid
+/// execution of independent iterations). 1 without `tile`.
+pub fn team_depth(d: &Directive, diags: &mut Vec<Diagnostic>) -> Option<usize> {
+    match sizes(d) {
+        Ok(s) if s.is_empty() => Some(1),
+        Ok(s) => Some(s.len()),
+        Err(e) => {
+            diags.push(*e);
+            None
+        }
+    }
+}
+
 /// Threads per tile (the product of the sizes).
 pub fn elements(sizes: &[u64]) -> u64 {
     sizes.iter().product::<u64>().max(1)
