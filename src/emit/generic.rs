@@ -1007,7 +1007,7 @@ pub fn emit_generic(
     for (id, outlined) in &g.orphan_cases {
         let _ = writeln!(
             cases,
-            "    case {id}u: /* a parallel region of a called device function (lower/orphan.rs) */\n        if ({tid} < {team})\n            {outlined}({tid}, {team});\n        break;",
+            "    case {id}u: /* a parallel region of a called device function (lower/orphan.rs); threads beyond the team skip its body */\n        {outlined}({tid}, {team});\n        break;",
             tid = gen.n.tid,
             team = gen.n.team
         );

@@ -17,9 +17,11 @@ pub mod generic;
 pub mod guard;
 pub mod namer;
 pub mod orphan;
+pub mod orphan_team;
 pub mod reduction;
 pub mod region;
 pub mod templates;
+pub mod tile;
 
 use crate::diag::Diagnostic;
 use crate::lower::data::DataOp;

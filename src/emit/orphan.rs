@@ -6,8 +6,10 @@
 
 use super::edits::{apply, Edit};
 use super::namer::Namer;
+use super::orphan_team::{self, RedEnd, RedSite};
 use super::region;
 use crate::lower::orphan::{Orphan, OrphanPlan};
+use crate::lower::orphan_clauses::Inner;
 use crate::sema::{CType, Deriv};
 use crate::source::{SourceFile, Span};
 use std::fmt::Write;
@@ -85,7 +87,7 @@ pub fn reset_in_kernel(kernel_text: &str, kernel: &str) -> String {
     };
     let pos = at + open + 3;
     format!(
-        "{}    p2c_orphan.master = 0u; /* parallel regions in called device functions: one thread each */\n{}",
+        "{}    if (p2c_thread_id() == 0u) /* only thread 0 reads it */\n        p2c_orphan.master = 0u; /* parallel regions in called device functions: one thread each */\n{}",
         &kernel_text[..pos],
         &kernel_text[pos..]
     )
@@ -172,11 +174,26 @@ fn fork_text(o: &Orphan, namer: &mut Namer) -> String {
     );
     s.push_str("#if defined(__CUDA_ARCH__) || defined(P2C_SIMT_EMULATOR)\n");
     s.push_str(
-        "if (P2C_DEVICE_OR_HOST(p2c_orphan.master == 1u && p2c_thread_id() == 0u, false)) {\n",
+        "if (P2C_DEVICE_OR_HOST(p2c_thread_id() == 0u && p2c_orphan.master == 1u, false)) {\n",
     );
     let _ = writeln!(s, "    const unsigned {team} = {t};");
+    // A lastprivate variable may be unset before the region (the copy
+    // back keeps its value when no iteration runs): a raw copy.
+    let lastp = |n: &str| {
+        o.privs
+            .iter()
+            .chain(o.lp.iter().flat_map(|l| l.privs.iter()))
+            .any(|p| p.last && p.name == n)
+    };
     for v in &o.vars {
-        if is_array(&v.ty) {
+        if !is_array(&v.ty) && lastp(&v.name) {
+            let _ = writeln!(
+                s,
+                "    p2c_orphan_copy({}, &{n}, sizeof {n});",
+                slot(v.offset as usize),
+                n = v.name
+            );
+        } else if is_array(&v.ty) {
             let _ = writeln!(
                 s,
                 "    p2c_orphan_copy({}, {n}, sizeof {n});",
@@ -219,7 +236,58 @@ fn fork_text(o: &Orphan, namer: &mut Namer) -> String {
         }
     }
     s.push_str("} else\n#endif\n{\n");
+    // The calling thread alone: private copies still (host OpenMP
+    // privatizes these same copies again); lastprivate and reductions
+    // give the sequential values already.
+    let privs: Vec<_> = o
+        .privs
+        .iter()
+        .chain(o.lp.iter().flat_map(|l| l.privs.iter()))
+        .filter(|p| !p.last)
+        .cloned()
+        .collect();
+    if !privs.is_empty() {
+        let _ = writeln!(s, "/* the construct's private copies */");
+        for p in privs.iter().filter(|p| !p.first) {
+            let _ = writeln!(s, "(void){};", p.name);
+        }
+        let _ = orphan_team::privates(&privs, namer, &mut s, "");
+    }
     s
+}
+
+/// The indentation of the line `at` is on.
+fn indent_at(text: &str, at: usize) -> String {
+    let line_start = text[..at].rfind('\n').map(|i| i + 1).unwrap_or(0);
+    text[line_start..at]
+        .chars()
+        .take_while(|c| *c == ' ' || *c == '\t')
+        .collect()
+}
+
+/// The start of the code after `at` (the statement after a pragma).
+fn next_line(text: &str, at: usize) -> usize {
+    let rest = &text[at..];
+    at + (rest.len() - rest.trim_start().len())
+}
+
+/// `t` in place of text starting at `at`, indented like the line `like`
+/// is on (a pragma in column 0 takes its statement's indentation).
+fn indented_like(text: &str, at: usize, like: usize, t: &str) -> String {
+    let ind = indent_at(text, like.min(text.len()));
+    let col = indent_at(text, at).len();
+    let line_start = text[..at].rfind('\n').map(|i| i + 1).unwrap_or(0);
+    let mut out = String::new();
+    if at - line_start == col && col < ind.len() {
+        out.push_str(&ind[col..]);
+    }
+    out.push_str(&indent_rest(t, &ind));
+    out
+}
+
+/// `text` with every line after the first indented by `ind`.
+fn indent_rest(text: &str, ind: &str) -> String {
+    text.replace('\n', &format!("\n{ind}"))
 }
 
 fn outlined_text(o: &Orphan, file: &SourceFile, body_edits: &[Edit], namer: &mut Namer) -> String {
@@ -238,12 +306,96 @@ fn outlined_text(o: &Orphan, file: &SourceFile, body_edits: &[Edit], namer: &mut
         };
         edits.push(Edit::replace(Span::new(sp.start, sp.end), t));
     }
+    // Nested constructs: `simd` runs in order, `barrier` is the team's.
+    let mut simds = Vec::new();
+    for i in &o.inner {
+        match i {
+            Inner::Simd { pragma, construct } => {
+                simds.push(*pragma);
+                edits.push(Edit::replace(
+                    *pragma,
+                    indented_like(
+                        &file.text,
+                        pragma.start,
+                        next_line(&file.text, pragma.end),
+                        &format!("/* {construct}: each thread runs the loop in order */"),
+                    ),
+                ));
+            }
+            Inner::Barrier { pragma } => edits.push(Edit::replace(
+                *pragma,
+                indented_like(
+                    &file.text,
+                    pragma.start,
+                    next_line(&file.text, pragma.end),
+                    &format!("p2c_team_barrier({team}); /* omp barrier */"),
+                ),
+            )),
+            Inner::For(_) => {}
+        }
+    }
+    let mut pre = String::new();
+    let mut site_of = |reds: &[crate::lower::generic::GenRed], what: String, namer: &mut Namer| {
+        if reds.is_empty() {
+            return None;
+        }
+        let site = RedSite {
+            ty: namer.fresh(&format!("p2c_red_{}_L{}", o.function, o.line)),
+            slots: namer.fresh(&format!("p2c_red_slots_{}_L{}", o.function, o.line)),
+        };
+        pre.push_str(&orphan_team::red_site_decls(&site, reds, &what));
+        Some(site)
+    };
+    let mut loop_texts = Vec::new();
+    for i in &o.inner {
+        let Inner::For(l) = i else { continue };
+        let site = site_of(
+            &l.reds,
+            format!(
+                "line {}: `{}`'s reductions:",
+                file.line_of(l.pragma.start),
+                l.construct
+            ),
+            namer,
+        );
+        let red = match &site {
+            Some(s) => RedEnd::Inside(s),
+            None => RedEnd::None,
+        };
+        let body = orphan_team::ws_loop(l, file, &edits, &simds, &tid, &team, red, namer);
+        let mut t = format!(
+            "/* {}: iterations over the team's threads */\n{body}",
+            l.construct
+        );
+        if !l.nowait || site.is_some() {
+            let _ = write!(
+                t,
+                "\np2c_team_barrier({team}); /* the end of `{}` */",
+                l.construct
+            );
+        }
+        loop_texts.push(Edit::replace(
+            Span::new(l.pragma.start, l.stmt.end),
+            indented_like(&file.text, l.pragma.start, l.stmt.start, &t),
+        ));
+    }
+    edits.extend(loop_texts);
+    let (join_reds, what) = match &o.lp {
+        Some(l) => (&l.reds, "`parallel for`"),
+        None => (&o.reds, "`parallel`"),
+    };
+    let join_site = site_of(
+        join_reds,
+        format!("line {}: {what}'s reductions:", o.line),
+        namer,
+    );
     let mut s = String::new();
     let _ = writeln!(
         s,
-        "\n\n/* line {} in {}(): `{}`, run by each thread of the team; {}'s variables live in the orphan frame */",
+        "\n\n/* line {} in {}(): `{}`, run by each thread of the block (the team: threads below {team}); {}'s variables live in the orphan frame */",
         o.line, o.function, o.construct, o.function
     );
+    s.push_str(&pre);
     // C++ linkage, as forward-declared, even inside an `extern "C"` block.
     let _ = writeln!(
         s,
@@ -269,45 +421,36 @@ fn outlined_text(o: &Orphan, file: &SourceFile, body_edits: &[Edit], namer: &mut
             slot(v.offset as usize)
         );
     }
+    let _ = writeln!(s, "    if ({tid} < {team}) {{");
+    let ind = "        ";
+    let _ = orphan_team::privates(&o.privs, namer, &mut s, ind);
+    if !o.reds.is_empty() {
+        orphan_team::red_privates(&o.reds, &mut s, ind);
+    }
     match &o.lp {
         None => {
-            let _ = writeln!(s, "    (void){tid};\n    (void){team};");
             let body = apply(&file.text, o.stmt, &edits);
-            let _ = writeln!(s, "    {}", region::reindent(&body, "    "));
+            let _ = writeln!(s, "{ind}{}", region::reindent(&body, ind));
+            if let Some(site) = &join_site {
+                s.push_str(&orphan_team::red_warps(site, &o.reds, &tid, &team, ind));
+            }
         }
-        Some((l, ty)) => {
-            let t = ty.type_name();
-            let lb = namer.fresh(&format!("p2c_lb_{}", l.var));
-            let _ = writeln!(s, "    const {} = ({t})({});", ty.declare(&lb), l.lb);
-            let step = if region::literal_step(l) {
-                l.step.clone()
-            } else {
-                let st = namer.fresh(&format!("p2c_step_{}", l.var));
-                let _ = writeln!(s, "    const {} = ({t})({});", ty.declare(&st), l.step);
-                st
+        Some(l) => {
+            let red = match &join_site {
+                Some(site) => RedEnd::AtJoin(site),
+                None => RedEnd::None,
             };
-            let trip = namer.fresh("p2c_trip");
-            let _ = writeln!(
-                s,
-                "    const unsigned long long {trip} = {};",
-                region::trip_expr(l, ty, &lb, &step)
-            );
-            let it = namer.fresh("p2c_iter");
-            let _ = writeln!(
-                s,
-                "    for (unsigned long long {it} = {tid}; {it} < {trip}; {it} += {team}) {{"
-            );
-            let sign = if l.test.increasing() { "+" } else { "-" };
-            let body = apply(&file.text, l.body, &edits);
-            let _ = writeln!(
-                s,
-                "        {}{} = {lb} {sign} ({t})({it}) * ({step});",
-                region::unused_mark(&body, &l.var),
-                ty.declare(&l.var)
-            );
-            let _ = writeln!(s, "        {}", region::reindent(&body, "        "));
-            s.push_str("    }\n");
+            let body = orphan_team::ws_loop(l, file, &edits, &simds, &tid, &team, red, namer);
+            let _ = writeln!(s, "{ind}{}", indent_rest(&body, ind));
         }
+    }
+    s.push_str("    }\n");
+    if let Some(site) = &join_site {
+        s.push_str("    p2c_barrier_sync<4>(p2c_orphan.block); /* every thread of the block: the warps' values are in the slots */\n");
+        let targets: Vec<String> = join_reds.iter().map(|r| r.name.clone()).collect();
+        s.push_str(&orphan_team::red_fold(
+            site, join_reds, &targets, &tid, &team, "    ",
+        ));
     }
     s.push('}');
     s

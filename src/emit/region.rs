@@ -397,18 +397,33 @@ fn kernel_text(r: &Region, body: &str, n: &Names) -> String {
     if r.schedule == Schedule::BlockOnly || r.schedule == Schedule::Sequential {
         // One thread per block runs the loop; the others (none are launched) would wait.
     }
-    let _ = writeln!(
-        k,
-        "    for (unsigned long long {it} = {start}; {it} < {trip}; {it} += {stride}) {{",
-        it = n.iter,
-        trip = n.trip
-    );
+    let depth = r.nest.len();
+    if !r.tile.is_empty() {
+        // OpenACC tile: tiles to blocks, elements to threads (emit/tile.rs).
+        k.push_str(&super::tile::loop_head(
+            r,
+            &n.iter,
+            &n.trip,
+            start,
+            stride,
+            &n.per_loop,
+            body,
+        ));
+    } else {
+        let _ = writeln!(
+            k,
+            "    for (unsigned long long {it} = {start}; {it} < {trip}; {it} += {stride}) {{",
+            it = n.iter,
+            trip = n.trip
+        );
+    }
     if !n.last.is_empty() {
         let _ = writeln!(k, "        {} = {} + 1 == {};", n.last, n.iter, n.trip);
     }
     // Decompose the linear iteration number into the loop variables, innermost fastest.
-    let depth = r.nest.len();
-    if depth == 1 {
+    if !r.tile.is_empty() {
+        // emit/tile.rs declared the loop variables.
+    } else if depth == 1 {
         let l = &r.nest[0];
         let ty = &r.nest_types[0];
         let (_, lb, step) = &n.per_loop[0];
@@ -528,6 +543,7 @@ fn kernel_text(r: &Region, body: &str, n: &Names) -> String {
         k.push_str(&reduction::kernel_steps(r, rn, false));
     }
     // For collapse(>1) the per-loop trip counts are parameters too.
+    let depth = r.nest.len();
     if depth > 1 {
         let extra: Vec<String> = n
             .per_loop

@@ -89,7 +89,7 @@ pub fn classify(d: &Directive, in_function: bool) -> Kind {
 /// Clauses the lowering understands, per model.
 fn lowered_clause(model: Model, name: &str) -> bool {
     let common = ["private", "firstprivate", "reduction", "collapse", "if"];
-    if common.contains(&name) {
+    if common.contains(&name) || model == Model::Acc && name == "tile" {
         return true;
     }
     match model {
@@ -156,16 +156,6 @@ fn node_at<'t>(tree: &'t CTree, span: Span) -> Option<tree_sitter::Node<'t>> {
         }
     }
     Some(n)
-}
-
-fn mentions(expr: &str, name: &str) -> bool {
-    let b = expr.as_bytes();
-    let ident = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
-    expr.match_indices(name).any(|(i, _)| {
-        let before = i == 0 || !ident(b[i - 1]);
-        let after = i + name.len() >= b.len() || !ident(b[i + name.len()]);
-        before && after
-    })
 }
 
 /// Lowers one offloaded loop construct. `kernel` is the name the namer chose;
@@ -254,8 +244,16 @@ pub fn build_region(
         );
         return None;
     }
-    // The loop nest.
+    // The loop nest (`tile(...)`: one loop per size, lower/tile.rs).
+    let tile = match super::tile::sizes(d) {
+        Ok(t) => t,
+        Err(e) => {
+            diags.push(*e);
+            return None;
+        }
+    };
     let depth = match d.clause("collapse").and_then(|c| c.expr()) {
+        None if !tile.is_empty() => tile.len(),
         None => 1,
         Some(e) => match int_literal(&e.text) {
             Some(v) if (1..=8).contains(&v) => v as usize,
@@ -288,25 +286,14 @@ pub fn build_region(
             return None;
         }
     };
-    // Rectangular nests only.
-    for (i, inner) in nest.iter().enumerate().skip(1) {
-        for outer in &nest[..i] {
-            if mentions(&inner.lb, &outer.var)
-                || mentions(&inner.ub, &outer.var)
-                || mentions(&inner.step, &outer.var)
-            {
-                diags.push(
-                    Diagnostic::new(
-                        codes::NOT_SUPPORTED,
-                        inner.span,
-                        "non-rectangular collapsed loop nests are not supported yet",
-                    )
-                    .with_label(format!("bounds depend on `{}`", outer.var)),
-                );
-                return None;
-            }
-        }
-    }
+    // A non-rectangular nest collapses its rectangular prefix; the other
+    // loops run in order (lower/collapse.rs). Their variables stay loop
+    // variables (predetermined private).
+    let loop_vars: Vec<String> = nest.iter().map(|l| l.var.clone()).collect();
+    let mut nest = nest;
+    let kept = super::collapse::rectangular_prefix(&nest);
+    let collapse_note = (kept < nest.len()).then(|| super::collapse::note(&nest, kept));
+    nest.truncate(kept);
     let symbols = symbols::visible_at(tree.root()?, &file.text, stmt);
     let mut nest_types = Vec::new();
     for l in &nest {
@@ -332,7 +319,6 @@ pub fn build_region(
             derivs: vec![],
         });
     }
-    let loop_vars: Vec<String> = nest.iter().map(|l| l.var.clone()).collect();
     let (used, _calls) = uses::free_identifiers(stmt, &file.text);
     let is_kernels = d.model == Model::Acc && d.name == "kernels loop";
     let vars = sharing::decide(
@@ -444,7 +430,7 @@ pub fn build_region(
         a.rid = (reductions.len() + i) as u32;
     }
     // Schedule and launch shape.
-    let mut notes = Vec::new();
+    let mut notes: Vec<String> = collapse_note.into_iter().collect();
     let has = |n: &str| d.clause(n).is_some();
     let (schedule, levels, blocks, tx, ty) = match d.model {
         Model::Omp => {
@@ -711,7 +697,44 @@ pub fn build_region(
         lastprivate_assigns,
         atomics: vec![],
         in_order: vec![],
+        tile: vec![],
     };
+    if !tile.is_empty() {
+        let why = if d.clause("collapse").is_some() {
+            Some("`tile` with `collapse` on one construct is not supported yet")
+        } else if region.nest.len() != tile.len() {
+            Some("`tile` over a non-rectangular loop nest is not supported yet")
+        } else if region
+            .vars
+            .iter()
+            .any(|v| matches!(v.attr, Attr::Lastprivate { .. }))
+        {
+            Some("`tile` with `lastprivate` is not supported yet")
+        } else {
+            None
+        };
+        if let Some(why) = why {
+            let at = d.clause("tile").map(|c| c.span).unwrap_or(d.span);
+            diags
+                .push(Diagnostic::new(codes::NOT_SUPPORTED, at, why).with_label("not lowered yet"));
+            return None;
+        }
+        // A tile per block, an element per thread (lower/tile.rs).
+        let e = super::tile::elements(&tile);
+        let sized = ["vector_length", "num_workers", "worker"]
+            .iter()
+            .any(|c| d.clause(c).is_some());
+        if region.schedule == Schedule::GridStride && !sized && e % 32 == 0 && e <= 1024 {
+            region.threads_x = Size::Fixed(e as u32);
+            region.threads_y = Size::Fixed(1);
+        }
+        let shown: Vec<String> = tile.iter().map(|t| t.to_string()).collect();
+        region.notes.push(format!(
+            "tile: tiles of {} iterations (outermost loop first) to blocks, a tile's elements to threads",
+            shown.join(" x ")
+        ));
+        region.tile = tile;
+    }
     region.red = reduction::build(&region, strategy);
     Some(region)
 }

@@ -542,7 +542,15 @@ fn nested_clause_ok(model: Model, name: &str) -> bool {
         ),
         Model::Acc => matches!(
             name,
-            "gang" | "worker" | "vector" | "seq" | "auto" | "independent" | "collapse" | "private"
+            "gang"
+                | "worker"
+                | "vector"
+                | "seq"
+                | "auto"
+                | "independent"
+                | "collapse"
+                | "private"
+                | "tile"
         ),
     }
 }
@@ -561,7 +569,7 @@ fn loop_nest(
     stmt: Node<'_>,
 ) -> Option<(Vec<CanonLoop>, Vec<CType>)> {
     let depth = match d.clause("collapse").and_then(|c| c.expr()) {
-        None => 1,
+        None => super::tile::team_depth(d, cx.diags)?,
         Some(e) => match int_literal(&e.text) {
             Some(v) if (1..=8).contains(&v) => v as usize,
             _ => {
@@ -633,29 +641,20 @@ fn loop_nest(
             derivs: vec![],
         });
     }
-    for (i, inner) in nest.iter().enumerate().skip(1) {
-        for outer in &nest[..i] {
-            let m = |e: &str| mentions(e, &outer.var);
-            if m(&inner.lb) || m(&inner.ub) || m(&inner.step) {
-                cx.diags.push(not_supported(
-                    inner.span,
-                    "non-rectangular collapsed loop nests are not supported yet",
-                ));
-                return None;
-            }
-        }
+    // Non-rectangular: the rectangular prefix collapses, the other loops
+    // run in order (lower/collapse.rs) when they declare their variables
+    // (one declared outside would be shared by the team).
+    let kept = super::collapse::rectangular_prefix(&nest);
+    if let Some(l) = nest[kept..].iter().find(|l| l.declared_type.is_none()) {
+        cx.diags.push(not_supported(
+            l.span,
+            "a non-rectangular collapsed loop nest whose inner loop variable is declared outside its loop is not supported yet in a region with a structured block",
+        ));
+        return None;
     }
+    nest.truncate(kept);
+    types.truncate(kept);
     Some((nest, types))
-}
-
-fn mentions(expr: &str, name: &str) -> bool {
-    let b = expr.as_bytes();
-    let ident = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
-    expr.match_indices(name).any(|(i, _)| {
-        let before = i == 0 || !ident(b[i - 1]);
-        let after = i + name.len() >= b.len() || !ident(b[i + name.len()]);
-        before && after
-    })
 }
 
 /// private / firstprivate / lastprivate items of a nested construct.
@@ -2312,6 +2311,7 @@ pub fn build_generic(
         lastprivate_assigns: vec![],
         atomics: vec![],
         in_order: vec![],
+        tile: vec![],
     })
 }
 

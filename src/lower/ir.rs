@@ -170,6 +170,9 @@ pub struct Region {
     /// Loop constructs in an SPMD body that each thread runs in order:
     /// (pragma, the comment that replaces it); set by the driver.
     pub in_order: Vec<(Span, String)>,
+    /// OpenACC `tile(...)`: the tile size of each loop of `nest`, outermost
+    /// first (`lower::tile`); empty without the clause.
+    pub tile: Vec<u64>,
 }
 
 impl Region {

@@ -8,17 +8,20 @@
 
 pub mod atomic;
 pub mod build;
+pub mod collapse;
 pub mod data;
 pub mod declare;
 pub mod generic;
 pub mod ir;
 pub mod orphan;
+pub mod orphan_clauses;
 pub mod plan;
 pub mod reduction;
 pub mod sharing_report;
 pub mod split;
 pub mod staging;
 pub mod team_limit;
+pub mod tile;
 
 pub use build::build_region;
 pub use ir::*;

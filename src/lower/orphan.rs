@@ -22,12 +22,13 @@
 //! `num_threads`, `if`, `shared` and `default(shared)`, or with constructs
 //! nested in it, always runs that way, with warning W0004.
 
+use super::generic::GenRed;
+use super::orphan_clauses::{self as oc, Inner, OLoop, OPriv};
 use crate::diag::{codes, Diagnostic};
 use crate::directives::Model;
 use crate::front::{Attached, CTree};
 use crate::sema::calls;
 use crate::sema::layout::{self, Consts};
-use crate::sema::loops::{self, CanonLoop};
 use crate::sema::{symbols, uses, CType, Deriv, Storage};
 use crate::source::{SourceFile, Span};
 use std::collections::BTreeSet;
@@ -63,8 +64,14 @@ pub struct Orphan {
     pub construct: String,
     pub num_threads: Option<String>,
     pub if_cond: Option<String>,
-    /// `parallel for`: the loop and its variable's type.
-    pub lp: Option<(CanonLoop, CType)>,
+    /// `parallel for`: the loop, with the clauses (privatization,
+    /// reduction, schedule) of the combined construct.
+    pub lp: Option<OLoop>,
+    /// `parallel`: its privatized variables and reductions.
+    pub privs: Vec<OPriv>,
+    pub reds: Vec<GenRed>,
+    /// `parallel`: the constructs nested in its block.
+    pub inner: Vec<Inner>,
     pub vars: Vec<OrphanVar>,
     /// `omp_get_thread_num()` (true) and `omp_get_num_threads()` (false)
     /// calls in the statement: the team's values in the outlined body.
@@ -251,68 +258,100 @@ pub fn collect(
         let fallback = |why: &str, diags: &mut Vec<Diagnostic>| {
             diags.push(one_thread(d.name_span, fname, why));
         };
-        if let Some(c) = d.clauses.iter().find(|c| {
-            !(matches!(c.name.as_str(), "num_threads" | "if" | "shared")
-                || c.name == "default" && file.slice(c.span).contains("shared"))
-        }) {
+        let Some(snode) = root.descendant_for_byte_range(stmt.start, stmt.end) else {
+            continue;
+        };
+        let syms = symbols::visible_at(root, text, snode);
+        let is_for = d.name == "parallel for";
+        let allowed: Vec<&str> = if is_for {
+            oc::PARALLEL_CLAUSES
+                .iter()
+                .chain(oc::LOOP_CLAUSES)
+                .copied()
+                .filter(|c| *c != "nowait")
+                .collect()
+        } else {
+            oc::PARALLEL_CLAUSES.to_vec()
+        };
+        if let Some(c) = oc::unsupported_clause(d, &allowed) {
             fallback(
                 &format!("its `{}` clause is not lowered for a team yet", c.name),
                 diags,
             );
             continue;
         }
-        if attached
-            .iter()
-            .any(|o| o.directive.span != d.span && inside(o.directive.span, whole))
-        {
-            fallback(
-                "constructs nested in it are not lowered for a team yet",
-                diags,
-            );
-            continue;
-        }
-        let Some(snode) = root.descendant_for_byte_range(stmt.start, stmt.end) else {
-            continue;
-        };
-        let syms = symbols::visible_at(root, text, snode);
-        let lp = if d.name == "parallel for" {
-            let lt = match loops::analyse(snode, text) {
-                Ok(l) => l,
-                Err(_) => {
-                    fallback("its loop is not in canonical form", diags);
+        let (lp, privs, reds) = if is_for {
+            match oc::ws_loop(d, String::new(), snode, text, &syms) {
+                Ok(l) => (Some(l), vec![], vec![]),
+                Err(why) => {
+                    fallback(&why, diags);
                     continue;
                 }
-            };
-            let ty = match &lt.declared_type {
-                Some(t) => t.clone(),
-                None => match syms.get(&lt.var) {
-                    Some(s) if s.ty.is_scalar() => s.ty.clone(),
-                    _ => {
-                        fallback("its loop variable has no visible declaration", diags);
-                        continue;
-                    }
-                },
-            };
-            let ty = CType {
-                base: ty.unqualified_base(),
-                derivs: vec![],
-            };
-            Some((lt, ty))
+            }
         } else {
-            None
+            match (oc::privates(d, &syms), oc::reductions(d, &syms)) {
+                (Ok(p), Ok(r)) => (None, p, r),
+                (Err(why), _) | (_, Err(why)) => {
+                    fallback(&why, diags);
+                    continue;
+                }
+            }
+        };
+        let inner = match inner_constructs(attached, d, whole, is_for, root, text) {
+            Ok(v) => v,
+            Err(why) => {
+                fallback(&why, diags);
+                continue;
+            }
         };
         let (used, _) = uses::free_identifiers(snode, text);
+        let all_privs: Vec<&oc::OPriv> = privs
+            .iter()
+            .chain(lp.iter().flat_map(|l| l.privs.iter()))
+            .collect();
+        let all_reds: Vec<&GenRed> = reds
+            .iter()
+            .chain(lp.iter().flat_map(|l| l.reds.iter()))
+            .collect();
+        // The variables the team shares: those the statement uses, and the
+        // originals of reductions and lastprivates, which the team writes.
+        let mut names: Vec<(String, bool)> =
+            used.iter().map(|u| (u.name.clone(), u.written)).collect();
+        for n in all_reds
+            .iter()
+            .map(|r| &r.name)
+            .chain(all_privs.iter().filter(|p| p.last).map(|p| &p.name))
+        {
+            match names.iter_mut().find(|(m, _)| m == n) {
+                Some(e) => e.1 = true,
+                None => names.push((n.clone(), true)),
+            }
+        }
         let mut vars = Vec::new();
         let mut offset = 0u64;
         let mut bad = None;
-        for u in &used {
-            if lp.as_ref().is_some_and(|(l, _)| l.var == u.name) {
+        for (name, written) in &names {
+            let privatized = all_privs.iter().find(|p| &p.name == name);
+            let loop_var = lp
+                .as_ref()
+                .is_some_and(|l| l.nest.iter().any(|(c, _)| &c.var == name));
+            if privatized.is_some_and(|p| !p.first && !p.last)
+                || loop_var && !privatized.is_some_and(|p| p.last)
+            {
                 continue;
             }
-            let Some(sym) = syms.get(&u.name) else {
+            let must_share =
+                all_reds.iter().any(|r| &r.name == name) || privatized.is_some_and(|p| p.last);
+            let Some(sym) = syms.get(name) else {
                 continue;
             };
             if sym.is_typedef || sym.ty.is_function() || !inside(sym.decl_span, *fspan) {
+                if must_share {
+                    bad = Some(format!(
+                        "`{name}` is not a variable of {fname}() (a reduction or lastprivate over it)"
+                    ));
+                    break;
+                }
                 continue;
             }
             if sym.is_static || sym.is_extern {
@@ -324,10 +363,7 @@ pub fn collect(
             } else {
                 sym.ty.clone()
             };
-            let ty = CType {
-                base: ty.unqualified_base(),
-                derivs: ty.derivs.clone(),
-            };
+            let ty = oc::value_type(&ty);
             let array = matches!(ty.derivs.first(), Some(Deriv::Array(_)));
             let Ok(lay) = layout::layout_of(&ty, &consts) else {
                 bad = Some(format!("the size of `{}` is not known", sym.name));
@@ -339,10 +375,13 @@ pub fn collect(
                 name: sym.name.clone(),
                 ty,
                 offset,
-                copy_back: u.written || array,
+                copy_back: (*written || array) && !privatized.is_some_and(|p| p.first && !p.last),
                 assert_size,
             });
             offset += lay.size;
+        }
+        if bad.is_none() {
+            bad = inner_reductions_shared(&inner, &vars, &privs, &reds);
         }
         if let Some(why) = bad {
             fallback(&why, diags);
@@ -382,6 +421,9 @@ pub fn collect(
                 .and_then(|c| c.expr())
                 .map(|e| e.text.clone()),
             lp,
+            privs,
+            reds,
+            inner,
             vars,
             rt_calls: rc,
             fn_end,
@@ -394,6 +436,99 @@ pub fn collect(
         plan.callers = reverse_closure(&graph, seeds);
     }
     plan
+}
+
+/// The constructs nested in an orphaned construct (`whole`: its pragma and
+/// statement): in a `parallel` block, `for` (not nested in another of
+/// them), `simd` without data clauses and `barrier`; in the loop of
+/// `parallel for`, `simd` only.
+fn inner_constructs(
+    attached: &[Attached],
+    d: &crate::directives::Directive,
+    whole: Span,
+    is_for: bool,
+    root: Node<'_>,
+    text: &str,
+) -> Result<Vec<Inner>, String> {
+    let nested: Vec<&Attached> = attached
+        .iter()
+        .filter(|o| o.directive.span != d.span && inside(o.directive.span, whole))
+        .collect();
+    let mut out = Vec::new();
+    for o in &nested {
+        let n = &o.directive;
+        let construct = super::build::pragma_one_line(&text[n.span.start..n.span.end])
+            .trim_start_matches("#pragma ")
+            .to_string();
+        let why =
+            || format!("the construct `{construct}` nested in it is not lowered for a team yet");
+        if n.model != Model::Omp {
+            return Err(why());
+        }
+        let enclosed = nested.iter().any(|p| {
+            p.directive.span != n.span
+                && p.stmt
+                    .is_some_and(|s| inside(n.span, Span::new(p.directive.span.start, s.end)))
+        });
+        match n.name.as_str() {
+            "simd"
+                if n.clauses
+                    .iter()
+                    .all(|c| matches!(c.name.as_str(), "safelen" | "simdlen" | "aligned")) =>
+            {
+                out.push(Inner::Simd {
+                    pragma: n.span,
+                    construct,
+                })
+            }
+            "barrier" if !is_for && !enclosed => out.push(Inner::Barrier { pragma: n.span }),
+            "for" if !is_for && !enclosed => {
+                let Some(stmt) = o.stmt else {
+                    return Err(why());
+                };
+                let Some(snode) = root.descendant_for_byte_range(stmt.start, stmt.end) else {
+                    return Err(why());
+                };
+                let syms = symbols::visible_at(root, text, snode);
+                if let Some(c) = oc::unsupported_clause(n, oc::LOOP_CLAUSES) {
+                    return Err(format!(
+                        "the `{}` clause of the nested `{construct}` is not lowered for a team yet",
+                        c.name
+                    ));
+                }
+                let l = oc::ws_loop(n, construct, snode, text, &syms)?;
+                out.push(Inner::For(l));
+            }
+            _ => return Err(why()),
+        }
+    }
+    Ok(out)
+}
+
+/// A reduction of a nested `for` combines into the variable the team
+/// shares: a variable of the function in the orphan frame, not one the
+/// `parallel` privatizes or reduces itself.
+fn inner_reductions_shared(
+    inner: &[Inner],
+    vars: &[OrphanVar],
+    privs: &[OPriv],
+    reds: &[GenRed],
+) -> Option<String> {
+    for i in inner {
+        let Inner::For(l) = i else { continue };
+        for r in &l.reds {
+            let shared = vars.iter().any(|v| v.name == r.name)
+                && !privs.iter().any(|p| p.name == r.name)
+                && !reds.iter().any(|x| x.name == r.name);
+            if !shared {
+                return Some(format!(
+                    "the reduction over `{}` of its nested `{}` is not over a variable the team shares",
+                    r.name, l.construct
+                ));
+            }
+        }
+    }
+    None
 }
 
 #[cfg(test)]

@@ -1,0 +1,380 @@
+//! The team's side of an orphaned parallel region (`lower::orphan`,
+//! `lower::orphan_clauses`): the outlined body that every thread of the
+//! block runs, with the construct's private copies, its worksharing loops
+//! (`schedule`, `collapse`, `lastprivate`) and its reductions.
+//!
+//! Reductions use generic mode's team combine, not a tree of their own:
+//! each thread's private copy starts at the identity (`emit::reduction::
+//! declare_identity`), the copies of a warp meet in the prelude's shuffle
+//! tree (`p2c_team_red_warps`, one value per warp in a `__shared__` slot
+//! array of the reduction data struct of `emit::reduction::data_struct`),
+//! and thread 0 folds the warps' values in warp order
+//! (`p2c_team_red_value`) into the variable the team shares (its slot in
+//! the orphan frame). For the construct's own clause the fold comes after
+//! named barrier 4 over the whole block, which every thread of the block
+//! reaches (threads beyond the team skip the body only), so any team size
+//! works; for a `for` nested in a `parallel` block it comes between two
+//! team barriers, as in generic mode.
+
+use super::edits::{apply, Edit};
+use super::namer::Namer;
+use super::region;
+use crate::lower::generic::GenRed;
+use crate::lower::orphan_clauses::{Chunk, OLoop, OPriv};
+use crate::source::{SourceFile, Span};
+use std::fmt::Write;
+
+/// The reduction data struct and the slots of one construct's reductions.
+pub struct RedSite {
+    pub ty: String,
+    pub slots: String,
+}
+
+/// The struct and its `__shared__` slots, before the outlined body.
+pub fn red_site_decls(site: &RedSite, reds: &[GenRed], what: &str) -> String {
+    let fields: Vec<_> = reds.iter().map(field).collect();
+    let mut s = super::reduction::data_struct(&site.ty, what, &fields);
+    let _ = writeln!(
+        s,
+        "__shared__ {} {}[32]; /* one value per warp of the team */",
+        site.ty, site.slots
+    );
+    s
+}
+
+fn field(r: &GenRed) -> super::reduction::Field {
+    super::reduction::Field::new(r.ty.type_name(), r.op, r.name.clone(), r.arith)
+}
+
+fn red_list(reds: &[GenRed]) -> String {
+    crate::lower::generic::red_list(reds)
+}
+
+/// Private copies of `privs`; returns (variable, outer name) of the
+/// lastprivate ones.
+pub fn privates(
+    privs: &[OPriv],
+    namer: &mut Namer,
+    out: &mut String,
+    ind: &str,
+) -> Vec<(String, String)> {
+    let mut lastp = Vec::new();
+    for p in privs {
+        let outer = namer.fresh(&format!("p2c_outer_{}", p.name));
+        if p.first || p.last {
+            let _ = writeln!(out, "{ind}auto &{outer} = {};", p.name);
+        }
+        if p.first && p.ty.is_scalar() {
+            let _ = writeln!(out, "{ind}{} = {outer};", p.ty.declare(&p.name));
+        } else {
+            let _ = writeln!(out, "{ind}{};", p.ty.declare(&p.name));
+            if p.first {
+                let _ = writeln!(out, "{ind}memcpy({n}, {outer}, sizeof {n});", n = p.name);
+            }
+        }
+        if p.last {
+            lastp.push((p.name.clone(), outer));
+        }
+    }
+    lastp
+}
+
+/// Each thread's copies of `reds` at the identity (shadowing the shared
+/// variables).
+pub fn red_privates(reds: &[GenRed], out: &mut String, ind: &str) {
+    let _ = writeln!(
+        out,
+        "{ind}/* {}: each thread's private copy starts at the operator's identity */",
+        red_list(reds)
+    );
+    for r in reds {
+        out.push_str(&super::reduction::declare_identity(
+            ind,
+            &r.ty.declare(&r.name),
+            &r.name,
+            &field(r),
+        ));
+    }
+}
+
+/// Every thread of the team: its copies to its warp's tree, the warp's
+/// value to the site's slot.
+pub fn red_warps(site: &RedSite, reds: &[GenRed], tid: &str, team: &str, ind: &str) -> String {
+    let mut out = String::new();
+    let v = "p2c_red";
+    let _ = writeln!(
+        out,
+        "{ind}{{ /* {}: combine the private copies of each warp; one value per warp in {} */",
+        red_list(reds),
+        site.slots
+    );
+    let _ = writeln!(out, "{ind}    {} {v};", site.ty);
+    for r in reds {
+        if r.arith.is_complex() {
+            let _ = writeln!(
+                out,
+                "{ind}    {v}.{} = __real__ {n};\n{ind}    {v}.{} = __imag__ {n};",
+                super::reduction::re_member(&r.name),
+                super::reduction::im_member(&r.name),
+                n = r.name
+            );
+        } else {
+            let _ = writeln!(out, "{ind}    {v}.{n} = {n};", n = r.name);
+        }
+    }
+    let _ = writeln!(
+        out,
+        "{ind}    p2c_team_red_warps({v}, {}, {tid}, {team});",
+        site.slots
+    );
+    let _ = writeln!(out, "{ind}}}");
+    out
+}
+
+/// Thread 0, after a barrier: the warps' values into `targets`.
+pub fn red_fold(
+    site: &RedSite,
+    reds: &[GenRed],
+    targets: &[String],
+    tid: &str,
+    team: &str,
+    ind: &str,
+) -> String {
+    let mut out = String::new();
+    let v = "p2c_red";
+    let _ = writeln!(
+        out,
+        "{ind}if ({tid} == 0u) {{ /* {}: thread 0 combines the team's value into the shared variable */",
+        red_list(reds)
+    );
+    let _ = writeln!(
+        out,
+        "{ind}    const {} {v} = p2c_team_red_value({}, {team});",
+        site.ty, site.slots
+    );
+    for (r, t) in reds.iter().zip(targets) {
+        if r.arith.is_complex() {
+            out.push_str(&super::reduction::complex_combine(
+                &format!("{ind}    "),
+                &field(r),
+                (&format!("__real__ {t}"), &format!("__imag__ {t}")),
+                (
+                    &format!("{v}.{}", super::reduction::re_member(&r.name)),
+                    &format!("{v}.{}", super::reduction::im_member(&r.name)),
+                ),
+            ));
+            continue;
+        }
+        let _ = writeln!(
+            out,
+            "{ind}    {t} = {}::combine<{}>({t}, {v}.{});",
+            r.op.functor(),
+            r.ty.type_name(),
+            r.name
+        );
+    }
+    let _ = writeln!(out, "{ind}}}");
+    out
+}
+
+/// Where a loop body's text starts: its own start, or the pragma of a
+/// nested `simd` between the loop's header and an unbraced body (whose
+/// edit would otherwise not lie inside the rendered span).
+pub fn body_from(body: Span, header: Span, simds: &[Span]) -> usize {
+    simds
+        .iter()
+        .filter(|p| p.start >= header.start && p.end <= body.start)
+        .map(|p| p.start)
+        .min()
+        .unwrap_or(body.start)
+}
+
+/// How one worksharing loop's reductions end.
+pub enum RedEnd<'a> {
+    /// The construct's own clause: warps' values to the slots only; the
+    /// fold comes after barrier 4 at the end of the outlined body.
+    AtJoin(&'a RedSite),
+    /// A nested `for`: team barrier, thread 0 folds into the shared
+    /// variable, team barrier.
+    Inside(&'a RedSite),
+    None,
+}
+
+/// A worksharing loop over the team: threads `tid` of `team`.
+#[allow(clippy::too_many_arguments)]
+pub fn ws_loop(
+    l: &OLoop,
+    file: &SourceFile,
+    edits: &[Edit],
+    simds: &[Span],
+    tid: &str,
+    team: &str,
+    red: RedEnd<'_>,
+    namer: &mut Namer,
+) -> String {
+    let ind = "    ";
+    let mut s = String::new();
+    let mut per = Vec::new();
+    let mut trips = Vec::new();
+    for (lp, ty) in &l.nest {
+        let t = ty.type_name();
+        let lb = namer.fresh(&format!("p2c_lb_{}", lp.var));
+        let _ = writeln!(s, "{ind}const {} = ({t})({});", ty.declare(&lb), lp.lb);
+        let step = if region::literal_step(lp) {
+            lp.step.clone()
+        } else {
+            let st = namer.fresh(&format!("p2c_step_{}", lp.var));
+            let _ = writeln!(s, "{ind}const {} = ({t})({});", ty.declare(&st), lp.step);
+            st
+        };
+        let trip = namer.fresh(&format!("p2c_trip_{}", lp.var));
+        let _ = writeln!(
+            s,
+            "{ind}const unsigned long long {trip} = {};",
+            region::trip_expr(lp, ty, &lb, &step)
+        );
+        trips.push(trip.clone());
+        per.push((lb, step, trip));
+    }
+    let total = namer.fresh("p2c_trips");
+    let _ = writeln!(
+        s,
+        "{ind}const unsigned long long {total} = {};",
+        trips.join(" * ")
+    );
+    // A loop variable in lastprivate has its copy in the loop already.
+    let is_var = |n: &str| l.nest.iter().any(|(lp, _)| lp.var == n);
+    let own: Vec<OPriv> = l
+        .privs
+        .iter()
+        .filter(|p| !is_var(&p.name))
+        .cloned()
+        .collect();
+    let mut lastp = privates(&own, namer, &mut s, ind);
+    for p in l.privs.iter().filter(|p| p.last && is_var(&p.name)) {
+        let outer = namer.fresh(&format!("p2c_outer_{}", p.name));
+        let _ = writeln!(s, "{ind}auto &{outer} = {};", p.name);
+        lastp.push((p.name.clone(), outer));
+    }
+    let mut red_outer = Vec::new();
+    if !l.reds.is_empty() {
+        if matches!(red, RedEnd::Inside(_)) {
+            for r in &l.reds {
+                let outer = namer.fresh(&format!("p2c_outer_{}", r.name));
+                let _ = writeln!(s, "{ind}auto &{outer} = {};", r.name);
+                red_outer.push(outer);
+            }
+        }
+        red_privates(&l.reds, &mut s, ind);
+    }
+    let last = namer.fresh("p2c_last");
+    if !lastp.is_empty() {
+        let _ = writeln!(s, "{ind}bool {last} = false;");
+    }
+    let it = namer.fresh("p2c_iter");
+    let mut close = "}".to_string();
+    let mut ind2 = format!("{ind}    ");
+    match &l.chunk {
+        Chunk::Cyclic => {
+            let _ = writeln!(
+                s,
+                "{ind}for (unsigned long long {it} = {tid}; {it} < {total}; {it} += {team}) {{"
+            );
+        }
+        Chunk::Block => {
+            let ch = namer.fresh("p2c_chunk");
+            let _ = writeln!(
+                s,
+                "{ind}const unsigned long long {ch} = ({total} + {team} - 1u) / {team}; /* schedule(static): one chunk per thread */"
+            );
+            let _ = writeln!(
+                s,
+                "{ind}for (unsigned long long {it} = (unsigned long long){tid} * {ch}; {it} < {total} && {it} < ((unsigned long long){tid} + 1u) * {ch}; {it}++) {{"
+            );
+        }
+        Chunk::Size(c) => {
+            let ch = namer.fresh("p2c_chunk");
+            let c0 = namer.fresh("p2c_first");
+            let _ = writeln!(
+                s,
+                "{ind}const unsigned long long {ch} = (long long)({c}) < 1 ? 1u : (unsigned long long)({c}); /* chunks round-robin over the team */"
+            );
+            let _ = writeln!(
+                s,
+                "{ind}for (unsigned long long {c0} = (unsigned long long){tid} * {ch}; {c0} < {total}; {c0} += (unsigned long long){team} * {ch}) {{"
+            );
+            let _ = writeln!(
+                s,
+                "{ind}    for (unsigned long long {it} = {c0}; {it} < {total} && {it} < {c0} + {ch}; {it}++) {{"
+            );
+            close = format!("    }}\n{ind}}}");
+            ind2 = format!("{ind}        ");
+        }
+    }
+    if !lastp.is_empty() {
+        let _ = writeln!(s, "{ind2}{last} = {it} == {total} - 1u;");
+    }
+    let depth = l.nest.len();
+    let rest = namer.fresh("p2c_rest");
+    if depth > 1 {
+        let _ = writeln!(s, "{ind2}unsigned long long {rest} = {it};");
+    }
+    let (inner_loop, _) = &l.nest[depth - 1];
+    let body = inner_loop.body;
+    let from = body_from(body, inner_loop.span, simds);
+    let body_text = apply(&file.text, Span::new(from, body.end), edits);
+    for idx in (0..depth).rev() {
+        let (lp, ty) = &l.nest[idx];
+        let (lb, step, trip) = &per[idx];
+        let sign = if lp.test.increasing() { "+" } else { "-" };
+        let src = if depth == 1 {
+            it.clone()
+        } else if idx == 0 {
+            rest.clone()
+        } else {
+            format!("{rest} % {trip}")
+        };
+        let _ = writeln!(
+            s,
+            "{ind2}{}{} = {lb} {sign} ({})({src}) * ({step});",
+            region::unused_mark(&body_text, &lp.var),
+            ty.declare(&lp.var),
+            ty.type_name()
+        );
+        if depth > 1 && idx > 0 {
+            let _ = writeln!(s, "{ind2}{rest} /= {trip};");
+        }
+    }
+    let _ = writeln!(s, "{ind2}{}", region::reindent(&body_text, &ind2));
+    let _ = writeln!(s, "{ind}{close}");
+    match red {
+        RedEnd::AtJoin(site) => s.push_str(&red_warps(site, &l.reds, tid, team, ind)),
+        RedEnd::Inside(site) => {
+            s.push_str(&red_warps(site, &l.reds, tid, team, ind));
+            let _ = writeln!(
+                s,
+                "{ind}p2c_team_barrier({team}); /* the warps' values are in {} */",
+                site.slots
+            );
+            s.push_str(&red_fold(site, &l.reds, &red_outer, tid, team, ind));
+        }
+        RedEnd::None => {}
+    }
+    for (name, outer) in &lastp {
+        match l.nest.iter().zip(&per).find(|((lp, _), _)| &lp.var == name) {
+            // A loop variable: its value after the whole nest.
+            Some(((lp, ty), (lb, step, trip))) => {
+                let sign = if lp.test.increasing() { "+" } else { "-" };
+                let _ = writeln!(
+                    s,
+                    "{ind}if ({last})\n{ind}    {outer} = ({t})({lb} {sign} ({t})({trip}) * ({step}));",
+                    t = ty.type_name()
+                );
+            }
+            None => {
+                let _ = writeln!(s, "{ind}if ({last})\n{ind}    {outer} = {name};");
+            }
+        }
+    }
+    format!("{{\n{s}}}")
+}
