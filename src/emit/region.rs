@@ -618,26 +618,16 @@ fn array_init(r: &Region, a: &crate::lower::ArrayReduction, an: &ArrNames) -> St
         mine = an.mine,
         op = a.op.functor()
     );
-    match a.ty.derivs.first() {
-        Some(crate::sema::Deriv::Array(Some(extent))) => {
-            let _ = writeln!(
-                o,
-                "    {t} (&{var})[{extent}] = *({t} (*)[{extent}])({mine} - {lo});",
-                var = a.var,
-                mine = an.mine,
-                lo = an.lo
-            );
-        }
-        _ => {
-            let _ = writeln!(
-                o,
-                "    {t} *{var} = {mine} - {lo};",
-                var = a.var,
-                mine = an.mine,
-                lo = an.lo
-            );
-        }
-    }
+    let _ = writeln!(
+        o,
+        "    {}",
+        crate::lower::reduction::array_bounds::bind(
+            &t,
+            &a.var,
+            &a.ty,
+            &format!("{} - {}", an.mine, an.lo)
+        )
+    );
     let _ = r;
     o
 }
@@ -833,15 +823,21 @@ fn host_text(r: &Region, fallback: &str, file_name: &str, n: &Names) -> String {
                         "{ind}const long long {} = {}, {} = {};",
                         an.lo, a.lo, an.len, a.len
                     );
+                    // An array of arrays is reduced as its run of scalars.
+                    let (decl, base) = if v.sym.ty.dims() >= 2 {
+                        let t = array_elem(a);
+                        (format!("{t} *{}", an.dev), format!("({t} *){name}"))
+                    } else {
+                        (v.sym.ty.decayed().declare(&an.dev), name.to_string())
+                    };
                     let _ = writeln!(
                         h,
-                        "{ind}{} = p2c_map_section({name}, {}, {}, P2C_MAP_TOFROM, {w}, \"{name}\");",
-                        v.sym.ty.decayed().declare(&an.dev),
+                        "{ind}{decl} = p2c_map_section({base}, {}, {}, P2C_MAP_TOFROM, {w}, \"{name}\");",
                         an.lo,
                         an.len
                     );
                     exits.push(format!(
-                        "p2c_unmap_section({name}, {}, {}, P2C_MAP_TOFROM, {w}, \"{name}\"); /* RED_TEARDOWN (GANG, rid {}) */",
+                        "p2c_unmap_section({base}, {}, {}, P2C_MAP_TOFROM, {w}, \"{name}\"); /* RED_TEARDOWN (GANG, rid {}) */",
                         an.lo, an.len, a.rid
                     ));
                 }

@@ -291,6 +291,7 @@ fn team_lines(file: &SourceFile, r: &Region, o: &mut String) -> bool {
                     }
                 );
         }
+        any |= super::array_generic::render(file, g, o);
     }
     any
 }
@@ -307,7 +308,11 @@ fn render_arrays(r: &Region, o: &mut String) {
             a.op.as_str(),
             a.text,
             a.len,
-            a.ty.element().type_name(),
+            crate::sema::CType {
+                base: a.ty.unqualified_base(),
+                derivs: vec![]
+            }
+            .type_name(),
             a.arith.describe(),
             a.lo,
             a.len
