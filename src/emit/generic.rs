@@ -1015,6 +1015,9 @@ pub fn emit_generic(
     if let Some(rn) = &rn {
         params.extend(super::reduction::params(r, rn));
     }
+    // Array reductions on the construct (`region::generic_arrays`).
+    let (arr_params, arr_init, arr_fini) = region::generic_arrays(r, namer);
+    params.extend(arr_params);
     if g.global_bytes > 0 {
         params.push(format!("unsigned char *{}", gen.n.gstack));
     }
@@ -1228,6 +1231,7 @@ pub fn emit_generic(
             x.op.functor()
         );
     }
+    k.push_str(&arr_init);
     let b = block_count(g);
     let master_block = |ind: &str| -> String {
         let mut s = String::new();
@@ -1336,6 +1340,15 @@ pub fn emit_generic(
             let _ = writeln!(k, "{ind}{l}");
         }
         let _ = writeln!(k, "{ind}}}");
+    }
+    if !arr_fini.is_empty() {
+        if !g.forks.is_empty() && rn.is_none() {
+            let _ = writeln!(
+                k,
+                "{ind}__syncwarp(); /* the master's warp reconverges before the block-wide barriers */"
+            );
+        }
+        k.push_str(&arr_fini);
     }
     k.push_str("}\n\n");
     let host = match rn {

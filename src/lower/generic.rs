@@ -1201,7 +1201,7 @@ pub fn build_generic(
         }
         let refuse = match v.attr {
             Attr::Reduction { .. } => !construct_red_ok(kind),
-            Attr::ArrayReduction { .. } => true,
+            Attr::ArrayReduction { .. } => !construct_red_ok(kind),
             _ => false,
         };
         if refuse {
@@ -1924,7 +1924,11 @@ pub fn build_generic(
                     Attr::Reduction { .. } => Some(
                         "the team's private copy of a reduction on the compute construct, used in a parallel region",
                     ),
-                    Attr::ArrayReduction { .. } | Attr::Lastprivate { .. } => None,
+                    Attr::ArrayReduction { .. } => {
+                        cx.diags.push(array_generic::construct_array_in_fork(u.span, &v.sym.name));
+                        None
+                    }
+                    Attr::Lastprivate { .. } => None,
                 };
                 if let Some(why) = stage {
                     let key = wants
@@ -2235,6 +2239,7 @@ pub fn build_generic(
         })
         .collect();
 
+    let construct_arrays = array_generic::construct_arrays(&vars, team_reds.len(), cx.diags);
     if cx.diags.iter().filter(|x| x.is_error()).count() > errors_before {
         return None;
     }
@@ -2330,7 +2335,7 @@ pub fn build_generic(
                 span: x.span,
             })
             .collect(),
-        array_reductions: vec![],
+        array_reductions: construct_arrays,
         red: Default::default(),
         if_cond: None,
         notes,

@@ -341,3 +341,57 @@ pub fn render(
     }
     !pragmas.is_empty()
 }
+
+/// Array reductions on a generic-mode compute construct (`acc parallel
+/// reduction(+: h)` with a block; seed 001's NULL outermost gang loop): as
+/// on SPMD constructs (`Region::array_reductions`, `p2c_red_array`), every
+/// thread of every block has a copy at the identity; the name is bound to
+/// thread 0's copy, the team's, which the sequential part and the loops
+/// over the teams update; at the end of the kernel every block combines its
+/// copies and the last block folds them into the mapped section. A
+/// parallel region using the variable would race on the team's copy (it is
+/// refused: [`construct_array_in_fork`]). Rids follow the scalar ones.
+pub fn construct_arrays(
+    vars: &[crate::sema::sharing::VarAttr],
+    scalar_reds: usize,
+    diags: &mut Vec<Diagnostic>,
+) -> Vec<crate::lower::ir::ArrayReduction> {
+    let mut out = Vec::new();
+    for v in vars {
+        let crate::sema::sharing::Attr::ArrayReduction {
+            op,
+            arith,
+            sections,
+        } = &v.attr
+        else {
+            continue;
+        };
+        match bounds(&v.sym.name, &v.sym.ty, sections, v.span) {
+            Ok(b) => out.push(crate::lower::ir::ArrayReduction {
+                var: v.sym.name.clone(),
+                ty: v.sym.ty.clone(),
+                arith: *arith,
+                op: *op,
+                lo: b.lo,
+                len: b.len,
+                text: b.text,
+                rid: (scalar_reds + out.len()) as u32,
+                span: v.span,
+            }),
+            Err(e) => diags.push(*e),
+        }
+    }
+    out
+}
+
+/// The located error for an array the compute construct reduces that a
+/// parallel region of the block uses.
+pub fn construct_array_in_fork(at: Span, name: &str) -> Diagnostic {
+    not_supported(
+        at,
+        format!(
+            "`{name}`, reduced by the compute construct, used in a parallel region is not supported yet"
+        ),
+    )
+    .with_note("lowered: array reductions on the compute construct updated by its sequential part and loops over the teams (acc loop gang, distribute)")
+}
