@@ -52,11 +52,10 @@ fn whole(s: &Section, extent: &str) -> bool {
     if s.is_index {
         return false;
     }
-    let lo_zero = s
-        .lower
-        .as_ref()
-        .is_none_or(|e| crate::sema::loops::int_literal(&e.text) == Some(0));
-    let len_full = s.length.as_ref().is_none_or(|e| {
+    let lo_zero = s.lower.as_ref().map_or(true, |e| {
+        crate::sema::loops::int_literal(&e.text) == Some(0)
+    });
+    let len_full = s.length.as_ref().map_or(true, |e| {
         let t = e.text.trim();
         t == extent.trim()
             || matches!(
