@@ -130,6 +130,38 @@ struct p2c_vla {
     p2c_vla &operator=(const p2c_vla &) = delete;
 };
 
+/* Array reductions over the threads of a team (reduction(OP: a[lo:len]) on a
+ * parallel region or a worksharing loop in one): thread 0 allocates one
+ * private copy of the section per thread of the team on the device heap (the
+ * length may be known only in the sequential part), a barrier publishes the
+ * address, each thread fills its copy with OP's identity and reduces into it. */
+template <class T>
+__device__ inline T *p2c_team_copies(unsigned team, long long len)
+{
+    size_t n = (size_t)team * (size_t)(len > 0 ? len : 0);
+    T *p = (T *)malloc(n ? n * sizeof(T) : 1);
+    assert(p && "pragma2cuda: the device heap cannot hold the private copies of an array reduction");
+    return p;
+}
+
+/* After a barrier: threads tid = 0 .. threads-1 combine the team's copies
+ * (copies + t * len for thread t < team) element by element, in thread order,
+ * into res[0 .. len) (the original section); elements are spread over the
+ * threads, so no atomics touch the data and the result does not depend on
+ * scheduling. A barrier must follow before the copies are freed. */
+template <class Op, class T>
+__device__ inline void p2c_team_red_array(T *res, const T *copies, unsigned team, long long len, unsigned tid,
+                                          unsigned threads)
+{
+    unsigned long long ulen = len > 0 ? (unsigned long long)len : 0ull;
+    for (unsigned long long k = tid; k < ulen; k += threads) {
+        T acc = res[k];
+        for (unsigned t = 0u; t < team; t++)
+            acc = Op::template combine<T>(acc, copies[t * ulen + k]);
+        res[k] = acc;
+    }
+}
+
 /* lastprivate(conditional:): the thread whose last assigning iteration
  * (`mine`, iteration + 1; 0 when it never assigned) is the highest writes its
  * value. scratch[0] holds the highest iteration so far, scratch[1] a lock;

@@ -125,6 +125,8 @@ struct Gen<'a> {
     n: Names,
     edits: Vec<Edit>,
     sites: Vec<RedSite>,
+    /// Names of the array reductions over a team (`emit::array_team`).
+    arr: Vec<super::array_team::Names>,
 }
 
 impl Gen<'_> {
@@ -419,6 +421,22 @@ impl Gen<'_> {
             }
             self.red_privates(&w.reductions, &mut s, ind);
         }
+        // Array reductions (`emit::array_team`): at the join of their fork,
+        // or between team barriers around the loop.
+        let arr = super::array_team::of(self.g, &self.arr, w.pragma);
+        let arr_team = in_fork && !super::array_team::at_join(self.g, w.pragma);
+        if arr_team {
+            let bar = format!("p2c_team_barrier({});", self.n.team);
+            s.push_str(&super::array_team::alloc(
+                &arr,
+                &self.n.tid,
+                &self.n.team,
+                &bar,
+                ind,
+            ));
+            s.push_str(&super::array_team::outer_aliases(&arr, ind));
+        }
+        s.push_str(&super::array_team::bind(&arr, &self.n.tid, ind));
         let last = namer.fresh("p2c_last");
         if !lastp.is_empty() {
             let _ = writeln!(s, "{ind}bool {last} = false;");
@@ -519,6 +537,18 @@ impl Gen<'_> {
                 );
                 self.red_fold(site, &w.reductions, &red_outer, &mut s, ind);
             }
+        }
+        if arr_team {
+            let bar = format!("p2c_team_barrier({});", self.n.team);
+            s.push_str(&super::array_team::combine(
+                &arr,
+                &self.n.tid,
+                &self.n.team,
+                &self.n.team,
+                &bar,
+                true,
+                ind,
+            ));
         }
         for (name, outer) in &lastp {
             let _ = writeln!(s, "{ind}if ({last})\n{ind}    {outer} = {name};");
@@ -648,6 +678,7 @@ pub fn emit_generic(
         }
     }
     let mut gen = Gen {
+        arr: super::array_team::names(g, namer),
         sites,
         r,
         g,
@@ -808,6 +839,28 @@ pub fn emit_generic(
                 red_list(reds_of(s))
             );
         }
+        // Array reductions combined at the end of the case (the fork's own,
+        // and loops that end the region): copies allocated before the team starts.
+        let arr_join: Vec<_> = g
+            .team_array_reds
+            .iter()
+            .zip(&gen.arr)
+            .filter(|(x, _)| {
+                (x.construct == f.pragma
+                    || g.inner_loops
+                        .iter()
+                        .any(|(id, w)| *id == f.id && w.pragma == x.construct))
+                    && super::array_team::at_join(g, x.construct)
+            })
+            .collect();
+        let bar4 = format!("p2c_barrier_sync<4>({});", block_count(g));
+        cases.push_str(&super::array_team::alloc(
+            &arr_join,
+            &gen.n.tid,
+            &gen.n.team,
+            &bar4,
+            ind,
+        ));
         let _ = writeln!(cases, "{ind}if ({} < {}) {{", gen.n.tid, gen.n.team);
         let ind2 = "            ";
         if g.kind == GenKind::OmpParallel {
@@ -825,6 +878,10 @@ pub fn emit_generic(
         let _ = gen.privates(&f.privates, namer, &mut body, "");
         if !f.reductions.is_empty() {
             gen.red_privates(&f.reductions, &mut body, "");
+        }
+        if f.ws.is_none() {
+            let own = super::array_team::of(g, &gen.arr, f.pragma);
+            body.push_str(&super::array_team::bind(&own, &gen.n.tid, ""));
         }
         // A worksharing loop that is the construct's statement itself
         // (`parallel` directly over `for`) is not inside the rendered span.
@@ -849,6 +906,15 @@ pub fn emit_generic(
             }
         }
         let _ = writeln!(cases, "{ind}}}");
+        cases.push_str(&super::array_team::combine(
+            &arr_join,
+            &gen.n.tid,
+            &block_count(g),
+            &gen.n.team,
+            &bar4,
+            false,
+            ind,
+        ));
         let join_sites: Vec<&&RedSite> = fork_sites.iter().filter(|s| s.at_join).collect();
         if !join_sites.is_empty() {
             let _ = writeln!(
@@ -949,6 +1015,9 @@ pub fn emit_generic(
     if let Some(rn) = &rn {
         params.extend(super::reduction::params(r, rn));
     }
+    // Array reductions on the construct (`region::generic_arrays`).
+    let (arr_params, arr_init, arr_fini) = region::generic_arrays(r, namer);
+    params.extend(arr_params);
     if g.global_bytes > 0 {
         params.push(format!("unsigned char *{}", gen.n.gstack));
     }
@@ -1162,6 +1231,7 @@ pub fn emit_generic(
             x.op.functor()
         );
     }
+    k.push_str(&arr_init);
     let b = block_count(g);
     let master_block = |ind: &str| -> String {
         let mut s = String::new();
@@ -1270,6 +1340,15 @@ pub fn emit_generic(
             let _ = writeln!(k, "{ind}{l}");
         }
         let _ = writeln!(k, "{ind}}}");
+    }
+    if !arr_fini.is_empty() {
+        if !g.forks.is_empty() && rn.is_none() {
+            let _ = writeln!(
+                k,
+                "{ind}__syncwarp(); /* the master's warp reconverges before the block-wide barriers */"
+            );
+        }
+        k.push_str(&arr_fini);
     }
     k.push_str("}\n\n");
     let host = match rn {

@@ -8,6 +8,7 @@
 //! Architecture invariant: the emitter only spells what lowering decided;
 //! all generated names come from the central [`namer::Namer`].
 
+pub mod array_team;
 pub mod atomic;
 pub mod cxx;
 pub mod data;

@@ -365,7 +365,7 @@ fn kernel_text(r: &Region, body: &str, n: &Names) -> String {
     }
     for (a, an) in r.array_reductions.iter().zip(&n.arr) {
         params.extend(array_params(a, an));
-        prologue.push_str(&array_init(r, a, an));
+        prologue.push_str(&array_init(r, a, an, false));
     }
     let (start, stride) = match r.schedule {
         Schedule::GridStride => (
@@ -605,7 +605,12 @@ fn array_params(a: &crate::lower::ArrayReduction, an: &ArrNames) -> Vec<String> 
 /// section, every element init_val(OP), and the variable's name bound to it
 /// (a pointer, or a reference to an array of the declared extent, so that
 /// `sizeof` and indexing mean what they mean on the host).
-fn array_init(r: &Region, a: &crate::lower::ArrayReduction, an: &ArrNames) -> String {
+fn array_init(
+    r: &Region,
+    a: &crate::lower::ArrayReduction,
+    an: &ArrNames,
+    team_copy: bool,
+) -> String {
     let t = array_elem(a);
     let mut o = String::new();
     let _ = writeln!(
@@ -627,28 +632,63 @@ fn array_init(r: &Region, a: &crate::lower::ArrayReduction, an: &ArrNames) -> St
         copies = an.copies,
         len = an.len
     );
-    match a.ty.derivs.first() {
-        Some(crate::sema::Deriv::Array(Some(extent))) => {
-            let _ = writeln!(
-                o,
-                "    {t} (&{var})[{extent}] = *({t} (*)[{extent}])({mine} - {lo});",
-                var = a.var,
-                mine = an.mine,
-                lo = an.lo
-            );
-        }
-        _ => {
-            let _ = writeln!(
-                o,
-                "    {t} *{var} = {mine} - {lo};",
-                var = a.var,
-                mine = an.mine,
-                lo = an.lo
-            );
-        }
-    }
+    let _ = writeln!(
+        o,
+        "    {}",
+        crate::lower::reduction::array_bounds::bind(
+            &t,
+            &a.var,
+            &a.ty,
+            &if team_copy {
+                // Generic mode: every thread names thread 0's copy, the team's.
+                format!(
+                    "({} + (unsigned long long)blockIdx.x * p2c_block_threads() * (unsigned long long){}) - {}",
+                    an.copies, an.len, an.lo
+                )
+            } else {
+                format!("{} - {}", an.mine, an.lo)
+            }
+        )
+    );
     let _ = r;
     o
+}
+
+/// A generic-mode kernel's array reductions on its compute construct
+/// (`lower::reduction::array_generic::construct_arrays`): the kernel
+/// parameters (after the scalar reductions', as the host passes them),
+/// RED_INIT by every thread at the kernel's start (its copy at the
+/// identity; the name bound to thread 0's copy, the team's), and RED_FINI
+/// by every thread of the block at its end (`p2c_red_array`).
+pub(crate) fn generic_arrays(r: &Region, namer: &mut Namer) -> (Vec<String>, String, String) {
+    let (mut params, mut init, mut fini) = (Vec::new(), String::new(), String::new());
+    for a in &r.array_reductions {
+        let dev = namer.fresh(&format!("p2c_dev_{}", a.var));
+        let an = ArrNames {
+            lo: format!("{dev}_lo"),
+            len: format!("{dev}_len"),
+            dev,
+            copies: namer.fresh(&format!("p2c_copies_{}", a.var)),
+            arrived: namer.fresh(&format!("p2c_arrived_{}", a.var)),
+            mine: namer.fresh(&format!("p2c_mine_{}", a.var)),
+            k: namer.fresh("p2c_k"),
+        };
+        params.extend(array_params(a, &an));
+        init.push_str(&array_init(r, a, &an, true));
+        let _ = writeln!(
+            fini,
+            "    /* RED_FINI (GANG, rid {rid}) of {text}: each block combines its threads' copies (thread 0's is the team's)\n     * element by element, the last block to arrive folds the blocks' copies (block order) into the device copy */\n    p2c_red_array<{op}>({dev} + {lo}, {copies}, {len}, {arrived});",
+            rid = a.rid,
+            text = a.text,
+            op = a.op.functor(),
+            dev = an.dev,
+            lo = an.lo,
+            len = an.len,
+            copies = an.copies,
+            arrived = an.arrived,
+        );
+    }
+    (params, init, fini)
 }
 
 /// Marks, in the rendered loop body, where an assignment to the
@@ -842,15 +882,21 @@ fn host_text(r: &Region, fallback: &str, file_name: &str, n: &Names) -> String {
                         "{ind}const long long {} = {}, {} = {};",
                         an.lo, a.lo, an.len, a.len
                     );
+                    // An array of arrays is reduced as its run of scalars.
+                    let (decl, base) = if v.sym.ty.dims() >= 2 {
+                        let t = array_elem(a);
+                        (format!("{t} *{}", an.dev), format!("({t} *){name}"))
+                    } else {
+                        (v.sym.ty.decayed().declare(&an.dev), name.to_string())
+                    };
                     let _ = writeln!(
                         h,
-                        "{ind}{} = p2c_map_section({name}, {}, {}, P2C_MAP_TOFROM, {w}, \"{name}\");",
-                        v.sym.ty.decayed().declare(&an.dev),
+                        "{ind}{decl} = p2c_map_section({base}, {}, {}, P2C_MAP_TOFROM, {w}, \"{name}\");",
                         an.lo,
                         an.len
                     );
                     exits.push(format!(
-                        "p2c_unmap_section({name}, {}, {}, P2C_MAP_TOFROM, {w}, \"{name}\"); /* RED_TEARDOWN (GANG, rid {}) */",
+                        "p2c_unmap_section({base}, {}, {}, P2C_MAP_TOFROM, {w}, \"{name}\"); /* RED_TEARDOWN (GANG, rid {}) */",
                         an.lo, an.len, a.rid
                     ));
                 }

@@ -381,38 +381,15 @@ pub fn build_region(
         } = &v.attr
         {
             let name = &v.sym.name;
-            let extent = match v.sym.ty.derivs.first() {
-                Some(crate::sema::Deriv::Array(Some(n))) => Some(n.clone()),
-                _ => None,
-            };
-            let s = sections.first();
-            let lo = s
-                .and_then(|s| s.lower.as_ref())
-                .map(|e| e.text.clone())
-                .unwrap_or_else(|| "0".into());
-            let len = match (s, s.and_then(|s| s.length.as_ref()), &extent) {
-                (_, Some(e), _) => e.text.clone(),
-                (Some(s), None, _) if s.is_index => "1".into(),
-                (None, None, Some(n)) => n.clone(),
-                (Some(_), None, Some(n)) => format!("({n}) - ({lo})"),
-                _ => {
-                    diags.push(
-                        Diagnostic::new(
-                            codes::NOT_SUPPORTED,
-                            v.span,
-                            format!("an array-section reduction of `{name}` without a length is not supported yet"),
-                        )
-                        .with_label("no length, and the extent is not known")
-                        .with_help(format!("name the length: `{name}[lo:len]`")),
-                    );
+            let b = match super::reduction::array_bounds::bounds(name, &v.sym.ty, sections, v.span)
+            {
+                Ok(b) => b,
+                Err(e) => {
+                    diags.push(*e);
                     continue;
                 }
             };
-            let text = match s {
-                None => name.clone(),
-                Some(s) if s.is_index => format!("{name}[{lo}]"),
-                Some(_) => format!("{name}[{lo}:{len}]"),
-            };
+            let (lo, len, text) = (b.lo, b.len, b.text);
             array_reductions.push(ArrayReduction {
                 var: name.clone(),
                 ty: v.sym.ty.clone(),

@@ -23,6 +23,7 @@
 //! `acc loop gang`) spread their iterations over the teams' masters.
 
 use super::ir::{Region, Schedule, Size};
+use super::reduction::array_generic::{self, TeamArrayRed};
 use super::staging::{self, Candidate, Home};
 use super::team_limit::{self, RuntimeLimit};
 use crate::diag::{codes, Diagnostic};
@@ -353,6 +354,9 @@ pub struct Generic {
     /// reads them between the loops, so a RED_FINI at the kernel's end gives
     /// the same value as one after each loop.
     pub loop_gang_reds: Vec<String>,
+    /// Array reductions over the threads of one team, on forks and
+    /// worksharing loops in forks (`reduction::array_generic`).
+    pub team_array_reds: Vec<TeamArrayRed>,
 }
 
 /// Whether a directive is lowered in generic mode (a compute construct with
@@ -560,6 +564,8 @@ struct Ctx<'a> {
     tree: &'a CTree,
     consts: Consts,
     diags: &'a mut Vec<Diagnostic>,
+    /// Array reductions of nested constructs (`reduction::array_generic`).
+    array_reds: Vec<TeamArrayRed>,
 }
 
 /// Reads `collapse(n)` and analyses the loop nest at `stmt`.
@@ -792,15 +798,8 @@ fn reductions(
                 );
                 continue;
             };
-            let arith = match sharing::reduction_type(item, sym, op, &syms) {
-                Ok((a, false)) => a,
-                Ok((_, true)) => {
-                    cx.diags.push(not_supported(
-                        item.span,
-                        "array and array-section reductions inside a region with a structured block are not supported yet",
-                    ));
-                    continue;
-                }
+            let (arith, is_array) = match sharing::reduction_type(item, sym, op, &syms) {
+                Ok(x) => x,
                 Err(e) => {
                     cx.diags.push(*e);
                     continue;
@@ -821,7 +820,12 @@ fn reductions(
                 );
                 continue;
             }
-            if out.iter().any(|r| r.name == item.name) {
+            if out.iter().any(|r| r.name == item.name)
+                || cx
+                    .array_reds
+                    .iter()
+                    .any(|r| r.construct == d.span && r.var == item.name)
+            {
                 cx.diags.push(not_supported(
                     item.span,
                     format!(
@@ -829,6 +833,13 @@ fn reductions(
                         item.name
                     ),
                 ));
+                continue;
+            }
+            if is_array {
+                match TeamArrayRed::from_item(d.span, item, sym, op, arith) {
+                    Ok(a) => cx.array_reds.push(a),
+                    Err(e) => cx.diags.push(*e),
+                }
                 continue;
             }
             out.push(GenRed {
@@ -1108,6 +1119,7 @@ pub fn build_generic(
         tree,
         consts: Consts::from_text(&file.text),
         diags,
+        array_reds: Vec::new(),
     };
     for c in &d.clauses {
         if c.name == "reduction" && construct_red_ok(kind) {
@@ -1188,7 +1200,7 @@ pub fn build_generic(
         }
         let refuse = match v.attr {
             Attr::Reduction { .. } => !construct_red_ok(kind),
-            Attr::ArrayReduction { .. } => true,
+            Attr::ArrayReduction { .. } => !construct_red_ok(kind),
             _ => false,
         };
         if refuse {
@@ -1310,6 +1322,12 @@ pub fn build_generic(
             if matches!(r, Role::Strip(_)) && nd.clause("reduction").is_some() {
                 if let Some(n) = na.stmt.and_then(|s| node_at(tree, s)) {
                     let reds = reductions(&mut cx, nd, n, None, &[]);
+                    array_generic::in_order(
+                        &mut cx.array_reds,
+                        nd.span,
+                        fork_ctx.is_some(),
+                        cx.diags,
+                    );
                     // Inside a parallel region every thread runs the loop:
                     // that is the clause's meaning only for its own variables.
                     if let Some(fstmt) = &fork_ctx {
@@ -1810,6 +1828,7 @@ pub fn build_generic(
                 });
             }
         }
+        array_generic::fork_uses(&cx.array_reds, f, &inner_loops, &mut fused);
         let fsyms = symbols::visible_at(root, text, fnode);
         let loop_vars: Vec<&str> =
             f.ws.iter()
@@ -1904,7 +1923,11 @@ pub fn build_generic(
                     Attr::Reduction { .. } => Some(
                         "the team's private copy of a reduction on the compute construct, used in a parallel region",
                     ),
-                    Attr::ArrayReduction { .. } | Attr::Lastprivate { .. } => None,
+                    Attr::ArrayReduction { .. } => {
+                        cx.diags.push(array_generic::construct_array_in_fork(u.span, &v.sym.name));
+                        None
+                    }
+                    Attr::Lastprivate { .. } => None,
                 };
                 if let Some(why) = stage {
                     let key = wants
@@ -1913,7 +1936,10 @@ pub fn build_generic(
                     let k = match key {
                         Some(k) => k,
                         None => {
-                            let ty = if v.sym.ty.is_array() {
+                            // A private array of the region lives in the
+                            // frame itself; other arrays are pointers to
+                            // their device copy.
+                            let ty = if v.sym.ty.is_array() && v.attr != Attr::Private {
                                 v.sym.ty.decayed()
                             } else {
                                 v.sym.ty.clone()
@@ -1967,11 +1993,8 @@ pub fn build_generic(
             }
             None => (block.start, block.end),
         };
-        let ty = if w.region_var {
-            w.ty.decayed()
-        } else {
-            w.ty.clone()
-        };
+        // Region variables' types are already what the frame holds.
+        let ty = w.ty.clone();
         // A reduction variable is an arithmetic scalar whose size sema
         // knows even through typedefs the layout does not read.
         let red_layout = team_reds
@@ -2063,11 +2086,8 @@ pub fn build_generic(
                 ),
             ));
         }
-        let ty = if w.region_var {
-            w.ty.decayed()
-        } else {
-            w.ty.clone()
-        };
+        // Region variables' types are already what the frame holds.
+        let ty = w.ty.clone();
         // VLA: the frame holds a pointer; the extent is evaluated where the
         // array was declared.
         let mut vla_extent = None;
@@ -2164,6 +2184,15 @@ pub fn build_generic(
             }
         }
     }
+    let team_array_reds = array_generic::check(
+        std::mem::take(&mut cx.array_reds),
+        &forks,
+        &inner_loops,
+        &staged,
+        &vars,
+        one_team,
+        cx.diags,
+    );
     let scopes: Vec<Vec<ScopeVar>> = forks
         .iter()
         .map(|f| {
@@ -2209,6 +2238,7 @@ pub fn build_generic(
         })
         .collect();
 
+    let construct_arrays = array_generic::construct_arrays(&vars, team_reds.len(), cx.diags);
     if cx.diags.iter().filter(|x| x.is_error()).count() > errors_before {
         return None;
     }
@@ -2259,6 +2289,7 @@ pub fn build_generic(
         budget,
         team_reds: team_reds.clone(),
         construct_red_uses,
+        team_array_reds,
         loop_gang_reds: loop_gang_names,
     };
     Some(Region {
@@ -2303,7 +2334,7 @@ pub fn build_generic(
                 span: x.span,
             })
             .collect(),
-        array_reductions: vec![],
+        array_reductions: construct_arrays,
         red: Default::default(),
         if_cond: None,
         notes,

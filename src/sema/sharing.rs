@@ -953,10 +953,26 @@ pub fn reduction_type(
                     .with_help("reduce a one-dimensional array or section, or accumulate per element in the loop body"),
             )
         };
-        let elem = sym.ty.element();
-        if sym.ty.dims() != 1 || item.sections.len() > 1 || !elem.is_scalar() {
+        // One dimension (an array or a pointer), or an array of arrays
+        // whose elements are scalars: lowering reduces its elements as one
+        // contiguous run (lower/reduction/array_bounds.rs).
+        let dims = sym.ty.dims();
+        let all_arrays = sym
+            .ty
+            .derivs
+            .iter()
+            .all(|d| matches!(d, super::Deriv::Array(_)));
+        let elem = if dims >= 2 && all_arrays {
+            super::CType {
+                base: sym.ty.base.clone(),
+                derivs: vec![],
+            }
+        } else {
+            sym.ty.element()
+        };
+        if (dims != 1 && !all_arrays) || item.sections.len() > dims || !elem.is_scalar() {
             return Err(unsupported(
-                format!("{what} reductions over more than one dimension are not supported yet"),
+                format!("{what} reductions over more than one dimension of pointers are not supported yet"),
                 format!("`{}` has type `{}`", item.name, sym.ty.type_name()),
             ));
         }
@@ -983,7 +999,10 @@ pub fn reduction_type(
             ));
         }
         // A variable-length array: the kernel cannot name its extent.
-        if let Some(super::Deriv::Array(Some(extent))) = sym.ty.derivs.first() {
+        for extent in sym.ty.derivs.iter().filter_map(|d| match d {
+            super::Deriv::Array(Some(e)) => Some(e),
+            _ => None,
+        }) {
             let vla = extent
                 .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
                 .any(|w| {
@@ -1183,8 +1202,9 @@ mod tests {
         assert_eq!(cat("unknown_t", vec![]), None);
     }
 
-    /// One-dimensional arrays and sections are lowered; more dimensions, a
-    /// variable-length array and a pointer without a section are not.
+    /// Arrays (of any number of dimensions) and sections are lowered; a
+    /// pointer to arrays, an array of pointers, a variable-length array and
+    /// a pointer without a section are not.
     #[test]
     fn array_reductions() {
         let region = |decl: &str, item: &str| {
@@ -1202,8 +1222,11 @@ mod tests {
             none
         );
         assert_eq!(codes(&region("double h[K];", "h[1]")), none);
-        assert_eq!(codes(&region("int h[2][K];", "h")), ["E0901"]);
-        assert_eq!(codes(&region("int h[2][K];", "h[0:2][0:K]")), ["E0901"]);
+        // Arrays of arrays are reduced as their contiguous run of scalars
+        // (the contiguity of a section is lowering's check).
+        assert_eq!(codes(&region("int h[2][K];", "h")), none);
+        assert_eq!(codes(&region("int h[2][K];", "h[0:2][0:K]")), none);
+        assert_eq!(codes(&region("int *h[K];", "h")), ["E0304"]);
         assert_eq!(codes(&region("int h[n];", "h")), ["E0901"]);
         assert_eq!(codes(&region("int g[K]; int *h = g;", "h")), ["E0304"]);
         assert_eq!(

@@ -31,6 +31,8 @@
 //! the worker and vector reductions have private RESULTs (RES_PTR NULL): the
 //! vector's RESULT is the worker's LOCAL, the worker's the gang's LOCAL.
 
+pub mod array_bounds;
+pub mod array_generic;
 mod generic;
 pub mod render;
 

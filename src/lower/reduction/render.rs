@@ -291,6 +291,7 @@ fn team_lines(file: &SourceFile, r: &Region, o: &mut String) -> bool {
                     }
                 );
         }
+        any |= super::array_generic::render(file, g, o);
     }
     any
 }
@@ -307,7 +308,11 @@ fn render_arrays(r: &Region, o: &mut String) {
             a.op.as_str(),
             a.text,
             a.len,
-            a.ty.element().type_name(),
+            crate::sema::CType {
+                base: a.ty.unqualified_base(),
+                derivs: vec![]
+            }
+            .type_name(),
             a.arith.describe(),
             a.lo,
             a.len
@@ -322,6 +327,13 @@ fn render_arrays(r: &Region, o: &mut String) {
             "  note:       an array reduction is one RID covering the section: element k of LOCAL is an independent reduction of `{}` into RES_PTR[k]; it has its own scheme, the same under every --reduction-strategy and at every level (every thread of every block holds a private copy, so worker and vector need no builtins of their own)\n",
             a.op.as_str()
         );
+        if r.generic.is_some() {
+            let _ = writeln!(
+                o,
+                "  note:       generic mode (the NULL outermost gang loop): thread 0's LOCAL is the team's copy, which `{}` names for the sequential part and the loops over the teams; the other threads' stay at the identity\n",
+                a.var
+            );
+        }
         let args = format!(
             "&{}[{}], LOCAL[0:{}], GANG, {}, {lid}, {}",
             a.var,
