@@ -671,7 +671,6 @@ pub(crate) fn generic_arrays(r: &Region, namer: &mut Namer) -> (Vec<String>, Str
             copies: namer.fresh(&format!("p2c_copies_{}", a.var)),
             arrived: namer.fresh(&format!("p2c_arrived_{}", a.var)),
             mine: namer.fresh(&format!("p2c_mine_{}", a.var)),
-            k: namer.fresh("p2c_k"),
         };
         params.extend(array_params(a, &an));
         init.push_str(&array_init(r, a, &an, true));
