@@ -1284,6 +1284,12 @@ pub fn build_generic(
                     && master_loops.iter().any(|w| inside(nd.span, w.stmt))))
         {
             r = Role::Fork(Spread::Team);
+        } else if r == Role::Fork(Spread::Grid)
+            && !one_gang
+            && super::acc_auto::gang_by_nesting(nd, na.stmt, &nested)
+        {
+            // No level, with a loop inside that takes the levels below gang.
+            r = Role::MasterLoop;
         }
         if r == Role::Unsupported {
             cx.diags.push(
