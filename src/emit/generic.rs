@@ -848,6 +848,11 @@ pub fn emit_generic(
                 let _ = writeln!(cases, "{ind2}{line}");
             }
         }
+        if f.has_barrier {
+            super::partial_warp::release(&mut cases, ind2, &gen.n.team);
+            let _ = writeln!(cases, "{ind}}} else {{");
+            super::partial_warp::idle(&mut cases, ind2, &gen.n.tid, &gen.n.team);
+        }
         let _ = writeln!(cases, "{ind}}}");
         let join_sites: Vec<&&RedSite> = fork_sites.iter().filter(|s| s.at_join).collect();
         if !join_sites.is_empty() {

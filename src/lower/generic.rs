@@ -1757,22 +1757,8 @@ pub fn build_generic(
             .with_label("in this directive"),
         );
     }
-    for f in &forks {
-        if f.has_barrier {
-            if let Some(n) = f
-                .num_threads
-                .as_deref()
-                .and_then(|e| cx.consts.eval(e))
-                .filter(|n| *n > 32 && n % 32 != 0)
-            {
-                cx.diags.push(not_supported(
-                    f.pragma,
-                    format!("a barrier inside a parallel region of {n} threads (more than 32 and not a multiple of 32) is not supported yet"),
-                ));
-            }
-        }
-    }
-
+    // Teams with a partial last warp (more than 32 threads, not a multiple
+    // of 32) and team barriers: see emit/partial_warp.rs.
     // --- staging ----------------------------------------------------------
     let region_var = |name: &str| vars.iter().position(|v| v.sym.name == name);
     struct Want {
@@ -2643,7 +2629,11 @@ pub fn plan_lines(g: &Generic, file: &SourceFile) -> Vec<String> {
             f.construct,
             fork_threads(g, f),
             what,
-            if f.has_barrier { ", team barriers" } else { "" }
+            if f.has_barrier {
+                ", team barriers (with a partial last warp, its lanes beyond the team arrive too)"
+            } else {
+                ""
+            }
         ));
         if !f.reductions.is_empty() {
             v.push(format!(
