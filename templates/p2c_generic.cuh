@@ -164,6 +164,29 @@ __device__ inline R p2c_team_red_value(const R *slots, unsigned n)
     return acc;
 }
 
+/* lastprivate(conditional:) in a parallel region: a thread's last assigning
+ * iteration (iteration + 1; 0 when it never assigned) and its value.
+ * Combining keeps the later iteration, so the team's reduction trees
+ * (p2c_team_red_warps, p2c_team_red_value) end with the value of the last
+ * iteration that assigned the variable. T is an arithmetic scalar. */
+template <class T>
+struct p2c_lastcond {
+    unsigned long long mine;
+    T value;
+    __device__ static __forceinline__ void p2c_combine(p2c_lastcond &a, const p2c_lastcond &b)
+    {
+        if (b.mine > a.mine)
+            a = b;
+    }
+    __device__ static __forceinline__ p2c_lastcond p2c_down(unsigned mask, const p2c_lastcond &v, unsigned delta, int width)
+    {
+        p2c_lastcond o;
+        o.mine = p2c_shfl_down(mask, v.mine, delta, width);
+        o.value = p2c_shfl_down(mask, v.value, delta, width);
+        return o;
+    }
+};
+
 /* A variable of the team's frame at `at`. */
 template <class T>
 __device__ __forceinline__ T &p2c_staged(unsigned char *at)

@@ -13,6 +13,7 @@ pub mod cxx;
 pub mod data;
 pub mod declare;
 pub mod edits;
+pub mod gen_lastprivate;
 pub mod generic;
 pub mod namer;
 pub mod orphan;

@@ -696,11 +696,15 @@ fn privates(cx: &mut Ctx<'_>, d: &Directive, at: Node<'_>, body: Option<Node<'_>
                 );
                 continue;
             };
-            if kind == (PrivKind::Lastprivate { conditional: true }) {
-                cx.diags.push(not_supported(
-                    item.span,
-                    "lastprivate(conditional:) inside a region with a structured block is not supported yet",
-                ));
+            if kind == (PrivKind::Lastprivate { conditional: true })
+                && !super::gen_lastprivate::type_ok(
+                    &sym.ty.unqualified_base(),
+                    sym.ty.derivs.is_empty(),
+                    &syms,
+                )
+            {
+                cx.diags
+                    .push(super::gen_lastprivate::type_refused(item.span, &item.name));
                 continue;
             }
             if matches!(kind, PrivKind::Lastprivate { .. }) && !sym.ty.is_scalar() {
@@ -1455,12 +1459,13 @@ pub fn build_generic(
                 continue;
             };
             let body = nest.last().and_then(|l| node_at(tree, l.body));
-            let privs = privates(&mut cx, nd, nstmt, body);
+            let mut privs = privates(&mut cx, nd, nstmt, body);
             let spread = match r {
                 Role::Fork(s) => s,
                 Role::MasterLoop => Spread::Teams,
                 _ => Spread::Team,
             };
+            super::gen_lastprivate::keep_team_only(&mut privs, spread, cx.diags);
             Some(WsLoop {
                 construct: super::build::pragma_one_line(file.slice(nd.span))
                     .trim_start_matches("#pragma ")
@@ -1569,6 +1574,20 @@ pub fn build_generic(
         *in_fork = f.is_some();
         if let Some(f) = f {
             f.has_barrier = true;
+        }
+    }
+    // lastprivate(conditional:) combines between two team barriers.
+    for f in forks.iter_mut() {
+        if f.ws
+            .as_ref()
+            .is_some_and(|w| super::gen_lastprivate::any(&w.privates))
+        {
+            f.has_barrier = true;
+        }
+    }
+    for (id, w) in &inner_loops {
+        if super::gen_lastprivate::any(&w.privates) {
+            forks[(*id - 1) as usize].has_barrier = true;
         }
     }
     // The implicit barrier after a worksharing loop that ends its parallel
@@ -2676,6 +2695,7 @@ pub fn plan_lines(g: &Generic, file: &SourceFile) -> Vec<String> {
             ));
         }
     }
+    super::gen_lastprivate::plan_lines(g, file, &mut v);
     for (sp, why) in &g.stripped {
         v.push(format!(
             "in order:  line {}: {} ({why})",

@@ -11,6 +11,7 @@ pub mod atomic;
 pub mod build;
 pub mod data;
 pub mod declare;
+pub mod gen_lastprivate;
 pub mod generic;
 pub mod ir;
 pub mod orphan;
