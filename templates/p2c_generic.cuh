@@ -57,9 +57,52 @@ __device__ __forceinline__ unsigned p2c_team_size(long long requested, unsigned 
     return requested < 1 ? 1u : (requested > (long long)limit ? limit : (unsigned)requested);
 }
 
+/* barrier.red.or.pred Id, count, pred: the unaligned barrier of
+ * p2c_barrier_sync that also returns whether any participating thread's
+ * predicate was true (PTX ISA 6.0, sm_70 and later; the emulator's
+ * p2c_sim_bar_red_or). `count` is a multiple of 32. */
+template <unsigned Id>
+__device__ __forceinline__ bool p2c_barrier_red_or(unsigned count, bool pred)
+{
+#if defined(P2C_SIMT_EMULATOR)
+    return p2c_sim_bar_red_or(Id, count, pred ? 1 : 0) != 0;
+#elif defined(__CUDA_ARCH__)
+    unsigned any;
+    asm volatile("{\n\t.reg .pred p2c_in, p2c_out;\n\tsetp.ne.u32 p2c_in, %3, 0;\n\t"
+                 "barrier.red.or.pred p2c_out, %1, %2, p2c_in;\n\tselp.u32 %0, 1, 0, p2c_out;\n\t}"
+                 : "=r"(any)
+                 : "n"(Id), "r"(count), "r"(pred ? 1u : 0u)
+                 : "memory");
+    return any != 0u;
+#else
+    (void)count;
+    return pred;
+#endif
+}
+
+/* A team of n threads whose last warp is partial (n > 32, n % 32 != 0).
+ * A named barrier counts whole warps: a thread arriving at it waits for
+ * every non-exited thread of its warp (PTX ISA, barrier), so the lanes of
+ * the last warp beyond the team must arrive too. They idle in
+ * p2c_team_idle, arriving at barrier 3 with a false predicate until the
+ * team's threads arrive once more with a true one at the end of the region
+ * (p2c_team_release); the team's own barriers pass false. The result of
+ * barrier.red is the same for every participant of one phase, so the idle
+ * lanes leave exactly at the release, never before a barrier of the team. */
+__device__ __forceinline__ bool p2c_team_partial(unsigned n)
+{
+    return n > 32u && n % 32u != 0u;
+}
+
+__device__ __forceinline__ unsigned p2c_team_warps_threads(unsigned n)
+{
+    return (n + 31u) & ~31u;
+}
+
 /* Barrier among threads 0 .. n-1 of a parallel region (the others wait at
  * the join): a warp-level barrier when they fit in warp 0, named barrier 3
- * when they are whole warps. */
+ * when they are whole warps, and with a partial last warp named barrier 3
+ * over the whole warps with that warp's idle lanes (see p2c_team_partial). */
 __device__ __forceinline__ void p2c_team_barrier(unsigned n)
 {
     if (n <= 1u)
@@ -68,8 +111,29 @@ __device__ __forceinline__ void p2c_team_barrier(unsigned n)
         __syncwarp(n == 32u ? 0xffffffffu : ((1u << n) - 1u));
         return;
     }
-    assert(n % 32u == 0u && "pragma2cuda: barrier in a parallel region whose size is not a multiple of 32");
+    if (p2c_team_partial(n)) {
+        (void)p2c_barrier_red_or<3>(p2c_team_warps_threads(n), false);
+        return;
+    }
     p2c_barrier_sync<3>(n);
+}
+
+/* The team's threads, at the end of a region with team barriers: releases
+ * the idle lanes of a partial last warp. */
+__device__ __forceinline__ void p2c_team_release(unsigned n)
+{
+    if (p2c_team_partial(n))
+        (void)p2c_barrier_red_or<3>(p2c_team_warps_threads(n), true);
+}
+
+/* A thread beyond the team (tid >= n) of a region with team barriers: the
+ * lanes of a partial last warp take part in every team barrier until the
+ * release. */
+__device__ __forceinline__ void p2c_team_idle(unsigned tid, unsigned n)
+{
+    if (p2c_team_partial(n) && tid < p2c_team_warps_threads(n))
+        while (!p2c_barrier_red_or<3>(p2c_team_warps_threads(n), false)) {
+        }
 }
 
 /* reduction(...) on a construct whose threads are threads 0 .. n-1 of the
@@ -99,6 +163,29 @@ __device__ inline R p2c_team_red_value(const R *slots, unsigned n)
         R::p2c_combine(acc, slots[w]);
     return acc;
 }
+
+/* lastprivate(conditional:) in a parallel region: a thread's last assigning
+ * iteration (iteration + 1; 0 when it never assigned) and its value.
+ * Combining keeps the later iteration, so the team's reduction trees
+ * (p2c_team_red_warps, p2c_team_red_value) end with the value of the last
+ * iteration that assigned the variable. T is an arithmetic scalar. */
+template <class T>
+struct p2c_lastcond {
+    unsigned long long mine;
+    T value;
+    __device__ static __forceinline__ void p2c_combine(p2c_lastcond &a, const p2c_lastcond &b)
+    {
+        if (b.mine > a.mine)
+            a = b;
+    }
+    __device__ static __forceinline__ p2c_lastcond p2c_down(unsigned mask, const p2c_lastcond &v, unsigned delta, int width)
+    {
+        p2c_lastcond o;
+        o.mine = p2c_shfl_down(mask, v.mine, delta, width);
+        o.value = p2c_shfl_down(mask, v.value, delta, width);
+        return o;
+    }
+};
 
 /* A variable of the team's frame at `at`. */
 template <class T>

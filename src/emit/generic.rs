@@ -405,7 +405,8 @@ impl Gen<'_> {
             "{ind}const unsigned long long {total} = {};",
             trips.join(" * ")
         );
-        let lastp = self.privates(&w.privates, namer, &mut s, ind);
+        let mut lastp = self.privates(&w.privates, namer, &mut s, ind);
+        let conds = super::gen_lastprivate::declare(&w.privates, &mut lastp, namer, &mut s, ind);
         // reduction on a worksharing loop: the original variables under
         // other names when thread 0 combines into them after the loop.
         let mut red_outer = Vec::new();
@@ -481,7 +482,12 @@ impl Gen<'_> {
             .map(|e| e.span.start)
             .min()
             .unwrap_or(body.start);
-        let body_text = self.render(Span::new(from, body.end));
+        let body_text = super::gen_lastprivate::mark(
+            &w.privates,
+            &conds,
+            &it,
+            self.render(Span::new(from, body.end)),
+        );
         for idx in (0..depth).rev() {
             let l = &w.nest[idx];
             let ty = &w.types[idx];
@@ -553,6 +559,7 @@ impl Gen<'_> {
         for (name, outer) in &lastp {
             let _ = writeln!(s, "{ind}if ({last})\n{ind}    {outer} = {name};");
         }
+        super::gen_lastprivate::combine(&conds, &self.n.tid, &self.n.team, namer, &mut s, ind);
         s.push('}');
         if w.barrier_after && in_fork {
             let _ = write!(s, "\np2c_team_barrier({team});");
@@ -701,6 +708,8 @@ pub fn emit_generic(
         let t = super::atomic::spell(site, &|s| gen.render(s), namer);
         gen.edits.extend(super::atomic::edits(site, t));
     }
+    // lastprivate(conditional:) in worksharing loops: mark the assignments.
+    gen.edits.extend(super::gen_lastprivate::marker_edits(g));
     // A pragma line is indented like the statement after it.
     let next_stmt = |sp: &Span| {
         let rest = &file.text[sp.end..];
@@ -904,6 +913,11 @@ pub fn emit_generic(
             } else {
                 let _ = writeln!(cases, "{ind2}{line}");
             }
+        }
+        if f.has_barrier {
+            super::partial_warp::release(&mut cases, ind2, &gen.n.team);
+            let _ = writeln!(cases, "{ind}}} else {{");
+            super::partial_warp::idle(&mut cases, ind2, &gen.n.tid, &gen.n.team);
         }
         let _ = writeln!(cases, "{ind}}}");
         cases.push_str(&super::array_team::combine(

@@ -701,11 +701,15 @@ fn privates(cx: &mut Ctx<'_>, d: &Directive, at: Node<'_>, body: Option<Node<'_>
                 );
                 continue;
             };
-            if kind == (PrivKind::Lastprivate { conditional: true }) {
-                cx.diags.push(not_supported(
-                    item.span,
-                    "lastprivate(conditional:) inside a region with a structured block is not supported yet",
-                ));
+            if kind == (PrivKind::Lastprivate { conditional: true })
+                && !super::gen_lastprivate::type_ok(
+                    &sym.ty.unqualified_base(),
+                    sym.ty.derivs.is_empty(),
+                    &syms,
+                )
+            {
+                cx.diags
+                    .push(super::gen_lastprivate::type_refused(item.span, &item.name));
                 continue;
             }
             if matches!(kind, PrivKind::Lastprivate { .. }) && !sym.ty.is_scalar() {
@@ -1295,6 +1299,12 @@ pub fn build_generic(
                     && master_loops.iter().any(|w| inside(nd.span, w.stmt))))
         {
             r = Role::Fork(Spread::Team);
+        } else if r == Role::Fork(Spread::Grid)
+            && !one_gang
+            && super::acc_auto::gang_by_nesting(nd, na.stmt, &nested)
+        {
+            // No level, with a loop inside that takes the levels below gang.
+            r = Role::MasterLoop;
         }
         if r == Role::Unsupported {
             cx.diags.push(
@@ -1466,12 +1476,13 @@ pub fn build_generic(
                 continue;
             };
             let body = nest.last().and_then(|l| node_at(tree, l.body));
-            let privs = privates(&mut cx, nd, nstmt, body);
+            let mut privs = privates(&mut cx, nd, nstmt, body);
             let spread = match r {
                 Role::Fork(s) => s,
                 Role::MasterLoop => Spread::Teams,
                 _ => Spread::Team,
             };
+            super::gen_lastprivate::keep_team_only(&mut privs, spread, cx.diags);
             Some(WsLoop {
                 construct: super::build::pragma_one_line(file.slice(nd.span))
                     .trim_start_matches("#pragma ")
@@ -1580,6 +1591,20 @@ pub fn build_generic(
         *in_fork = f.is_some();
         if let Some(f) = f {
             f.has_barrier = true;
+        }
+    }
+    // lastprivate(conditional:) combines between two team barriers.
+    for f in forks.iter_mut() {
+        if f.ws
+            .as_ref()
+            .is_some_and(|w| super::gen_lastprivate::any(&w.privates))
+        {
+            f.has_barrier = true;
+        }
+    }
+    for (id, w) in &inner_loops {
+        if super::gen_lastprivate::any(&w.privates) {
+            forks[(*id - 1) as usize].has_barrier = true;
         }
     }
     // The implicit barrier after a worksharing loop that ends its parallel
@@ -1768,22 +1793,8 @@ pub fn build_generic(
             .with_label("in this directive"),
         );
     }
-    for f in &forks {
-        if f.has_barrier {
-            if let Some(n) = f
-                .num_threads
-                .as_deref()
-                .and_then(|e| cx.consts.eval(e))
-                .filter(|n| *n > 32 && n % 32 != 0)
-            {
-                cx.diags.push(not_supported(
-                    f.pragma,
-                    format!("a barrier inside a parallel region of {n} threads (more than 32 and not a multiple of 32) is not supported yet"),
-                ));
-            }
-        }
-    }
-
+    // Teams with a partial last warp (more than 32 threads, not a multiple
+    // of 32) and team barriers: see emit/partial_warp.rs.
     // --- staging ----------------------------------------------------------
     let region_var = |name: &str| vars.iter().position(|v| v.sym.name == name);
     struct Want {
@@ -2668,7 +2679,11 @@ pub fn plan_lines(g: &Generic, file: &SourceFile) -> Vec<String> {
             f.construct,
             fork_threads(g, f),
             what,
-            if f.has_barrier { ", team barriers" } else { "" }
+            if f.has_barrier {
+                ", team barriers (with a partial last warp, its lanes beyond the team arrive too)"
+            } else {
+                ""
+            }
         ));
         if !f.reductions.is_empty() {
             v.push(format!(
@@ -2711,6 +2726,7 @@ pub fn plan_lines(g: &Generic, file: &SourceFile) -> Vec<String> {
             ));
         }
     }
+    super::gen_lastprivate::plan_lines(g, file, &mut v);
     for (sp, why) in &g.stripped {
         v.push(format!(
             "in order:  line {}: {} ({why})",

@@ -6,11 +6,13 @@
 //! Architecture invariant: lowering decides everything the emitter writes;
 //! the emitter makes no decision of its own beyond spelling.
 
+pub mod acc_auto;
 pub mod atomic;
 pub mod build;
 pub mod collapse;
 pub mod data;
 pub mod declare;
+pub mod gen_lastprivate;
 pub mod generic;
 pub mod ir;
 pub mod orphan;

@@ -31,6 +31,12 @@ inline void p2c_sim_bar_sync(unsigned id, unsigned count) {
 inline void p2c_sim_bar_arrive(unsigned id, unsigned count) {
     p2c_sim::barrier("p2c_sim_bar_arrive", id, count, false, false, 0);
 }
+// PTX `barrier.red.or.pred p, id, count, pred`: waits like bar.sync and returns whether any
+// thread of the completed phase arrived with a true predicate.
+inline int p2c_sim_bar_red_or(unsigned id, unsigned count, int pred) {
+    return static_cast<int>(
+        p2c_sim::barrier("p2c_sim_bar_red_or", id, count, true, false, pred).any);
+}
 
 // ---- warp primitives ----------------------------------------------------------------------
 inline void __syncwarp(unsigned mask = 0xffffffffu) {
