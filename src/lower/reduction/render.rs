@@ -270,14 +270,14 @@ fn team_lines(file: &SourceFile, r: &Region, o: &mut String) -> bool {
             .forks
             .iter()
             .filter(|x| !x.reductions.is_empty())
-            .map(|x| (x.pragma, &x.reductions, true))
+            .map(|x| (x.pragma, x.construct.as_str(), &x.reductions, true))
             .chain(
                 g.inner_loops
                     .iter()
                     .filter(|(_, w)| !w.reductions.is_empty())
-                    .map(|(_, w)| (w.pragma, &w.reductions, w.red_at_join)),
+                    .map(|(_, w)| (w.pragma, w.construct.as_str(), &w.reductions, w.red_at_join)),
             );
-        for (pragma, reds, at_join) in sites {
+        for (lid, (pragma, construct, reds, at_join)) in (first_team_lid(r)..).zip(sites) {
             any = true;
             let _ = writeln!(
                     o,
@@ -290,10 +290,88 @@ fn team_lines(file: &SourceFile, r: &Region, o: &mut String) -> bool {
                         "between two team barriers"
                     }
                 );
+            team_form(file, pragma, construct, reds, lid, o);
         }
         any |= super::array_generic::render(file, g, o);
     }
     any
+}
+
+/// The first loop id of the team sites: after the loops of the region's
+/// own form (lid 0 is the compute construct's NULL loop when it reduces).
+fn first_team_lid(r: &Region) -> u32 {
+    r.red
+        .loops
+        .iter()
+        .map(|l| l.lid + 1)
+        .max()
+        .unwrap_or(0)
+        .max(1)
+}
+
+/// The levels a team site's construct partitions over, innermost first
+/// (seed 001: a vector reduction is finished before the worker one; OpenMP
+/// threads are workers and simd lanes vectors, see ARCHITECTURE.md).
+fn team_levels(construct: &str) -> Vec<&'static str> {
+    let words: Vec<&str> = construct.split_whitespace().collect();
+    let has = |w: &str| words.contains(&w);
+    if has("acc") && !has("worker") && !has("vector") {
+        // `acc loop` with no level inside a gang: the levels below gang.
+        return vec!["VECTOR", "WORKER"];
+    }
+    let mut levels = Vec::new();
+    if has("vector") || has("simd") {
+        levels.push("VECTOR");
+    }
+    if has("worker") || (has("omp") && !(has("simd") && words.len() == 2)) {
+        levels.push("WORKER");
+    }
+    levels
+}
+
+/// A team site in seed 001's abstract form: the variables are private to
+/// the gang (or the team's frame), not copy objects, so RES_PTR is NULL and
+/// RED_FINI folds into the variable itself.
+fn team_form(
+    file: &SourceFile,
+    pragma: crate::source::Span,
+    construct: &str,
+    reds: &[crate::lower::generic::GenRed],
+    lid: u32,
+    o: &mut String,
+) {
+    let levels = team_levels(construct);
+    let _ = writeln!(
+        o,
+        "    // line {}: `{construct}` over the threads of one team, lid {lid}, {}",
+        file.line_of(pragma.start),
+        levels.join(" then ")
+    );
+    let each = |o: &mut String, builtin: &str, level: &str| {
+        for (rid, x) in reds.iter().enumerate() {
+            let _ = writeln!(
+                o,
+                "    {v} = {builtin} (NULL, {v}, {level}, {op}, {lid}, {rid})",
+                v = x.name,
+                op = x.op.as_str()
+            );
+        }
+    };
+    for level in &levels {
+        each(o, "RED_SETUP", level);
+        each(o, "RED_INIT", level);
+    }
+    let _ = writeln!(
+        o,
+        "    {{ the loop of line {} }}",
+        file.line_of(pragma.start)
+    );
+    for level in &levels {
+        let _ = writeln!(o, "    RED_LOCK ({level}, {lid})");
+        each(o, "RED_FINI", level);
+        let _ = writeln!(o, "    RED_UNLOCK ({level}, {lid})");
+        each(o, "RED_TEARDOWN", level);
+    }
 }
 
 /// The array and array-section reductions of a region: one RID covers the
