@@ -579,7 +579,7 @@ fn param_kind(r: &Region, i: usize) -> Option<()> {
         return None;
     }
     match v.attr {
-        Attr::Firstprivate | Attr::Mapped { .. } => Some(()),
+        Attr::Firstprivate | Attr::Mapped { .. } | Attr::ArrayPrivate { .. } => Some(()),
         _ => None,
     }
 }
@@ -909,6 +909,12 @@ pub fn emit_generic(
             continue;
         }
         let p = &gen.n.params[i];
+        if let Some(a) = r.array_privates.iter().find(|a| a.var == v.sym.name) {
+            // The kernel binds the name to the team's copy; the
+            // parallel-region function takes it as a pointer.
+            par_params.push(super::privarray::par_param(a));
+            continue;
+        }
         let decl = match &v.attr {
             Attr::Mapped { .. } if v.sym.ty.is_scalar() => CType {
                 base: v.sym.ty.base.clone(),
@@ -949,6 +955,8 @@ pub fn emit_generic(
     if let Some(rn) = &rn {
         params.extend(super::reduction::params(r, rn));
     }
+    let privs = super::privarray::names(r, namer);
+    params.extend(super::privarray::params(r, &privs));
     if g.global_bytes > 0 {
         params.push(format!("unsigned char *{}", gen.n.gstack));
     }
@@ -1069,6 +1077,7 @@ pub fn emit_generic(
             gen.n.gframe, gen.n.gstack, g.global_bytes
         );
     }
+    k.push_str(&super::privarray::bind(r, &privs, ind));
     // The master's prologue: mapped scalars, staged region variables.
     let mut prologue = String::new();
     let master_code = without_comments(&master);

@@ -16,6 +16,7 @@ pub mod edits;
 pub mod generic;
 pub mod namer;
 pub mod orphan;
+pub mod privarray;
 pub mod reduction;
 pub mod region;
 pub mod templates;

@@ -192,6 +192,9 @@ pub enum VarHome {
     Staged(usize),
     /// The device copy of mapped data, in global memory.
     Device,
+    /// Private copies of an array in a per-launch area in global memory
+    /// (`privarray.rs`); the detail says whose.
+    Copies(&'static str),
 }
 
 /// How the rule that decided an attribute is classified by the specs.
@@ -1180,6 +1183,7 @@ pub fn build_generic(
         text,
         cx.diags,
     );
+    super::build::local_types(file, at, &symbols_at_region, &vars, cx.diags);
     for v in &vars {
         if matches!(v.attr, Attr::Lastprivate { .. }) {
             cx.diags.push(not_supported(
@@ -1905,7 +1909,9 @@ pub fn build_generic(
                     Attr::Reduction { .. } => Some(
                         "the team's private copy of a reduction on the compute construct, used in a parallel region",
                     ),
-                    Attr::ArrayReduction { .. } | Attr::Lastprivate { .. } => None,
+                    Attr::ArrayReduction { .. }
+                    | Attr::Lastprivate { .. }
+                    | Attr::ArrayPrivate { .. } => None,
                 };
                 if let Some(why) = stage {
                     let key = wants
@@ -2262,6 +2268,7 @@ pub fn build_generic(
         construct_red_uses,
         loop_gang_reds: loop_gang_names,
     };
+    let array_privates = super::privarray::generic_copies(&vars, kind, &blocks, cx.diags);
     Some(Region {
         model: d.model,
         construct: d.name.clone(),
@@ -2305,6 +2312,7 @@ pub fn build_generic(
             })
             .collect(),
         array_reductions: vec![],
+        array_privates,
         red: Default::default(),
         if_cond: None,
         notes,
@@ -2449,6 +2457,9 @@ fn fork_scope(
                 shared_rule,
                 RuleKind::Implicit,
             ),
+            (Attr::ArrayPrivate { first, .. }, None, k) => {
+                super::privarray::scope_row(*first, k, v.rule, shared_rule)
+            }
             (Attr::Firstprivate, None, GenKind::OmpParallel) => (
                 "firstprivate".to_string(),
                 VarHome::Register("kernel parameter: each thread's copy"),

@@ -14,6 +14,7 @@ pub mod generic;
 pub mod ir;
 pub mod orphan;
 pub mod plan;
+pub mod privarray;
 pub mod reduction;
 pub mod sharing_report;
 pub mod split;
