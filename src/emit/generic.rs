@@ -1285,7 +1285,11 @@ pub fn emit_generic(
         Some(rn) => region::host_code_red(r, "", &file.name, namer, rn),
         None => region::host_code(r, "", &file.name, namer),
     };
-    RegionText { kernel: k, host }
+    let types: String = r.local_types.iter().map(|h| h.def.as_str()).collect();
+    RegionText {
+        kernel: types + &k,
+        host,
+    }
 }
 
 /// The reduction data struct's field of a generic-mode reduction.

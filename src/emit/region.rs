@@ -232,7 +232,11 @@ pub fn emit_region(
     let n = names(r, namer);
     let kernel = kernel_text(r, body, &n);
     let host = host_text(r, fallback, file_name, &n);
-    RegionText { kernel, host }
+    let types: String = r.local_types.iter().map(|h| h.def.as_str()).collect();
+    RegionText {
+        kernel: types + &kernel,
+        host,
+    }
 }
 
 /// The host block of a region whose kernel another module wrote
@@ -755,7 +759,10 @@ fn host_text(r: &Region, fallback: &str, file_name: &str, n: &Names) -> String {
             Attr::Firstprivate if r.in_kernel(v) && is_complex_scalar(&v.sym.ty) => {
                 args.push(format!("__real__ {name}, __imag__ {name}"))
             }
-            Attr::Firstprivate if r.in_kernel(v) => args.push(name.clone()),
+            Attr::Firstprivate if r.in_kernel(v) => args.push(
+                crate::lower::localtype::host_arg(&r.local_types, name)
+                    .unwrap_or_else(|| name.clone()),
+            ),
             Attr::Firstprivate => {}
             Attr::Private | Attr::ArrayPrivate { .. } => {}
             Attr::Mapped { kind, sections } => {

@@ -335,11 +335,11 @@ pub fn build_region(
     let loop_vars: Vec<String> = nest.iter().map(|l| l.var.clone()).collect();
     let (used, _calls) = uses::free_identifiers(stmt, &file.text);
     let is_kernels = d.model == Model::Acc && d.name == "kernels loop";
-    let vars = sharing::decide(
+    let mut vars = sharing::decide(
         d, is_kernels, &used, &symbols, &loop_vars, env, &file.text, diags,
     );
     shared_on_combined(d, &vars, stmt, &file.text, diags);
-    local_types(file, at, &symbols, &vars, diags);
+    let hoisted = local_types(file, at, &symbols, &mut vars, &kernel, stmt_span, diags);
     let mut reductions = Vec::new();
     for v in &vars {
         if let Attr::Reduction { op, arith } = v.attr {
@@ -672,6 +672,7 @@ pub fn build_region(
         vars,
         reductions,
         array_privates,
+        local_types: hoisted,
         array_reductions,
         red: Default::default(),
         if_cond,
@@ -688,20 +689,25 @@ pub fn build_region(
 /// Kernels live at file scope: a variable whose type is defined inside the
 /// function cannot be passed to one (E0303). Generic-mode regions
 /// (`generic.rs`) check the same.
+/// A firstprivate variable of a local struct or union type gets a
+/// file-scope copy of the definition instead (`localtype.rs`).
 pub(crate) fn local_types(
     file: &SourceFile,
     at: &Attached,
     symbols: &std::collections::HashMap<String, symbols::Symbol>,
-    vars: &[sharing::VarAttr],
+    vars: &mut [sharing::VarAttr],
+    kernel: &str,
+    body: Span,
     diags: &mut Vec<Diagnostic>,
-) {
+) -> Vec<super::localtype::Hoisted> {
+    let mut hoisted = Vec::new();
     let func_text = at
         .function
         .as_ref()
         .map(|(_, s)| file.slice(*s))
         .unwrap_or("");
     for v in vars {
-        let base = &v.sym.ty.base;
+        let base = &v.sym.ty.base.clone();
         let tag_defined_locally = base
             .strip_prefix("struct ")
             .or_else(|| base.strip_prefix("union "))
@@ -719,6 +725,12 @@ pub(crate) fn local_types(
                 && s.storage != symbols::Storage::Global
                 && base.split_whitespace().any(|w| w == s.name)
         });
+        if tag_defined_locally && !local_typedef && !base.contains('{') {
+            if let Some(h) = super::localtype::hoist(v, kernel, func_text, file.slice(body)) {
+                hoisted.push(h);
+                continue;
+            }
+        }
         if base.contains('{') || tag_defined_locally || local_typedef {
             diags.push(
                 Diagnostic::new(codes::UNSUPPORTED_TYPE, v.span, format!("the type of `{}` is defined inside the function, so a kernel cannot name it", v.sym.name))
@@ -728,6 +740,7 @@ pub(crate) fn local_types(
             );
         }
     }
+    hoisted
 }
 
 /// The pragma as written, on one line; for a pragma that comes from a macro

@@ -1183,7 +1183,15 @@ pub fn build_generic(
         text,
         cx.diags,
     );
-    super::build::local_types(file, at, &symbols_at_region, &vars, cx.diags);
+    let hoisted = super::build::local_types(
+        file,
+        at,
+        &symbols_at_region,
+        &mut vars,
+        &kernel,
+        block,
+        cx.diags,
+    );
     for v in &vars {
         if matches!(v.attr, Attr::Lastprivate { .. }) {
             cx.diags.push(not_supported(
@@ -2313,6 +2321,7 @@ pub fn build_generic(
             .collect(),
         array_reductions: vec![],
         array_privates,
+        local_types: hoisted,
         red: Default::default(),
         if_cond: None,
         notes,

@@ -12,6 +12,7 @@ pub mod data;
 pub mod declare;
 pub mod generic;
 pub mod ir;
+pub mod localtype;
 pub mod orphan;
 pub mod plan;
 pub mod privarray;
