@@ -236,6 +236,10 @@ impl Gen<'_> {
     ) -> Vec<(String, String)> {
         let mut lastp = Vec::new();
         for p in privs {
+            if let Some((lo, len)) = &p.section {
+                out.push_str(&super::privarray::nested(lo, len, p, namer, ind));
+                continue;
+            }
             match p.kind {
                 PrivKind::Private => {
                     let _ = writeln!(out, "{ind}{};", p.ty.declare(&p.name));

@@ -207,3 +207,48 @@ fn binding(a: &ArrayPrivate, mine: &str, lo: &str) -> String {
 pub fn par_param(a: &ArrayPrivate) -> String {
     a.ty.decayed().declare(&a.var)
 }
+
+/// The private copy of a section for a construct nested in a generic-mode
+/// region (`lower/privarray.rs`, `nested_section`): `len` elements on the
+/// device heap for the thread that runs the construct, freed at the end of
+/// its block, the name bound to it as the original is indexed; a
+/// firstprivate copy is filled from the enclosing variable.
+pub fn nested(
+    lo: &str,
+    len: &str,
+    p: &crate::lower::generic::PrivVar,
+    namer: &mut Namer,
+    ind: &str,
+) -> String {
+    let elem = CType {
+        base: p.ty.unqualified_base(),
+        derivs: vec![],
+    }
+    .type_name();
+    let guard = namer.fresh(&format!("p2c_vla_{}", p.name));
+    let lo_n = namer.fresh(&format!("p2c_lo_{}", p.name));
+    let len_n = namer.fresh(&format!("p2c_len_{}", p.name));
+    let mut o = String::new();
+    let first = p.kind == crate::lower::generic::PrivKind::Firstprivate;
+    let _ = writeln!(
+        o,
+        "{ind}/* {}({}[{lo}:{len}]): this thread's copy on the device heap */",
+        if first { "firstprivate" } else { "private" },
+        p.name
+    );
+    let _ = writeln!(
+        o,
+        "{ind}const long long {lo_n} = {lo}, {len_n} = {len};\n{ind}p2c_vla<{elem}> {guard}((size_t)({len_n} > 0 ? {len_n} : 0));"
+    );
+    if first {
+        let outer = namer.fresh(&format!("p2c_outer_{}", p.name));
+        let k = namer.fresh("p2c_k");
+        let _ = writeln!(
+            o,
+            "{ind}auto &{outer} = {};\n{ind}for (long long {k} = 0; {k} < {len_n}; {k}++)\n{ind}    {guard}.data[{k}] = {outer}[{lo_n} + {k}];",
+            p.name
+        );
+    }
+    let _ = writeln!(o, "{ind}{elem} *{} = {guard}.data - {lo_n};", p.name);
+    o
+}

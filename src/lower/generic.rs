@@ -117,6 +117,8 @@ pub struct PrivVar {
     pub span: Span,
     /// For `lastprivate(conditional:)`: the assignments to instrument.
     pub assigns: Vec<Span>,
+    /// An array section's first index and length (`privarray::nested_section`).
+    pub section: Option<(String, String)>,
 }
 
 /// A `reduction(op: var)` item of a construct nested in the region whose
@@ -678,10 +680,11 @@ fn privates(cx: &mut Ctx<'_>, d: &Directive, at: Node<'_>, body: Option<Node<'_>
             _ => continue,
         };
         for item in c.items() {
-            if !item.path.is_empty() || !item.sections.is_empty() {
+            let lastp = matches!(kind, PrivKind::Lastprivate { .. });
+            if !item.path.is_empty() || (lastp && !item.sections.is_empty()) {
                 cx.diags.push(not_supported(
                     item.span,
-                    "struct members and array sections in privatization clauses are not supported yet",
+                    "struct members, and array sections in lastprivate, are not supported yet",
                 ));
                 continue;
             }
@@ -713,6 +716,15 @@ fn privates(cx: &mut Ctx<'_>, d: &Directive, at: Node<'_>, body: Option<Node<'_>
                 ));
                 continue;
             }
+            let section = if item.sections.is_empty() {
+                None
+            } else {
+                let first = kind == PrivKind::Firstprivate;
+                match super::privarray::nested_section(d, first, item, sym, &syms, cx.diags) {
+                    Ok(b) => Some(b),
+                    Err(()) => continue,
+                }
+            };
             let assigns = match (kind, body) {
                 (PrivKind::Lastprivate { conditional: true }, Some(b)) => {
                     let mut v = Vec::new();
@@ -730,6 +742,7 @@ fn privates(cx: &mut Ctx<'_>, d: &Directive, at: Node<'_>, body: Option<Node<'_>
                 kind,
                 span: item.span,
                 assigns,
+                section,
             });
         }
     }
@@ -1162,6 +1175,7 @@ pub fn build_generic(
     let symbols_at_region = symbols::visible_at(root, text, stmt);
     let (mut used, region_calls) = uses::free_identifiers(stmt, text);
     clause_uses(tree, text, root, block, &nested, &mut used);
+    super::privarray::drop_nested_private_uses(&mut used, &nested, block, text);
     // `acc kernels`: scalars default to copy (OpenACC 3.3 2.6.2).
     let is_kernels = d.model == Model::Acc && d.name == "kernels";
     // `acc kernels` with a structured block (not a `kernels loop` the
@@ -2197,6 +2211,7 @@ pub fn build_generic(
     for (f, v) in forks.iter_mut().zip(scopes) {
         f.vars = v;
     }
+    super::privarray::master_privates_in_forks(&master_loops, &forks, text, cx.diags);
     if kind == GenKind::OmpParallel {
         for v in &vars {
             if v.attr == Attr::Firstprivate && written.contains(&v.sym.name) {

@@ -72,25 +72,8 @@ pub fn build(vars: &[VarAttr], per: Per) -> Vec<ArrayPrivate> {
             continue;
         };
         let name = &v.sym.name;
-        let extent = match v.sym.ty.derivs.first() {
-            Some(Deriv::Array(Some(n))) => Some(n.clone()),
-            _ => None,
-        };
-        let s = sections.first();
-        let lo = s
-            .and_then(|s| s.lower.as_ref())
-            .map(|e| e.text.clone())
-            .unwrap_or_else(|| "0".into());
-        // sema (sema/privarray.rs) only lets through a section with a
-        // length or of an array of known extent, and whole arrays of known
-        // extent.
-        let len = match (s.and_then(|s| s.length.as_ref()), &extent) {
-            (Some(e), _) => e.text.clone(),
-            (None, Some(n)) if s.is_some() => format!("({n}) - ({lo})"),
-            (None, Some(n)) => n.clone(),
-            (None, None) => "0".into(),
-        };
-        let text = match s {
+        let (lo, len) = bounds(&v.sym.ty, sections);
+        let text = match sections.first() {
             None => name.clone(),
             Some(_) => format!("{name}[{lo}:{len}]"),
         };
@@ -111,6 +94,54 @@ pub fn build(vars: &[VarAttr], per: Per) -> Vec<ArrayPrivate> {
         });
     }
     out
+}
+
+/// The first index and the length of a privatized section (the whole
+/// array when `sections` is empty), as C expressions. sema
+/// (sema/privarray.rs) only lets through a section with a length or of an
+/// array of known extent, and whole arrays of known extent.
+pub fn bounds(ty: &CType, sections: &[crate::directives::Section]) -> (String, String) {
+    let extent = match ty.derivs.first() {
+        Some(Deriv::Array(Some(n))) => Some(n.clone()),
+        _ => None,
+    };
+    let s = sections.first();
+    let lo = s
+        .and_then(|s| s.lower.as_ref())
+        .map(|e| e.text.clone())
+        .unwrap_or_else(|| "0".into());
+    let len = match (s.and_then(|s| s.length.as_ref()), &extent) {
+        (Some(e), _) => e.text.clone(),
+        (None, Some(n)) if s.is_some() => format!("({n}) - ({lo})"),
+        (None, Some(n)) => n.clone(),
+        (None, None) => "0".into(),
+    };
+    (lo, len)
+}
+
+/// A section in `private` / `firstprivate` of a construct nested in a
+/// generic-mode region (`acc loop gang private(c[0:n])`, `acc loop vector
+/// firstprivate(w[lo:n])`): checked like the compute construct's, its
+/// bounds as C text. Each thread that runs the construct (the team's master
+/// for a gang loop) gets `len` elements on the device heap (`p2c_vla`,
+/// freed at the end of the construct's block; an exhausted heap stops the
+/// kernel with a message), indexed as the original. `Err(())`: reported.
+pub fn nested_section(
+    d: &crate::directives::Directive,
+    first: bool,
+    item: &crate::directives::ListItem,
+    sym: &crate::sema::Symbol,
+    symbols: &std::collections::HashMap<String, crate::sema::Symbol>,
+    diags: &mut Vec<crate::diag::Diagnostic>,
+) -> Result<(String, String), ()> {
+    match crate::sema::privarray::attr(d, first, item, sym, symbols) {
+        Ok(Attr::ArrayPrivate { sections, .. }) => Ok(bounds(&sym.ty, &sections)),
+        Ok(_) => Err(()),
+        Err(e) => {
+            diags.push(*e);
+            Err(())
+        }
+    }
 }
 
 /// Where `--emit=sharing` and `--emit=plan` say the copies live.
@@ -216,4 +247,85 @@ pub fn scope_row(
             RuleKind::Implicit,
         )
     }
+}
+
+/// A `private` of a loop over the teams' masters (`acc loop gang
+/// private(c)`, `omp distribute private(c)` in a generic-mode region) is
+/// declared by the master inside the loop; a parallel region nested in that
+/// loop would name the region's variable instead of that copy, so such a
+/// use is refused (E0901) until the copy is staged in the team's frame.
+pub fn master_privates_in_forks(
+    master_loops: &[super::generic::WsLoop],
+    forks: &[super::generic::Fork],
+    text: &str,
+    diags: &mut Vec<crate::diag::Diagnostic>,
+) {
+    let inside = |i: Span, o: Span| o.start <= i.start && i.end <= o.end;
+    // The fork names the variable and has no private copy of its own.
+    let names = |f: &super::generic::Fork, name: &str| {
+        let own = f
+            .privates
+            .iter()
+            .chain(f.ws.iter().flat_map(|w| w.privates.iter()))
+            .any(|p| p.name == name);
+        !own && text
+            .get(f.stmt.start..f.stmt.end)
+            .is_some_and(|t| crate::source::mask::mentions_word(t, name))
+    };
+    for w in master_loops {
+        for p in &w.privates {
+            let used = forks
+                .iter()
+                .filter(|f| inside(f.stmt, w.stmt))
+                .any(|f| names(f, &p.name));
+            if used {
+                diags.push(not_supported(
+                    p.span,
+                    format!(
+                        "`{}` is private to a loop over the teams and used in a parallel region nested in it; this is not supported yet",
+                        p.name
+                    ),
+                ).with_help(format!(
+                    "privatize `{}` on the compute construct (one copy per team), or declare it inside the loop",
+                    p.name
+                )));
+            }
+        }
+    }
+}
+
+/// Variables that a generic-mode region names only inside nested constructs
+/// that make them `private` (`acc loop gang private(c[lo:n])` over a host
+/// pointer `c`) are not the region's variables: their original is never
+/// read or written on the device, so they need no attribute (a pointer
+/// would otherwise be E0401, an array would be copied for nothing). Found on
+/// the text: the block with those constructs blanked must not name them.
+pub fn drop_nested_private_uses(
+    used: &mut Vec<crate::sema::uses::Use>,
+    nested: &[&crate::front::Attached],
+    block: Span,
+    text: &str,
+) {
+    used.retain(|u| {
+        let spans: Vec<Span> = nested
+            .iter()
+            .filter(|n| {
+                n.directive
+                    .clauses_named("private")
+                    .any(|c| c.items().iter().any(|i| i.name == u.name))
+            })
+            .filter_map(|n| n.stmt.map(|s| Span::new(n.directive.span.start, s.end)))
+            .filter(|s| block.start <= s.start && s.end <= block.end)
+            .collect();
+        if spans.is_empty() {
+            return true;
+        }
+        let mut rest: Vec<u8> = text.as_bytes()[block.start..block.end].to_vec();
+        for s in &spans {
+            for b in &mut rest[s.start - block.start..s.end - block.start] {
+                *b = b' ';
+            }
+        }
+        crate::source::mask::mentions_word(&String::from_utf8_lossy(&rest), &u.name)
+    });
 }
