@@ -721,8 +721,8 @@ fn privates(cx: &mut Ctx<'_>, d: &Directive, at: Node<'_>, body: Option<Node<'_>
             } else {
                 let first = kind == PrivKind::Firstprivate;
                 match super::privarray::nested_section(d, first, item, sym, &syms, cx.diags) {
-                    Ok(b) => Some(b),
-                    Err(()) => continue,
+                    Some(b) => Some(b),
+                    None => continue,
                 }
             };
             let assigns = match (kind, body) {

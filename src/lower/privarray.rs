@@ -125,7 +125,7 @@ pub fn bounds(ty: &CType, sections: &[crate::directives::Section]) -> (String, S
 /// bounds as C text. Each thread that runs the construct (the team's master
 /// for a gang loop) gets `len` elements on the device heap (`p2c_vla`,
 /// freed at the end of the construct's block; an exhausted heap stops the
-/// kernel with a message), indexed as the original. `Err(())`: reported.
+/// kernel with a message), indexed as the original. `None`: reported.
 pub fn nested_section(
     d: &crate::directives::Directive,
     first: bool,
@@ -133,13 +133,13 @@ pub fn nested_section(
     sym: &crate::sema::Symbol,
     symbols: &std::collections::HashMap<String, crate::sema::Symbol>,
     diags: &mut Vec<crate::diag::Diagnostic>,
-) -> Result<(String, String), ()> {
+) -> Option<(String, String)> {
     match crate::sema::privarray::attr(d, first, item, sym, symbols) {
-        Ok(Attr::ArrayPrivate { sections, .. }) => Ok(bounds(&sym.ty, &sections)),
-        Ok(_) => Err(()),
+        Ok(Attr::ArrayPrivate { sections, .. }) => Some(bounds(&sym.ty, &sections)),
+        Ok(_) => None,
         Err(e) => {
             diags.push(*e);
-            Err(())
+            None
         }
     }
 }
