@@ -238,6 +238,10 @@ impl Gen<'_> {
     ) -> Vec<(String, String)> {
         let mut lastp = Vec::new();
         for p in privs {
+            if let Some((lo, len)) = &p.section {
+                out.push_str(&super::privarray::nested(lo, len, p, namer, ind));
+                continue;
+            }
             match p.kind {
                 PrivKind::Private => {
                     let _ = writeln!(out, "{ind}{};", p.ty.declare(&p.name));
@@ -616,7 +620,7 @@ fn param_kind(r: &Region, i: usize) -> Option<()> {
         return None;
     }
     match v.attr {
-        Attr::Firstprivate | Attr::Mapped { .. } => Some(()),
+        Attr::Firstprivate | Attr::Mapped { .. } | Attr::ArrayPrivate { .. } => Some(()),
         _ => None,
     }
 }
@@ -989,6 +993,12 @@ pub fn emit_generic(
             continue;
         }
         let p = &gen.n.params[i];
+        if let Some(a) = r.array_privates.iter().find(|a| a.var == v.sym.name) {
+            // The kernel binds the name to the team's copy; the
+            // parallel-region function takes it as a pointer.
+            par_params.push(super::privarray::par_param(a));
+            continue;
+        }
         let decl = match &v.attr {
             Attr::Mapped { .. } if v.sym.ty.is_scalar() => CType {
                 base: v.sym.ty.base.clone(),
@@ -1032,6 +1042,8 @@ pub fn emit_generic(
     // Array reductions on the construct (`region::generic_arrays`).
     let (arr_params, arr_init, arr_fini) = region::generic_arrays(r, namer);
     params.extend(arr_params);
+    let privs = super::privarray::names(r, namer);
+    params.extend(super::privarray::params(r, &privs));
     if g.global_bytes > 0 {
         params.push(format!("unsigned char *{}", gen.n.gstack));
     }
@@ -1152,6 +1164,7 @@ pub fn emit_generic(
             gen.n.gframe, gen.n.gstack, g.global_bytes
         );
     }
+    k.push_str(&super::privarray::bind(r, &privs, ind));
     // The master's prologue: mapped scalars, staged region variables.
     let mut prologue = String::new();
     let master_code = without_comments(&master);
@@ -1369,7 +1382,11 @@ pub fn emit_generic(
         Some(rn) => region::host_code_red(r, "", &file.name, namer, rn),
         None => region::host_code(r, "", &file.name, namer),
     };
-    RegionText { kernel: k, host }
+    let types: String = r.local_types.iter().map(|h| h.def.as_str()).collect();
+    RegionText {
+        kernel: types + &k,
+        host,
+    }
 }
 
 /// The reduction data struct's field of a generic-mode reduction.

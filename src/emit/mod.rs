@@ -21,6 +21,7 @@ pub mod namer;
 pub mod orphan;
 pub mod orphan_team;
 pub mod partial_warp;
+pub mod privarray;
 pub mod reduction;
 pub mod region;
 pub mod templates;

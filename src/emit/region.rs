@@ -24,6 +24,7 @@ struct Names {
     cond: Vec<String>, // per var: lastprivate(conditional) last assigning iteration + 1
     lpc: Vec<String>,  // per var: lastprivate(conditional) device scratch
     arr: Vec<ArrNames>, // per array reduction (r.array_reductions order)
+    privs: Vec<super::privarray::PrivNames>, // per array privatization
 }
 
 /// Names of one array reduction's code.
@@ -123,6 +124,7 @@ fn names(r: &Region, namer: &mut Namer) -> Names {
         })
         .collect();
     Names {
+        privs: super::privarray::names(r, namer),
         arr,
         last,
         cond,
@@ -228,7 +230,11 @@ pub fn emit_region(
     let n = names(r, namer);
     let kernel = kernel_text(r, body, &n);
     let host = host_text(r, fallback, file_name, &n);
-    RegionText { kernel, host }
+    let types: String = r.local_types.iter().map(|h| h.def.as_str()).collect();
+    RegionText {
+        kernel: types + &kernel,
+        host,
+    }
 }
 
 /// The host block of a region whose kernel another module wrote
@@ -339,7 +345,7 @@ fn kernel_text(r: &Region, body: &str, n: &Names) -> String {
                     params.push(v.sym.ty.decayed().declare(name));
                 }
             }
-            Attr::Reduction { .. } | Attr::ArrayReduction { .. } => {}
+            Attr::Reduction { .. } | Attr::ArrayReduction { .. } | Attr::ArrayPrivate { .. } => {}
             Attr::Lastprivate { conditional } => {
                 let t = v.sym.ty.unqualified_base();
                 params.push(format!("{t} *{}", n.dev[i]));
@@ -367,6 +373,8 @@ fn kernel_text(r: &Region, body: &str, n: &Names) -> String {
         params.extend(array_params(a, an));
         prologue.push_str(&array_init(r, a, an, false));
     }
+    params.extend(super::privarray::params(r, &n.privs));
+    prologue.push_str(&super::privarray::bind(r, &n.privs, "    "));
     let (start, stride) = match r.schedule {
         Schedule::GridStride => (
             "(unsigned long long)blockIdx.x * p2c_block_threads() + p2c_thread_id()",
@@ -799,9 +807,12 @@ fn host_text(r: &Region, fallback: &str, file_name: &str, n: &Names) -> String {
             Attr::Firstprivate if r.in_kernel(v) && is_complex_scalar(&v.sym.ty) => {
                 args.push(format!("__real__ {name}, __imag__ {name}"))
             }
-            Attr::Firstprivate if r.in_kernel(v) => args.push(name.clone()),
+            Attr::Firstprivate if r.in_kernel(v) => args.push(
+                crate::lower::localtype::host_arg(&r.local_types, name)
+                    .unwrap_or_else(|| name.clone()),
+            ),
             Attr::Firstprivate => {}
-            Attr::Private => {}
+            Attr::Private | Attr::ArrayPrivate { .. } => {}
             Attr::Mapped { kind, sections } => {
                 // An implicitly mapped whole array may find a section of itself present.
                 let k = if v.is_implicit() && v.sym.ty.is_array() {
@@ -943,17 +954,29 @@ fn host_text(r: &Region, fallback: &str, file_name: &str, n: &Names) -> String {
         _ => format!("{b}.x * {b}.y", b = n.block),
     };
     let from_trip = format!("p2c_blocks_for({}, {per_block}, {}u)", n.trip, r.max_blocks);
-    let from_trip = if r.array_reductions.is_empty() {
+    // Every thread has its own copy of each reduced or privatized section:
+    // fewer blocks keep the copies within the prelude's budget.
+    let bytes: Vec<String> = r
+        .array_reductions
+        .iter()
+        .zip(&n.arr)
+        .map(|(a, an)| format!("(unsigned long long){} * sizeof({})", an.len, array_elem(a)))
+        .chain(
+            r.array_privates
+                .iter()
+                .filter(|a| a.per == crate::lower::privarray::Per::Thread)
+                .map(|a| {
+                    format!(
+                        "(unsigned long long)({}) * sizeof({})",
+                        a.len,
+                        a.elem.type_name()
+                    )
+                }),
+        )
+        .collect();
+    let from_trip = if bytes.is_empty() {
         from_trip
     } else {
-        // Every thread has its own copy of each section: fewer blocks keep
-        // the copies within the prelude's budget.
-        let bytes: Vec<String> = r
-            .array_reductions
-            .iter()
-            .zip(&n.arr)
-            .map(|(a, an)| format!("(unsigned long long){} * sizeof({})", an.len, array_elem(a)))
-            .collect();
         format!(
             "p2c_array_red_blocks({from_trip}, {per_block}, {})",
             bytes.join(" + ")
@@ -994,6 +1017,9 @@ fn host_text(r: &Region, fallback: &str, file_name: &str, n: &Names) -> String {
             an.arrived.clone(),
         ]);
     }
+    super::privarray::host(
+        r, &n.privs, &n.blocks, &per_block, w, ind, &mut h, &mut args, &mut exits,
+    );
     if let Some(g) = r.generic.as_ref().filter(|g| g.global_bytes > 0) {
         // Generic mode: the per-team frames in global memory.
         args.push(format!(
@@ -1027,7 +1053,10 @@ fn host_text(r: &Region, fallback: &str, file_name: &str, n: &Names) -> String {
         .chain(
             r.vars
                 .iter()
-                .filter(|v| v.attr == Attr::Private)
+                .filter(|v| {
+                    v.attr == Attr::Private
+                        || matches!(v.attr, Attr::ArrayPrivate { first: false, .. })
+                })
                 .map(|v| v.sym.name.as_str()),
         )
         .fold(Vec::new(), |mut acc, name| {

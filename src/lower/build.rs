@@ -321,44 +321,11 @@ pub fn build_region(
     }
     let (used, _calls) = uses::free_identifiers(stmt, &file.text);
     let is_kernels = d.model == Model::Acc && d.name == "kernels loop";
-    let vars = sharing::decide(
+    let mut vars = sharing::decide(
         d, is_kernels, &used, &symbols, &loop_vars, env, &file.text, diags,
     );
     shared_on_combined(d, &vars, stmt, &file.text, diags);
-    // Kernels live at file scope: types defined inside the function are out of reach.
-    let func_text = at
-        .function
-        .as_ref()
-        .map(|(_, s)| file.slice(*s))
-        .unwrap_or("");
-    for v in &vars {
-        let base = &v.sym.ty.base;
-        let tag_defined_locally = base
-            .strip_prefix("struct ")
-            .or_else(|| base.strip_prefix("union "))
-            .or_else(|| base.strip_prefix("enum "))
-            .map(|tag| {
-                let tag = tag.trim();
-                ["struct", "union", "enum"].iter().any(|kw| {
-                    func_text.contains(&format!("{kw} {tag} {{"))
-                        || func_text.contains(&format!("{kw} {tag}{{"))
-                })
-            })
-            .unwrap_or(false);
-        let local_typedef = symbols.values().any(|s| {
-            s.is_typedef
-                && s.storage != symbols::Storage::Global
-                && base.split_whitespace().any(|w| w == s.name)
-        });
-        if base.contains('{') || tag_defined_locally || local_typedef {
-            diags.push(
-                Diagnostic::new(codes::UNSUPPORTED_TYPE, v.span, format!("the type of `{}` is defined inside the function, so a kernel cannot name it", v.sym.name))
-                    .with_label("used in an offloaded region")
-                    .with_secondary(v.sym.decl_span, "type defined here")
-                    .with_help("move the type definition to file scope"),
-            );
-        }
-    }
+    let hoisted = local_types(file, at, &symbols, &mut vars, &kernel, stmt_span, diags);
     let mut reductions = Vec::new();
     for v in &vars {
         if let Attr::Reduction { op, arith } = v.attr {
@@ -637,6 +604,7 @@ pub fn build_region(
         .unwrap_or_else(|| (used.clone(), Vec::new()));
     let body_names: std::collections::BTreeSet<String> =
         body_uses.into_iter().map(|u| u.name).collect();
+    let array_privates = super::privarray::loop_copies(&vars, &if_cond, diags)?;
     let mut region = Region {
         model: d.model,
         construct: d.name.clone(),
@@ -666,6 +634,8 @@ pub fn build_region(
         calls,
         vars,
         reductions,
+        array_privates,
+        local_types: hoisted,
         array_reductions,
         red: Default::default(),
         if_cond,
@@ -714,6 +684,63 @@ pub fn build_region(
     }
     region.red = reduction::build(&region, strategy);
     Some(region)
+}
+
+/// Kernels live at file scope: a variable whose type is defined inside the
+/// function cannot be passed to one (E0303). Generic-mode regions
+/// (`generic.rs`) check the same.
+/// A firstprivate variable of a local struct or union type gets a
+/// file-scope copy of the definition instead (`localtype.rs`).
+pub(crate) fn local_types(
+    file: &SourceFile,
+    at: &Attached,
+    symbols: &std::collections::HashMap<String, symbols::Symbol>,
+    vars: &mut [sharing::VarAttr],
+    kernel: &str,
+    body: Span,
+    diags: &mut Vec<Diagnostic>,
+) -> Vec<super::localtype::Hoisted> {
+    let mut hoisted = Vec::new();
+    let func_text = at
+        .function
+        .as_ref()
+        .map(|(_, s)| file.slice(*s))
+        .unwrap_or("");
+    for v in vars {
+        let base = &v.sym.ty.base.clone();
+        let tag_defined_locally = base
+            .strip_prefix("struct ")
+            .or_else(|| base.strip_prefix("union "))
+            .or_else(|| base.strip_prefix("enum "))
+            .map(|tag| {
+                let tag = tag.trim();
+                ["struct", "union", "enum"].iter().any(|kw| {
+                    func_text.contains(&format!("{kw} {tag} {{"))
+                        || func_text.contains(&format!("{kw} {tag}{{"))
+                })
+            })
+            .unwrap_or(false);
+        let local_typedef = symbols.values().any(|s| {
+            s.is_typedef
+                && s.storage != symbols::Storage::Global
+                && base.split_whitespace().any(|w| w == s.name)
+        });
+        if tag_defined_locally && !local_typedef && !base.contains('{') {
+            if let Some(h) = super::localtype::hoist(v, kernel, func_text, file.slice(body)) {
+                hoisted.push(h);
+                continue;
+            }
+        }
+        if base.contains('{') || tag_defined_locally || local_typedef {
+            diags.push(
+                Diagnostic::new(codes::UNSUPPORTED_TYPE, v.span, format!("the type of `{}` is defined inside the function, so a kernel cannot name it", v.sym.name))
+                    .with_label("used in an offloaded region")
+                    .with_secondary(v.sym.decl_span, "type defined here")
+                    .with_help("move the type definition to file scope"),
+            );
+        }
+    }
+    hoisted
 }
 
 /// The pragma as written, on one line; for a pragma that comes from a macro

@@ -118,6 +118,8 @@ pub struct PrivVar {
     pub span: Span,
     /// For `lastprivate(conditional:)`: the assignments to instrument.
     pub assigns: Vec<Span>,
+    /// An array section's first index and length (`privarray::nested_section`).
+    pub section: Option<(String, String)>,
 }
 
 /// A `reduction(op: var)` item of a construct nested in the region whose
@@ -193,6 +195,9 @@ pub enum VarHome {
     Staged(usize),
     /// The device copy of mapped data, in global memory.
     Device,
+    /// Private copies of an array in a per-launch area in global memory
+    /// (`privarray.rs`); the detail says whose.
+    Copies(&'static str),
 }
 
 /// How the rule that decided an attribute is classified by the specs.
@@ -680,10 +685,11 @@ fn privates(cx: &mut Ctx<'_>, d: &Directive, at: Node<'_>, body: Option<Node<'_>
             _ => continue,
         };
         for item in c.items() {
-            if !item.path.is_empty() || !item.sections.is_empty() {
+            let lastp = matches!(kind, PrivKind::Lastprivate { .. });
+            if !item.path.is_empty() || (lastp && !item.sections.is_empty()) {
                 cx.diags.push(not_supported(
                     item.span,
-                    "struct members and array sections in privatization clauses are not supported yet",
+                    "struct members, and array sections in lastprivate, are not supported yet",
                 ));
                 continue;
             }
@@ -719,6 +725,15 @@ fn privates(cx: &mut Ctx<'_>, d: &Directive, at: Node<'_>, body: Option<Node<'_>
                 ));
                 continue;
             }
+            let section = if item.sections.is_empty() {
+                None
+            } else {
+                let first = kind == PrivKind::Firstprivate;
+                match super::privarray::nested_section(d, first, item, sym, &syms, cx.diags) {
+                    Some(b) => Some(b),
+                    None => continue,
+                }
+            };
             let assigns = match (kind, body) {
                 (PrivKind::Lastprivate { conditional: true }, Some(b)) => {
                     let mut v = Vec::new();
@@ -736,6 +751,7 @@ fn privates(cx: &mut Ctx<'_>, d: &Directive, at: Node<'_>, body: Option<Node<'_>
                 kind,
                 span: item.span,
                 assigns,
+                section,
             });
         }
     }
@@ -1174,6 +1190,7 @@ pub fn build_generic(
     let symbols_at_region = symbols::visible_at(root, text, stmt);
     let (mut used, region_calls) = uses::free_identifiers(stmt, text);
     clause_uses(tree, text, root, block, &nested, &mut used);
+    super::privarray::drop_nested_private_uses(&mut used, &nested, block, text);
     // `acc kernels`: scalars default to copy (OpenACC 3.3 2.6.2).
     let is_kernels = d.model == Model::Acc && d.name == "kernels";
     // `acc kernels` with a structured block (not a `kernels loop` the
@@ -1193,6 +1210,15 @@ pub fn build_generic(
         &[],
         env,
         text,
+        cx.diags,
+    );
+    let hoisted = super::build::local_types(
+        file,
+        at,
+        &symbols_at_region,
+        &mut vars,
+        &kernel,
+        block,
         cx.diags,
     );
     for v in &vars {
@@ -1938,7 +1964,7 @@ pub fn build_generic(
                         cx.diags.push(array_generic::construct_array_in_fork(u.span, &v.sym.name));
                         None
                     }
-                    Attr::Lastprivate { .. } => None,
+                    Attr::Lastprivate { .. } | Attr::ArrayPrivate { .. } => None,
                 };
                 if let Some(why) = stage {
                     let key = wants
@@ -2222,6 +2248,7 @@ pub fn build_generic(
     for (f, v) in forks.iter_mut().zip(scopes) {
         f.vars = v;
     }
+    super::privarray::master_privates_in_forks(&master_loops, &forks, text, cx.diags);
     if kind == GenKind::OmpParallel {
         for v in &vars {
             if v.attr == Attr::Firstprivate && written.contains(&v.sym.name) {
@@ -2303,6 +2330,7 @@ pub fn build_generic(
         team_array_reds,
         loop_gang_reds: loop_gang_names,
     };
+    let array_privates = super::privarray::generic_copies(&vars, kind, &blocks, cx.diags);
     Some(Region {
         model: d.model,
         construct: d.name.clone(),
@@ -2346,6 +2374,8 @@ pub fn build_generic(
             })
             .collect(),
         array_reductions: construct_arrays,
+        array_privates,
+        local_types: hoisted,
         red: Default::default(),
         if_cond: None,
         notes,
@@ -2491,6 +2521,9 @@ fn fork_scope(
                 shared_rule,
                 RuleKind::Implicit,
             ),
+            (Attr::ArrayPrivate { first, .. }, None, k) => {
+                super::privarray::scope_row(*first, k, v.rule, shared_rule)
+            }
             (Attr::Firstprivate, None, GenKind::OmpParallel) => (
                 "firstprivate".to_string(),
                 VarHome::Register("kernel parameter: each thread's copy"),

@@ -153,6 +153,10 @@ pub struct Region {
     /// Reductions over arrays and array sections (their own scheme: see
     /// `reduction::arrays`).
     pub array_reductions: Vec<ArrayReduction>,
+    /// Arrays and sections privatized with their elements (`privarray.rs`).
+    pub array_privates: Vec<super::privarray::ArrayPrivate>,
+    /// Local struct types the kernel names through a file-scope copy.
+    pub local_types: Vec<super::localtype::Hoisted>,
     /// The reductions in the abstract form of seed 001, with the expansion
     /// chosen for each builtin (empty when the region has no reduction).
     pub red: super::reduction::RedForm,

@@ -203,6 +203,15 @@ pub fn render(
             let what = match &v.attr {
                 Attr::Private => "private".to_string(),
                 Attr::Firstprivate => "firstprivate (by value)".to_string(),
+                Attr::ArrayPrivate { .. } => match r.array_privates.iter().find(|a| a.var == v.sym.name) {
+                    Some(a) => format!(
+                        "{} {} ({}; global memory)",
+                        if a.first { "firstprivate" } else { "private" },
+                        a.text,
+                        super::privarray::home(a)
+                    ),
+                    None => "private copy".to_string(),
+                },
                 Attr::Mapped { kind, sections } => {
                     let secs: Vec<String> = sections
                         .iter()

@@ -126,6 +126,12 @@ fn location(g: Option<&Generic>, h: &VarHome) -> Location {
             bytes: None,
             detail: d.to_string(),
         },
+        VarHome::Copies(d) => Location {
+            kind: "global",
+            offset: None,
+            bytes: None,
+            detail: d.to_string(),
+        },
         VarHome::Device => Location {
             kind: "global",
             offset: None,
@@ -188,6 +194,19 @@ pub fn build(file: &SourceFile, tree: Option<&CTree>, regions: &[Region]) -> Rep
             let attribute = match &v.attr {
                 Attr::Private => "private".to_string(),
                 Attr::Firstprivate => "firstprivate".to_string(),
+                Attr::ArrayPrivate { first, .. } => {
+                    let text = r
+                        .array_privates
+                        .iter()
+                        .find(|a| a.var == v.sym.name)
+                        .map(|a| a.text.clone())
+                        .unwrap_or_else(|| v.sym.name.clone());
+                    if *first {
+                        format!("firstprivate({text})")
+                    } else {
+                        format!("private({text})")
+                    }
+                }
                 Attr::Mapped { kind, sections } => {
                     let secs: Vec<String> = sections
                         .iter()
@@ -222,6 +241,13 @@ pub fn build(file: &SourceFile, tree: Option<&CTree>, regions: &[Region]) -> Rep
                 (_, Some(si), _) => VarHome::Staged(si),
                 (Attr::Mapped { .. }, ..) => VarHome::Device,
                 (Attr::ArrayReduction { .. }, ..) => VarHome::Device,
+                (Attr::ArrayPrivate { .. }, ..) => VarHome::Copies(
+                    r.array_privates
+                        .iter()
+                        .find(|a| a.var == v.sym.name)
+                        .map(super::privarray::home)
+                        .unwrap_or("private copies"),
+                ),
                 (Attr::Reduction { .. }, ..) => VarHome::Register(
                     "each thread's private copy, combined through shared memory and per-block partials",
                 ),

@@ -12,6 +12,7 @@ pub mod ctype;
 pub mod device_lib;
 pub mod layout;
 pub mod loops;
+pub mod privarray;
 pub mod sharing;
 pub mod symbols;
 pub mod threadprivate;

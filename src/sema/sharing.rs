@@ -179,6 +179,13 @@ pub enum Attr {
     /// iteration (`conditional`: the last iteration that assigned it) is
     /// written back to the variable.
     Lastprivate { conditional: bool },
+    /// An array or array section privatized with its elements: each team
+    /// (a compute construct with a structured block) or each thread (a loop
+    /// construct) gets its own copy in global memory (`lower/privarray.rs`);
+    /// `first`: initialised from the original. `sections` as written (empty:
+    /// the whole array). A whole array's `private` stays [`Attr::Private`]
+    /// (an automatic array of each thread, or staged in the team's frame).
+    ArrayPrivate { first: bool, sections: Vec<Section> },
 }
 
 /// What the file's data environment adds to the implicit rules of a region.
@@ -584,6 +591,18 @@ pub fn decide(
                 (item.name_span, name.to_string(), reduction_and_tofrom),
             );
             let attr = match (name, kind, op) {
+                ("private" | "firstprivate", ..)
+                    if !item.sections.is_empty()
+                        || (name == "firstprivate" && sym.ty.is_array()) =>
+                {
+                    match super::privarray::attr(dir, name == "firstprivate", item, &sym, symbols) {
+                        Ok(a) => a,
+                        Err(d) => {
+                            diags.push(*d);
+                            continue;
+                        }
+                    }
+                }
                 ("private", ..) => Attr::Private,
                 ("firstprivate", ..) => Attr::Firstprivate,
                 ("lastprivate", ..) => {
@@ -641,7 +660,10 @@ pub fn decide(
                 _ => continue,
             };
             if !item.sections.is_empty()
-                && !matches!(attr, Attr::Mapped { .. } | Attr::ArrayReduction { .. })
+                && !matches!(
+                    attr,
+                    Attr::Mapped { .. } | Attr::ArrayReduction { .. } | Attr::ArrayPrivate { .. }
+                )
             {
                 diags.push(
                     Diagnostic::new(
@@ -875,6 +897,14 @@ fn by_defaultmap(
         Behavior::Present => MapKind::Present,
         Behavior::Firstprivate => MapKind::To,
     };
+    if cat == Category::Pointer && behavior == Behavior::Firstprivate {
+        // OpenMP 5.2 5.8.7: the pointer's value is copied (a host address,
+        // which the region may only assign before it dereferences it).
+        return DefaultmapRule::Decided(
+            Attr::Firstprivate,
+            "pointer under defaultmap(firstprivate): implicit firstprivate (the pointer's value)",
+        );
+    }
     if cat == Category::Pointer {
         // Mapping or copying the pointer itself would give the device a host
         // address; only the default (a zero-length section) is lowered.
@@ -897,18 +927,31 @@ fn by_defaultmap(
     let rule = defaultmap_rule(behavior, cat, keep);
     if behavior == Behavior::Firstprivate {
         if sym.ty.is_array() {
-            diags.push(
-                not_supported(
-                    u.span,
-                    clause,
-                    format!(
-                        "firstprivate of the array `{}` (from `defaultmap`) is not supported yet",
-                        u.name
-                    ),
-                )
-                .with_help(format!("map it, e.g. `map(to: {})`", u.name)),
-            );
-            return DefaultmapRule::Reported;
+            // One copy of the array for the region, initialised from the
+            // host and never copied back (lower/privarray.rs).
+            return match super::privarray::whole_array(sym, symbols) {
+                Ok(()) => DefaultmapRule::Decided(
+                    Attr::ArrayPrivate {
+                        first: true,
+                        sections: vec![],
+                    },
+                    rule,
+                ),
+                Err(why) => {
+                    diags.push(
+                        not_supported(
+                            u.span,
+                            clause,
+                            format!(
+                                "firstprivate of the array `{}` (from `defaultmap`): {why}",
+                                u.name
+                            ),
+                        )
+                        .with_help(format!("map it, e.g. `map(to: {})`", u.name)),
+                    );
+                    DefaultmapRule::Reported
+                }
+            };
         }
         return DefaultmapRule::Decided(Attr::Firstprivate, rule);
     }
