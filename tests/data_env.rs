@@ -176,13 +176,37 @@ fn defaultmap_keeps_const_data_and_reports_what_is_not_lowered() {
         ),
         "{out}"
     );
-    // firstprivate of an array, and a pointer mapped by itself: E0901.
+    // firstprivate of an array: each thread's copy, filled from the
+    // original, never copied back; of a pointer: its value, by itself.
     let src = "int main(void) { int a[4] = {0}, out[4]; int *q = out;\n\
                #pragma omp target teams distribute parallel for defaultmap(firstprivate: aggregate) map(from: out)\n\
                for (int i = 0; i < 4; i++) out[i] = a[i];\n\
                #pragma omp target teams distribute parallel for defaultmap(firstprivate: pointer) map(to: a)\n\
                for (int i = 0; i < 4; i++) a[i] = q[i];\nreturn 0; }\n";
-    assert_eq!(cuda(src).1, ["E0901", "E0901"]);
+    let (out, codes) = cuda(src);
+    assert!(codes.is_empty(), "{codes:?}");
+    let out = out.expect("translates");
+    assert!(
+        out.contains("p2c_map_section(a, p2c_lo_a, p2c_len_a, P2C_MAP_TO, "),
+        "a firstprivate array goes to the device and never back: {out}"
+    );
+    let report = pragma2cuda::translate(
+        &pragma2cuda::source::SourceFile::new("t.c", src),
+        &pragma2cuda::Options {
+            emit: pragma2cuda::Emit::Sharing,
+            ..Default::default()
+        },
+    )
+    .output
+    .expect("a report");
+    assert!(
+        report.contains("a : int [4] -- firstprivate(a); global memory (each thread's copy"),
+        "{report}"
+    );
+    assert!(
+        report.contains("q : int * -- firstprivate; register"),
+        "{report}"
+    );
     // `default` changes nothing; `none` for another category neither.
     let src = "int main(void) { int out[4]; int s = 3;\n\
                #pragma omp target teams distribute parallel for defaultmap(default: scalar) defaultmap(none: pointer) map(from: out)\n\
