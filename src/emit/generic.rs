@@ -381,34 +381,7 @@ impl Gen<'_> {
             crate::lower::build::pragma_one_line(self.file.slice(w.pragma)),
             w.spread.describe()
         );
-        let mut trips = Vec::new();
-        let mut per = Vec::new();
-        for (l, ty) in w.nest.iter().zip(&w.types) {
-            let lb = namer.fresh(&format!("p2c_lb_{}", l.var));
-            let t = ty.type_name();
-            let _ = writeln!(s, "{ind}const {} = ({t})({});", ty.declare(&lb), l.lb);
-            let step = if region::literal_step(l) {
-                l.step.clone()
-            } else {
-                let st = namer.fresh(&format!("p2c_step_{}", l.var));
-                let _ = writeln!(s, "{ind}const {} = ({t})({});", ty.declare(&st), l.step);
-                st
-            };
-            let trip = namer.fresh(&format!("p2c_trip_{}", l.var));
-            let _ = writeln!(
-                s,
-                "{ind}const unsigned long long {trip} = {};",
-                region::trip_expr(l, ty, &lb, &step)
-            );
-            trips.push(trip.clone());
-            per.push((lb, step, trip));
-        }
-        let total = namer.fresh("p2c_trips");
-        let _ = writeln!(
-            s,
-            "{ind}const unsigned long long {total} = {};",
-            trips.join(" * ")
-        );
+        let (per, total) = region::nest_bounds(w.nest.iter().zip(&w.types), namer, &mut s, ind);
         let mut lastp = self.privates(&w.privates, namer, &mut s, ind);
         let conds = super::gen_lastprivate::declare(&w.privates, &mut lastp, namer, &mut s, ind);
         // reduction on a worksharing loop: the original variables under

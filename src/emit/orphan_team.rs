@@ -214,34 +214,8 @@ pub fn ws_loop(
 ) -> String {
     let ind = "    ";
     let mut s = String::new();
-    let mut per = Vec::new();
-    let mut trips = Vec::new();
-    for (lp, ty) in &l.nest {
-        let t = ty.type_name();
-        let lb = namer.fresh(&format!("p2c_lb_{}", lp.var));
-        let _ = writeln!(s, "{ind}const {} = ({t})({});", ty.declare(&lb), lp.lb);
-        let step = if region::literal_step(lp) {
-            lp.step.clone()
-        } else {
-            let st = namer.fresh(&format!("p2c_step_{}", lp.var));
-            let _ = writeln!(s, "{ind}const {} = ({t})({});", ty.declare(&st), lp.step);
-            st
-        };
-        let trip = namer.fresh(&format!("p2c_trip_{}", lp.var));
-        let _ = writeln!(
-            s,
-            "{ind}const unsigned long long {trip} = {};",
-            region::trip_expr(lp, ty, &lb, &step)
-        );
-        trips.push(trip.clone());
-        per.push((lb, step, trip));
-    }
-    let total = namer.fresh("p2c_trips");
-    let _ = writeln!(
-        s,
-        "{ind}const unsigned long long {total} = {};",
-        trips.join(" * ")
-    );
+    let (per, total) =
+        region::nest_bounds(l.nest.iter().map(|(lp, ty)| (lp, ty)), namer, &mut s, ind);
     // A loop variable in lastprivate has its copy in the loop already.
     let is_var = |n: &str| l.nest.iter().any(|(lp, _)| lp.var == n);
     let own: Vec<OPriv> = l

@@ -141,6 +141,46 @@ fn names(r: &Region, namer: &mut Namer) -> Names {
     }
 }
 
+/// The bounds of a worksharing loop nest as constants its threads read:
+/// each loop's lower bound, its step (a literal stays inline) and its trip
+/// count, written to `s`; then the collapsed nest's total trip count.
+/// Returns `(lb, step, trip)` per loop and the total's name.
+pub(crate) fn nest_bounds<'a>(
+    nest: impl Iterator<Item = (&'a CanonLoop, &'a CType)>,
+    namer: &mut Namer,
+    s: &mut String,
+    ind: &str,
+) -> (Vec<(String, String, String)>, String) {
+    let mut per = Vec::new();
+    for (l, ty) in nest {
+        let t = ty.type_name();
+        let lb = namer.fresh(&format!("p2c_lb_{}", l.var));
+        let _ = writeln!(s, "{ind}const {} = ({t})({});", ty.declare(&lb), l.lb);
+        let step = if literal_step(l) {
+            l.step.clone()
+        } else {
+            let st = namer.fresh(&format!("p2c_step_{}", l.var));
+            let _ = writeln!(s, "{ind}const {} = ({t})({});", ty.declare(&st), l.step);
+            st
+        };
+        let trip = namer.fresh(&format!("p2c_trip_{}", l.var));
+        let _ = writeln!(
+            s,
+            "{ind}const unsigned long long {trip} = {};",
+            trip_expr(l, ty, &lb, &step)
+        );
+        per.push((lb, step, trip));
+    }
+    let total = namer.fresh("p2c_trips");
+    let trips: Vec<&str> = per.iter().map(|(_, _, t)| t.as_str()).collect();
+    let _ = writeln!(
+        s,
+        "{ind}const unsigned long long {total} = {};",
+        trips.join(" * ")
+    );
+    (per, total)
+}
+
 /// Host expression for one loop's trip count, in the loop variable's type.
 pub(crate) fn trip_expr(l: &CanonLoop, ty: &CType, lb: &str, step: &str) -> String {
     let t = ty.type_name();
