@@ -672,10 +672,15 @@ fn array_init(
     );
     // The block's threads fill the block's copies together (coalesced), then
     // a barrier: see p2c_red_array_init.
+    // Generic mode names thread 0's copy (the team's) below, not its own.
+    let mine = if team_copy {
+        String::new()
+    } else {
+        format!("{t} *{} = ", an.mine)
+    };
     let _ = writeln!(
         o,
-        "    {t} *{mine} = p2c_red_array_init<{op}>({copies}, {len}); /* the block's copies filled together (coalesced) */",
-        mine = an.mine,
+        "    {mine}p2c_red_array_init<{op}>({copies}, {len}); /* the block's copies filled together (coalesced) */",
         op = a.op.functor(),
         copies = an.copies,
         len = an.len
