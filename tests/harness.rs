@@ -309,7 +309,7 @@ fn check_fixture_with(path: &Path, tc: &Toolchain, opts: &pragma2cuda::Options) 
             // A fixture gcc's host OpenACC cannot compile says so in a line
             // `p2c-reference: sequential` (see fixtures/README.md).
             sequential_reference: std::fs::read_to_string(path)
-                .is_ok_and(|t| t.contains("p2c-reference: sequential")),
+                .is_ok_and(|t| pragma2cuda::tools::verify::wants_sequential_reference(&t)),
             ..Default::default()
         },
         judge: Judge::Reference,

@@ -436,6 +436,14 @@ pub struct BuildInputs {
     pub sequential_reference: bool,
 }
 
+/// A program whose text says `p2c-reference: sequential` is judged against
+/// its sequential build (pragmas ignored): gcc 12's host OpenMP/OpenACC
+/// cannot compile it or gets it wrong (see fixtures/README.md). `verify`
+/// and the harness both read the mark.
+pub fn wants_sequential_reference(text: &str) -> bool {
+    text.contains("p2c-reference: sequential")
+}
+
 impl BuildInputs {
     /// Splits the arguments after `--` into flags and extra `.c` files.
     pub fn from_extra(extra: &[String]) -> BuildInputs {
@@ -996,10 +1004,13 @@ pub fn verify_translated(
 /// `pragma2cuda verify`.
 pub fn main(a: &VerifyArgs) -> i32 {
     let tc = Toolchain::from_env();
+    let mut inputs = BuildInputs::from_extra(&a.extra);
+    inputs.sequential_reference =
+        std::fs::read_to_string(&a.file).is_ok_and(|t| wants_sequential_reference(&t));
     let opts = VerifyOptions {
         device: a.device,
         timeout: Duration::from_secs(a.timeout_secs),
-        inputs: BuildInputs::from_extra(&a.extra),
+        inputs,
         judge: Judge::Reference,
         preprocess: a.preprocess,
     };
@@ -1304,6 +1315,14 @@ ptxas info    : Used 9 registers, used 1 barriers, 1024 bytes smem
             v,
             vec![("A".into(), "/x/y".into()), ("B".into(), "z".into())]
         );
+    }
+
+    #[test]
+    fn the_sequential_reference_mark_is_read_from_the_text() {
+        assert!(wants_sequential_reference(
+            "/* gcc 12 stops, so p2c-reference: sequential */"
+        ));
+        assert!(!wants_sequential_reference("/* p2c-reference: gcc */"));
     }
 
     #[test]
