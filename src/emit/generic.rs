@@ -106,6 +106,17 @@ fn ref_decl(ty: &CType, name: &str) -> String {
 /// The reductions of one nested construct (`reduction` on a fork, or on a
 /// worksharing loop inside one): their data struct and the shared slots
 /// that hold one value per warp.
+impl RedSite {
+    /// The names the team reduction sequence reads.
+    fn team(&self) -> super::orphan_team::RedSite {
+        super::orphan_team::RedSite {
+            ty: self.ty.clone(),
+            slots: self.slots.clone(),
+            value: self.value.clone(),
+        }
+    }
+}
+
 struct RedSite {
     /// The construct's pragma.
     pragma: Span,
@@ -275,53 +286,22 @@ impl Gen<'_> {
             .expect("every construct with reductions has a site")
     }
 
-    /// The private copies of a construct's reductions (the identity).
+    /// Each thread's private copies at the identity (see `orphan_team`,
+    /// which holds the team reduction sequence both kinds of team use).
     fn red_privates(&self, reds: &[GenRed], out: &mut String, ind: &str) {
-        let _ = writeln!(
-            out,
-            "{ind}/* {}: each thread's private copy starts at the operator's identity */",
-            red_list(reds)
-        );
-        for r in reds {
-            out.push_str(&super::reduction::declare_identity(
-                ind,
-                &r.ty.declare(&r.name),
-                &r.name,
-                &gen_field(r),
-            ));
-        }
+        super::orphan_team::red_privates(reds, out, ind);
     }
 
     /// Every thread of the team: its private copies to its warp's tree,
     /// the warp's value to the site's slot.
     fn red_warps(&self, site: &RedSite, reds: &[GenRed], out: &mut String, ind: &str) {
-        let _ = writeln!(
-            out,
-            "{ind}{{ /* {}: combine the private copies of each warp; one value per warp in {} */",
-            red_list(reds),
-            site.slots
-        );
-        let _ = writeln!(out, "{ind}    {} {};", site.ty, site.value);
-        for r in reds {
-            if r.arith.is_complex() {
-                let _ = writeln!(
-                    out,
-                    "{ind}    {v}.{} = __real__ {n};\n{ind}    {v}.{} = __imag__ {n};",
-                    super::reduction::re_member(&r.name),
-                    super::reduction::im_member(&r.name),
-                    v = site.value,
-                    n = r.name
-                );
-            } else {
-                let _ = writeln!(out, "{ind}    {}.{n} = {n};", site.value, n = r.name);
-            }
-        }
-        let _ = writeln!(
-            out,
-            "{ind}    p2c_team_red_warps({}, {}, {}, {});",
-            site.value, site.slots, self.n.tid, self.n.team
-        );
-        let _ = writeln!(out, "{ind}}}");
+        out.push_str(&super::orphan_team::red_warps(
+            &site.team(),
+            reds,
+            &self.n.tid,
+            &self.n.team,
+            ind,
+        ));
     }
 
     /// Thread 0 (the master), after a barrier: the warps' values into the
@@ -334,41 +314,15 @@ impl Gen<'_> {
         out: &mut String,
         ind: &str,
     ) {
-        let _ = writeln!(
-            out,
-            "{ind}if ({} == 0u) {{ /* {}: thread 0 combines the team's value into the original variable */",
-            self.n.tid,
-            red_list(reds)
-        );
-        let _ = writeln!(
-            out,
-            "{ind}    const {} {} = p2c_team_red_value({}, {});",
-            site.ty, site.value, site.slots, self.n.team
-        );
-        for (r, t) in reds.iter().zip(targets) {
-            if r.arith.is_complex() {
-                let v = &site.value;
-                out.push_str(&super::reduction::complex_combine(
-                    &format!("{ind}    "),
-                    &gen_field(r),
-                    (&format!("__real__ {t}"), &format!("__imag__ {t}")),
-                    (
-                        &format!("{v}.{}", super::reduction::re_member(&r.name)),
-                        &format!("{v}.{}", super::reduction::im_member(&r.name)),
-                    ),
-                ));
-                continue;
-            }
-            let _ = writeln!(
-                out,
-                "{ind}    {t} = {}::combine<{}>({t}, {}.{});",
-                r.op.functor(),
-                r.ty.type_name(),
-                site.value,
-                r.name
-            );
-        }
-        let _ = writeln!(out, "{ind}}}");
+        out.push_str(&super::orphan_team::red_fold(
+            &site.team(),
+            reds,
+            targets,
+            &self.n.tid,
+            &self.n.team,
+            ind,
+            "original variable",
+        ));
     }
 
     /// A loop construct: iterations spread as the lowering decided.

@@ -342,6 +342,7 @@ fn outlined_text(o: &Orphan, file: &SourceFile, body_edits: &[Edit], namer: &mut
         let site = RedSite {
             ty: namer.fresh(&format!("p2c_red_{}_L{}", o.function, o.line)),
             slots: namer.fresh(&format!("p2c_red_slots_{}_L{}", o.function, o.line)),
+            value: "p2c_red".to_string(),
         };
         pre.push_str(&orphan_team::red_site_decls(&site, reds, &what));
         Some(site)
@@ -449,7 +450,13 @@ fn outlined_text(o: &Orphan, file: &SourceFile, body_edits: &[Edit], namer: &mut
         s.push_str("    p2c_barrier_sync<4>(p2c_orphan.block); /* every thread of the block: the warps' values are in the slots */\n");
         let targets: Vec<String> = join_reds.iter().map(|r| r.name.clone()).collect();
         s.push_str(&orphan_team::red_fold(
-            site, join_reds, &targets, &tid, &team, "    ",
+            site,
+            join_reds,
+            &targets,
+            &tid,
+            &team,
+            "    ",
+            "shared variable",
         ));
     }
     s.push('}');

@@ -28,6 +28,8 @@ use std::fmt::Write;
 pub struct RedSite {
     pub ty: String,
     pub slots: String,
+    /// The reduction data value each thread builds (`p2c_red`).
+    pub value: String,
 }
 
 /// The struct and its `__shared__` slots, before the outlined body.
@@ -101,7 +103,7 @@ pub fn red_privates(reds: &[GenRed], out: &mut String, ind: &str) {
 /// value to the site's slot.
 pub fn red_warps(site: &RedSite, reds: &[GenRed], tid: &str, team: &str, ind: &str) -> String {
     let mut out = String::new();
-    let v = "p2c_red";
+    let v = &site.value;
     let _ = writeln!(
         out,
         "{ind}{{ /* {}: combine the private copies of each warp; one value per warp in {} */",
@@ -139,12 +141,13 @@ pub fn red_fold(
     tid: &str,
     team: &str,
     ind: &str,
+    into: &str,
 ) -> String {
     let mut out = String::new();
-    let v = "p2c_red";
+    let v = &site.value;
     let _ = writeln!(
         out,
-        "{ind}if ({tid} == 0u) {{ /* {}: thread 0 combines the team's value into the shared variable */",
+        "{ind}if ({tid} == 0u) {{ /* {}: thread 0 combines the team's value into the {into} */",
         red_list(reds)
     );
     let _ = writeln!(
@@ -330,7 +333,15 @@ pub fn ws_loop(
                 "{ind}p2c_team_barrier({team}); /* the warps' values are in {} */",
                 site.slots
             );
-            s.push_str(&red_fold(site, &l.reds, &red_outer, tid, team, ind));
+            s.push_str(&red_fold(
+                site,
+                &l.reds,
+                &red_outer,
+                tid,
+                team,
+                ind,
+                "shared variable",
+            ));
         }
         RedEnd::None => {}
     }
