@@ -574,18 +574,11 @@ fn kernel_text(r: &Region, body: &str, n: &Names) -> String {
         }
     }
     for (a, an) in r.array_reductions.iter().zip(&n.arr) {
-        let _ = writeln!(
-            k,
-            "    /* RED_FINI (GANG, rid {rid}) of {text}: each block combines its threads' copies element by element\n     * (thread order), the last block to arrive folds the blocks' copies (block order) into the device copy */\n    p2c_red_array<{op}>({dev} + {lo}, {copies}, {len}, {arrived});",
-            rid = a.rid,
-            text = a.text,
-            op = a.op.functor(),
-            dev = an.dev,
-            lo = an.lo,
-            len = an.len,
-            copies = an.copies,
-            arrived = an.arrived,
-        );
+        k.push_str(&array_fini(
+            a,
+            an,
+            "each block combines its threads' copies element by element\n     * (thread order),",
+        ));
     }
     if let Some(rn) = &n.red {
         k.push_str(&reduction::kernel_steps(r, rn, false));
@@ -707,6 +700,22 @@ fn array_init(
     o
 }
 
+/// RED_FINI at GANG of one array reduction: every thread of every block
+/// calls `p2c_red_array` after the loop; `how` says how the block combines.
+fn array_fini(a: &crate::lower::ArrayReduction, an: &ArrNames, how: &str) -> String {
+    format!(
+        "    /* RED_FINI (GANG, rid {rid}) of {text}: {how} the last block to arrive folds the blocks' copies (block order) into the device copy */\n    p2c_red_array<{op}>({dev} + {lo}, {copies}, {len}, {arrived});\n",
+        rid = a.rid,
+        text = a.text,
+        op = a.op.functor(),
+        dev = an.dev,
+        lo = an.lo,
+        len = an.len,
+        copies = an.copies,
+        arrived = an.arrived,
+    )
+}
+
 /// A generic-mode kernel's array reductions on its compute construct
 /// (`lower::reduction::array_generic::construct_arrays`): the kernel
 /// parameters (after the scalar reductions', as the host passes them),
@@ -727,18 +736,11 @@ pub(crate) fn generic_arrays(r: &Region, namer: &mut Namer) -> (Vec<String>, Str
         };
         params.extend(array_params(a, &an));
         init.push_str(&array_init(r, a, &an, true));
-        let _ = writeln!(
-            fini,
-            "    /* RED_FINI (GANG, rid {rid}) of {text}: each block combines its threads' copies (thread 0's is the team's)\n     * element by element, the last block to arrive folds the blocks' copies (block order) into the device copy */\n    p2c_red_array<{op}>({dev} + {lo}, {copies}, {len}, {arrived});",
-            rid = a.rid,
-            text = a.text,
-            op = a.op.functor(),
-            dev = an.dev,
-            lo = an.lo,
-            len = an.len,
-            copies = an.copies,
-            arrived = an.arrived,
-        );
+        fini.push_str(&array_fini(
+            a,
+            &an,
+            "each block combines its threads' copies (thread 0's is the team's)\n     * element by element,",
+        ));
     }
     (params, init, fini)
 }
