@@ -422,16 +422,8 @@ impl Gen<'_> {
         for idx in (0..depth).rev() {
             let l = &w.nest[idx];
             let ty = &w.types[idx];
-            let (lb, step, trip) = &per[idx];
-            let sign = if l.test.increasing() { "+" } else { "-" };
-            let src = if depth == 1 {
-                it.clone()
-            } else if idx == 0 {
-                rest.clone()
-            } else {
-                format!("{rest} % {trip}")
-            };
-            let value = format!("{lb} {sign} ({})({src}) * ({step})", ty.type_name());
+            let trip = &per[idx].2;
+            let value = region::nest_var_value(l, ty, &per[idx], idx, depth, &it, &rest);
             match w.staged_vars.get(idx).copied().flatten() {
                 Some(si) if !in_fork => {
                     let st = &self.g.staged[si];

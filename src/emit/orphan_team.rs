@@ -302,24 +302,15 @@ pub fn ws_loop(
     let body_text = apply(&file.text, Span::new(from, body.end), edits);
     for idx in (0..depth).rev() {
         let (lp, ty) = &l.nest[idx];
-        let (lb, step, trip) = &per[idx];
-        let sign = if lp.test.increasing() { "+" } else { "-" };
-        let src = if depth == 1 {
-            it.clone()
-        } else if idx == 0 {
-            rest.clone()
-        } else {
-            format!("{rest} % {trip}")
-        };
         let _ = writeln!(
             s,
-            "{ind2}{}{} = {lb} {sign} ({})({src}) * ({step});",
+            "{ind2}{}{} = {};",
             region::unused_mark(&body_text, &lp.var),
             ty.declare(&lp.var),
-            ty.type_name()
+            region::nest_var_value(lp, ty, &per[idx], idx, depth, &it, &rest)
         );
         if depth > 1 && idx > 0 {
-            let _ = writeln!(s, "{ind2}{rest} /= {trip};");
+            let _ = writeln!(s, "{ind2}{rest} /= {};", per[idx].2);
         }
     }
     let _ = writeln!(s, "{ind2}{}", region::reindent(&body_text, &ind2));

@@ -141,6 +141,30 @@ fn names(r: &Region, namer: &mut Namer) -> Names {
     }
 }
 
+/// The value of loop `idx` of a collapsed nest of `depth` loops (bounds
+/// from [`nest_bounds`]) at the flat iteration `it`: the outermost takes
+/// what `rest` holds after the inner loops divided it by their trip counts
+/// (innermost first), the others `rest % trip`.
+pub(crate) fn nest_var_value(
+    l: &CanonLoop,
+    ty: &CType,
+    (lb, step, trip): &(String, String, String),
+    idx: usize,
+    depth: usize,
+    it: &str,
+    rest: &str,
+) -> String {
+    let sign = if l.test.increasing() { "+" } else { "-" };
+    let src = if depth == 1 {
+        it.to_string()
+    } else if idx == 0 {
+        rest.to_string()
+    } else {
+        format!("{rest} % {trip}")
+    };
+    format!("{lb} {sign} ({})({src}) * ({step})", ty.type_name())
+}
+
 /// The bounds of a worksharing loop nest as constants its threads read:
 /// each loop's lower bound, its step (a literal stays inline) and its trip
 /// count, written to `s`; then the collapsed nest's total trip count.
