@@ -15,6 +15,7 @@ use crate::lower::staging::Home;
 use crate::lower::Region;
 use crate::sema::sharing::Attr;
 use crate::sema::{CType, Deriv};
+use crate::source::mask::mentions_word as mentions;
 use crate::source::{SourceFile, Span};
 use std::fmt::Write;
 
@@ -32,16 +33,6 @@ struct Names {
     limit: String,
     /// Per region variable: the kernel parameter's name.
     params: Vec<String>,
-}
-
-fn mentions(expr: &str, name: &str) -> bool {
-    let b = expr.as_bytes();
-    let ident = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
-    expr.match_indices(name).any(|(i, _)| {
-        let before = i == 0 || !ident(b[i - 1]);
-        let after = i + name.len() >= b.len() || !ident(b[i + name.len()]);
-        before && after
-    })
 }
 
 /// `code` without its `/* ... */` comments (the generated comments quote

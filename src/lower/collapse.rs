@@ -21,17 +21,7 @@
 //! which runs the inner loops to their end: the sequential value.
 
 use crate::sema::loops::CanonLoop;
-
-/// Whether the identifier `name` occurs in `expr` as a whole word.
-fn mentions(expr: &str, name: &str) -> bool {
-    let b = expr.as_bytes();
-    let ident = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
-    expr.match_indices(name).any(|(i, _)| {
-        let before = i == 0 || !ident(b[i - 1]);
-        let after = i + name.len() >= b.len() || !ident(b[i + name.len()]);
-        before && after
-    })
-}
+use crate::source::mask::mentions_word as mentions;
 
 /// The number of loops of `nest` that collapse: those before the first
 /// loop whose bounds or step name an outer loop's variable (all of them

@@ -20,6 +20,7 @@ use super::generic::GenRed;
 use crate::directives::{Clause, Directive};
 use crate::sema::loops::{self, CanonLoop};
 use crate::sema::{sharing, CType, Symbol};
+use crate::source::mask::mentions_word as word_in;
 use crate::source::Span;
 use std::collections::HashMap;
 use tree_sitter::Node;
@@ -278,17 +279,6 @@ pub fn value_type(ty: &CType) -> CType {
             derivs: ty.derivs.clone(),
         },
     }
-}
-
-/// Whether the identifier `name` occurs in `expr` as a whole word.
-pub fn word_in(expr: &str, name: &str) -> bool {
-    let b = expr.as_bytes();
-    let ident = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
-    expr.match_indices(name).any(|(i, _)| {
-        let before = i == 0 || !ident(b[i - 1]);
-        let after = i + name.len() >= b.len() || !ident(b[i + name.len()]);
-        before && after
-    })
 }
 
 /// The clauses a worksharing `for` (alone or in `parallel for`) may carry.
