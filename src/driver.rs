@@ -366,7 +366,21 @@ fn lower_all(
                     opts.reduction_strategy,
                     diags,
                 ),
-                None => build_generic_region(file, &a.tree, at, &nested, kernel, &env, opts, diags),
+                None => match crate::lower::closely_nested::merge(&a.tree, at, &nested) {
+                    Some(m) => build_region(
+                        file,
+                        &a.tree,
+                        &m,
+                        kernel,
+                        &env,
+                        opts.reduction_strategy,
+                        diags,
+                    )
+                    .map(|r| widen_to_block(file, r, at, &nested)),
+                    None => {
+                        build_generic_region(file, &a.tree, at, &nested, kernel, &env, opts, diags)
+                    }
+                },
             };
             if let Some(mut r) = built {
                 crate::sema::threadprivate::check(&r.vars, r.pragma, &threadprivate, diags);
@@ -530,6 +544,20 @@ fn lower_all(
         data,
         declare,
     }
+}
+
+/// A region built from a construct closely nested in `at`'s braced block
+/// (`lower::closely_nested`) replaces the whole block, and its kernel quotes
+/// both pragmas.
+fn widen_to_block(file: &SourceFile, mut r: Region, at: &Attached, nested: &[&Attached]) -> Region {
+    if let Some(stmt) = at.stmt {
+        r.stmt = stmt;
+    }
+    for n in nested {
+        let inner = build::pragma_one_line(file.slice(n.directive.span));
+        r.pragma_text = format!("{} {inner}", r.pragma_text);
+    }
+    r
 }
 
 /// The kernel of a region: named after the user's function and the

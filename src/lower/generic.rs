@@ -1024,7 +1024,7 @@ fn declarator_site(tree: &CTree, decl: Span, name: Span) -> Option<(Span, Option
 
 /// `{ #pragma omp teams ... stmt }`: a block whose only statement is the
 /// construct `n` (closely nested: nothing else runs in the block).
-fn only_statement(tree: &CTree, block: Option<Span>, n: &Attached) -> bool {
+pub fn only_statement(tree: &CTree, block: Option<Span>, n: &Attached) -> bool {
     let Some(b) = block.and_then(|b| node_at(tree, b)) else {
         return false;
     };

@@ -9,6 +9,7 @@
 pub mod acc_auto;
 pub mod atomic;
 pub mod build;
+pub mod closely_nested;
 pub mod collapse;
 pub mod data;
 pub mod declare;

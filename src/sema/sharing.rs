@@ -548,18 +548,18 @@ pub fn decide(
             let Some(sym) = lookup(item, op.is_some(), diags) else {
                 continue;
             };
-            // A scalar's reduction already maps its RESULT tofrom (OpenMP
-            // 5.2 17.2 for combined target constructs, OpenACC 3.3 2.5.14 for
-            // compute constructs): a `map(tofrom)` / `copy` of the same whole
-            // scalar adds nothing, and the reduction is its one attribute.
-            let reduction_and_tofrom = (name == "reduction" || kind == Some(MapKind::ToFrom))
+            // A scalar's reduction or lastprivate already maps it tofrom
+            // (OpenMP 5.2 5.4.5 and 5.5.8 for combined target constructs,
+            // OpenACC 3.3 2.5.14 for compute constructs): a `map(tofrom)` /
+            // `copy` of the same whole scalar adds nothing, and the
+            // reduction or lastprivate is its one attribute.
+            let folds = |clause: &str| clause == "reduction" || clause == "lastprivate";
+            let reduction_and_tofrom = (folds(name) || kind == Some(MapKind::ToFrom))
                 && item.sections.is_empty()
                 && sym.ty.is_scalar();
             if let Some((_, prev_clause, prev_ok)) = claimed.get(&item.name) {
-                let pair = *prev_ok
-                    && reduction_and_tofrom
-                    && ((name == "reduction") != (prev_clause == "reduction"));
-                if pair && name != "reduction" {
+                let pair = *prev_ok && reduction_and_tofrom && (folds(name) != folds(prev_clause));
+                if pair && !folds(name) {
                     continue;
                 }
                 if pair {
