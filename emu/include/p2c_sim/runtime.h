@@ -59,11 +59,69 @@ inline Allocations &allocations() {
     return a;
 }
 
+// Device memory comes from one range of the address space reserved for it, apart from
+// everything the host program can point at (its stack, heap and static data). So the
+// launcher can tell a device pointer from a host one even when generated code hands a
+// kernel a biased base (`dev - lo`, indexed from lo upwards), which lies outside its
+// allocation but inside the range: the first allocation starts kGuard bytes in.
+// Pages are backed only when touched; freed blocks are returned to the OS and reused.
+struct Arena {
+    static constexpr size_t kGuard = size_t(16) << 30;
+    static constexpr size_t kSize = size_t(80) << 30;
+    static constexpr size_t kPage = 4096;
+    std::mutex m;
+    char *base = nullptr;
+    size_t next = kGuard;
+    std::multimap<size_t, char *> free_blocks;  // rounded size -> start
+    std::map<char *, size_t> sizes;              // start -> rounded size
+
+    Arena() {
+        void *p = mmap(nullptr, kSize, PROT_READ | PROT_WRITE,
+                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        base = p == MAP_FAILED ? nullptr : static_cast<char *>(p);
+    }
+    void *alloc(size_t n) {
+        size_t rounded = (std::max<size_t>(n, 1) + kPage - 1) / kPage * kPage;
+        std::lock_guard<std::mutex> g(m);
+        if (!base) return nullptr;
+        char *q = nullptr;
+        auto it = free_blocks.lower_bound(rounded);
+        if (it != free_blocks.end() && it->first <= 2 * rounded) {
+            q = it->second;
+            rounded = it->first;
+            free_blocks.erase(it);
+        } else {
+            if (rounded > kSize - next) return nullptr;
+            q = base + next;
+            next += rounded;
+        }
+        sizes[q] = rounded;
+        // cudaMalloc'd memory is undefined: a pattern, so nothing relies on zeros.
+        std::memset(q, 0xA5, n);
+        return q;
+    }
+    void release(void *p) {
+        std::lock_guard<std::mutex> g(m);
+        auto it = sizes.find(static_cast<char *>(p));
+        if (it == sizes.end()) return;
+        madvise(it->first, it->second, MADV_DONTNEED);
+        free_blocks.emplace(it->second, it->first);
+        sizes.erase(it);
+    }
+    bool holds(const void *p) const {
+        auto a = reinterpret_cast<uintptr_t>(p), b = reinterpret_cast<uintptr_t>(base);
+        return base && a >= b && a - b < kSize;
+    }
+};
+
+inline Arena &arena() {
+    static Arena a;
+    return a;
+}
+
 inline cudaError_t device_malloc(void **p, size_t n) {
     if (!p) return set_error(cudaErrorInvalidValue);
-    size_t rounded = (n + 255) / 256 * 256;
-    if (rounded == 0) rounded = 256;
-    void *q = std::aligned_alloc(256, rounded);
+    void *q = arena().alloc(n);
     if (!q) {
         *p = nullptr;
         return set_error(cudaErrorMemoryAllocation);
@@ -245,7 +303,7 @@ inline cudaError_t cudaHostAlloc(void **p, size_t n, unsigned) { return p2c_sim:
 inline cudaError_t cudaFree(void *p) {
     if (!p) return cudaSuccess;
     if (!p2c_sim::allocations().remove(p)) return p2c_sim::set_error(cudaErrorInvalidValue);
-    std::free(p);
+    p2c_sim::arena().release(p);
     return cudaSuccess;
 }
 inline cudaError_t cudaFreeHost(void *p) { return cudaFree(p); }
@@ -387,6 +445,26 @@ inline bool valid_config(dim3 g, dim3 b, size_t shmem) {
     return true;
 }
 
+// A kernel may only dereference device memory. Host and device share one address
+// space here, so a host pointer handed to a kernel would work in the emulator and
+// fault (or read stale data) on a GPU: every pointer argument must be null, point
+// into the device arena (see Arena: biased bases included) or into a __device__
+// variable whose address was taken. Pointers inside struct arguments are not seen.
+template <std::size_t I = 0, class Tuple>
+inline void check_pointer_args(const Tuple &args) {
+    if constexpr (I < std::tuple_size_v<Tuple>) {
+        using T = std::tuple_element_t<I, Tuple>;
+        if constexpr (std::is_pointer_v<T> && !std::is_function_v<std::remove_pointer_t<T>>) {
+            const void *p = static_cast<const void *>(std::get<I>(args));
+            if (p && !arena().holds(p) && !allocations().contains(p, 0))
+                fail("kernel launch: argument %zu is the host address %p, not device memory "
+                     "(cudaMalloc it and copy, or map it); a GPU cannot read it",
+                     I + 1, p);
+        }
+        check_pointer_args<I + 1>(args);
+    }
+}
+
 template <class... P>
 struct Launcher {
     void (*kernel)(P...);
@@ -411,6 +489,7 @@ struct Launcher {
             set_error(cudaErrorInvalidConfiguration);
             return;
         }
+        check_pointer_args(bound.args);
         Pool &pool = p2c_sim::pool();
         std::lock_guard<std::mutex> guard(pool.launch_mutex);
         Launch &L = *pool.state;
