@@ -1509,6 +1509,15 @@ pub fn build_generic(
                 _ => Spread::Team,
             };
             super::gen_lastprivate::keep_team_only(&mut privs, spread, cx.diags);
+            super::teams_lastprivate::keep_unshared_uses(
+                &mut privs,
+                spread,
+                one_gang,
+                Span::new(nd.span.start, nstmt_span.end),
+                block,
+                text,
+                cx.diags,
+            );
             Some(WsLoop {
                 construct: super::build::pragma_one_line(file.slice(nd.span))
                     .trim_start_matches("#pragma ")
@@ -1590,15 +1599,6 @@ pub fn build_generic(
             }
             Role::MasterLoop => {
                 if let Some(w) = ws {
-                    if w.privates
-                        .iter()
-                        .any(|p| matches!(p.kind, PrivKind::Lastprivate { .. }))
-                    {
-                        cx.diags.push(not_supported(
-                            nd.span,
-                            "lastprivate on a loop spread over teams is not supported yet",
-                        ));
-                    }
                     master_loops.push(w);
                 }
             }
