@@ -719,11 +719,10 @@ fn privates(cx: &mut Ctx<'_>, d: &Directive, at: Node<'_>, body: Option<Node<'_>
                 continue;
             }
             if matches!(kind, PrivKind::Lastprivate { .. }) && !sym.ty.is_scalar() {
-                cx.diags.push(not_supported(
-                    item.span,
-                    "lastprivate of an array is not supported yet",
-                ));
-                continue;
+                if let Err(e) = crate::sema::lastprivate_array::check(item, sym, false, &syms) {
+                    cx.diags.push(*e);
+                    continue;
+                }
             }
             let section = if item.sections.is_empty() {
                 None
@@ -1867,15 +1866,23 @@ pub fn build_generic(
         }
         array_generic::fork_uses(&cx.array_reds, f, &inner_loops, &mut fused);
         let fsyms = symbols::visible_at(root, text, fnode);
+        // A loop variable in a lastprivate clause is the original too,
+        // which the last iteration's thread assigns: bound like any use.
         let loop_vars: Vec<&str> =
             f.ws.iter()
-                .flat_map(|w| w.nest.iter().map(|l| l.var.as_str()))
                 .chain(
                     inner_loops
                         .iter()
                         .filter(|(id, _)| *id == f.id)
-                        .flat_map(|(_, w)| w.nest.iter().map(|l| l.var.as_str())),
+                        .map(|(_, w)| w),
                 )
+                .flat_map(|w| {
+                    w.nest.iter().map(|l| l.var.as_str()).filter(|v| {
+                        !w.privates
+                            .iter()
+                            .any(|p| p.name == *v && matches!(p.kind, PrivKind::Lastprivate { .. }))
+                    })
+                })
                 .collect();
         let plain_private: Vec<&str> = f
             .privates
