@@ -718,7 +718,7 @@ fn privates(cx: &mut Ctx<'_>, d: &Directive, at: Node<'_>, body: Option<Node<'_>
                     .push(super::gen_lastprivate::type_refused(item.span, &item.name));
                 continue;
             }
-            if matches!(kind, PrivKind::Lastprivate { .. }) && !sym.ty.is_scalar() {
+            if matches!(kind, PrivKind::Lastprivate { .. }) {
                 if let Err(e) = crate::sema::lastprivate_array::check(item, sym, false, &syms) {
                     cx.diags.push(*e);
                     continue;

@@ -15,15 +15,17 @@
 //! sections and struct members, arrays of unknown or run-time extent (a
 //! device function cannot declare a variable-length array), pointers, and
 //! `lastprivate(conditional:)` of an array, whose per-element "last
-//! assignment" the SPMD marker scheme does not track.
+//! assignment" the SPMD marker scheme does not track, and a typedef of an
+//! array (`typedef int vec3[3]`), which the scalar path would assign.
 
 use super::symbols::Symbol;
 use crate::diag::{codes, Diagnostic};
 use crate::directives::ListItem;
 use std::collections::HashMap;
 
-/// Whether `sym` (named by the lastprivate `item`) may be lowered as a
-/// lastprivate of a non-scalar; the refusal otherwise.
+/// Whether `sym` (named by the lastprivate `item`) may be lowered: a
+/// scalar (not a typedef of an array) or an array as above; the refusal
+/// otherwise.
 pub fn check(
     item: &ListItem,
     sym: &Symbol,
@@ -38,6 +40,16 @@ pub fn check(
         ))
     };
     let ty = &sym.ty;
+    if ty.is_scalar() && item.sections.is_empty() {
+        // A typedef of an array is an array the scalar path would assign.
+        if super::layout::resolve_typedefs(ty, symbols).is_array() {
+            return refuse(format!(
+                "lastprivate of `{}`, whose type `{}` is an array typedef, is not supported yet",
+                item.name, ty.base
+            ));
+        }
+        return Ok(());
+    }
     if !ty.is_array() || !item.sections.is_empty() || !item.path.is_empty() {
         return refuse(format!(
             "lastprivate of `{}`, which is not a scalar or a whole array, is not supported yet",

@@ -607,13 +607,11 @@ pub fn decide(
                 ("firstprivate", ..) => Attr::Firstprivate,
                 ("lastprivate", ..) => {
                     let conditional = clause.modifiers().iter().any(|m| m.text == "conditional");
-                    if !sym.ty.is_scalar() {
-                        if let Err(d) =
-                            super::lastprivate_array::check(item, &sym, conditional, symbols)
-                        {
-                            diags.push(*d);
-                            continue;
-                        }
+                    if let Err(d) =
+                        super::lastprivate_array::check(item, &sym, conditional, symbols)
+                    {
+                        diags.push(*d);
+                        continue;
                     }
                     if conditional && dir.words().any(|w| w == "distribute") {
                         diags.push(
