@@ -327,7 +327,12 @@ impl Gen<'_> {
             w.spread.describe()
         );
         let (per, total) = region::nest_bounds(w.nest.iter().zip(&w.types), namer, &mut s, ind);
-        let mut lastp = self.privates(&w.privates, namer, &mut s, ind);
+        let own: Vec<PrivVar> = (w.privates.iter())
+            .filter(|p| !super::lastprivate_value::is_loop_var(w, p))
+            .cloned()
+            .collect();
+        let mut lastp = self.privates(&own, namer, &mut s, ind);
+        super::lastprivate_value::loop_var_aliases(w, &mut lastp, namer, &mut s, ind);
         let conds = super::gen_lastprivate::declare(&w.privates, &mut lastp, namer, &mut s, ind);
         // reduction on a worksharing loop: the original variables under
         // other names when thread 0 combines into them after the loop.
@@ -471,7 +476,11 @@ impl Gen<'_> {
             ));
         }
         for (name, outer) in &lastp {
-            let _ = writeln!(s, "{ind}if ({last})\n{ind}    {outer} = {name};");
+            let _ = writeln!(
+                s,
+                "{ind}if ({last})\n{ind}    {};",
+                super::lastprivate_value::assign_back(w, &per, name, outer)
+            );
         }
         super::gen_lastprivate::combine(&conds, &self.n.tid, &self.n.team, namer, &mut s, ind);
         s.push('}');

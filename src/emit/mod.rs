@@ -17,6 +17,8 @@ pub mod edits;
 pub mod gen_lastprivate;
 pub mod generic;
 pub mod guard;
+pub mod lastprivate_array;
+pub mod lastprivate_value;
 pub mod namer;
 pub mod orphan;
 pub mod orphan_team;

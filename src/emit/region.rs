@@ -410,6 +410,10 @@ fn kernel_text(r: &Region, body: &str, n: &Names) -> String {
                 }
             }
             Attr::Reduction { .. } | Attr::ArrayReduction { .. } | Attr::ArrayPrivate { .. } => {}
+            Attr::Lastprivate { .. } if v.sym.ty.is_array() => {
+                params.push(super::lastprivate_array::param(&v.sym.ty, &n.dev[i]));
+                prologue.push_str(&super::lastprivate_array::local(&v.sym.ty, name));
+            }
             Attr::Lastprivate { conditional } => {
                 let t = v.sym.ty.unqualified_base();
                 params.push(format!("{t} *{}", n.dev[i]));
@@ -561,6 +565,13 @@ fn kernel_text(r: &Region, body: &str, n: &Names) -> String {
     k.push_str("    }\n");
     for (i, v) in r.vars.iter().enumerate() {
         match v.attr {
+            Attr::Lastprivate { .. } if v.sym.ty.is_array() => {
+                k.push_str(&super::lastprivate_array::store(
+                    &n.last,
+                    &n.dev[i],
+                    &v.sym.name,
+                ));
+            }
             Attr::Lastprivate { conditional: false } => {
                 // The loop variable's value after the loop is the one past the last iteration.
                 let value = match r.nest.iter().position(|l| l.var == v.sym.name) {
@@ -981,6 +992,12 @@ fn host_text(r: &Region, fallback: &str, file_name: &str, n: &Names) -> String {
                         an.lo, an.len, a.rid
                     ));
                 }
+            }
+            Attr::Lastprivate { .. } if v.sym.ty.is_array() => {
+                let (map, unmap) = super::lastprivate_array::host_map(&v.sym.ty, name, dev, w, ind);
+                h.push_str(&map);
+                args.push(dev.clone());
+                exits.push(unmap);
             }
             Attr::Lastprivate { conditional } => {
                 let t = v.sym.ty.unqualified_base();

@@ -718,12 +718,11 @@ fn privates(cx: &mut Ctx<'_>, d: &Directive, at: Node<'_>, body: Option<Node<'_>
                     .push(super::gen_lastprivate::type_refused(item.span, &item.name));
                 continue;
             }
-            if matches!(kind, PrivKind::Lastprivate { .. }) && !sym.ty.is_scalar() {
-                cx.diags.push(not_supported(
-                    item.span,
-                    "lastprivate of an array is not supported yet",
-                ));
-                continue;
+            if matches!(kind, PrivKind::Lastprivate { .. }) {
+                if let Err(e) = crate::sema::lastprivate_array::check(item, sym, false, &syms) {
+                    cx.diags.push(*e);
+                    continue;
+                }
             }
             let section = if item.sections.is_empty() {
                 None
@@ -1509,6 +1508,15 @@ pub fn build_generic(
                 _ => Spread::Team,
             };
             super::gen_lastprivate::keep_team_only(&mut privs, spread, cx.diags);
+            super::teams_lastprivate::keep_unshared_uses(
+                &mut privs,
+                spread,
+                one_gang,
+                Span::new(nd.span.start, nstmt_span.end),
+                block,
+                text,
+                cx.diags,
+            );
             Some(WsLoop {
                 construct: super::build::pragma_one_line(file.slice(nd.span))
                     .trim_start_matches("#pragma ")
@@ -1590,15 +1598,6 @@ pub fn build_generic(
             }
             Role::MasterLoop => {
                 if let Some(w) = ws {
-                    if w.privates
-                        .iter()
-                        .any(|p| matches!(p.kind, PrivKind::Lastprivate { .. }))
-                    {
-                        cx.diags.push(not_supported(
-                            nd.span,
-                            "lastprivate on a loop spread over teams is not supported yet",
-                        ));
-                    }
                     master_loops.push(w);
                 }
             }
@@ -1867,15 +1866,23 @@ pub fn build_generic(
         }
         array_generic::fork_uses(&cx.array_reds, f, &inner_loops, &mut fused);
         let fsyms = symbols::visible_at(root, text, fnode);
+        // A loop variable in a lastprivate clause is the original too,
+        // which the last iteration's thread assigns: bound like any use.
         let loop_vars: Vec<&str> =
             f.ws.iter()
-                .flat_map(|w| w.nest.iter().map(|l| l.var.as_str()))
                 .chain(
                     inner_loops
                         .iter()
                         .filter(|(id, _)| *id == f.id)
-                        .flat_map(|(_, w)| w.nest.iter().map(|l| l.var.as_str())),
+                        .map(|(_, w)| w),
                 )
+                .flat_map(|w| {
+                    w.nest.iter().map(|l| l.var.as_str()).filter(|v| {
+                        !w.privates
+                            .iter()
+                            .any(|p| p.name == *v && matches!(p.kind, PrivKind::Lastprivate { .. }))
+                    })
+                })
                 .collect();
         let plain_private: Vec<&str> = f
             .privates

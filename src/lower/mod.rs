@@ -26,6 +26,7 @@ pub mod sharing_report;
 pub mod split;
 pub mod staging;
 pub mod team_limit;
+pub mod teams_lastprivate;
 pub mod tile;
 
 pub use build::build_region;

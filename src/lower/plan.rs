@@ -231,6 +231,9 @@ pub fn render(
                     op.as_str(),
                     if sections.is_empty() { "whole array" } else { "array section" }
                 ),
+                Attr::Lastprivate { .. } if v.sym.ty.is_array() => {
+                    "lastprivate (a local array in each thread; the last iteration's thread copies the whole array back)".to_string()
+                }
                 Attr::Lastprivate { conditional } => format!(
                     "lastprivate{} (private; the {} iteration's value is written back)",
                     if *conditional { "(conditional)" } else { "" },

@@ -10,6 +10,7 @@ pub mod arith;
 pub mod calls;
 pub mod ctype;
 pub mod device_lib;
+pub mod lastprivate_array;
 pub mod layout;
 pub mod loops;
 pub mod privarray;

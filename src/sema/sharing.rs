@@ -606,18 +606,13 @@ pub fn decide(
                 ("private", ..) => Attr::Private,
                 ("firstprivate", ..) => Attr::Firstprivate,
                 ("lastprivate", ..) => {
-                    if !sym.ty.is_scalar() {
-                        diags.push(
-                            Diagnostic::new(
-                                codes::NOT_SUPPORTED,
-                                item.name_span,
-                                format!("lastprivate of `{}`, which is not a scalar, is not supported yet", item.name),
-                            )
-                            .with_label("not lowered yet"),
-                        );
+                    let conditional = clause.modifiers().iter().any(|m| m.text == "conditional");
+                    if let Err(d) =
+                        super::lastprivate_array::check(item, &sym, conditional, symbols)
+                    {
+                        diags.push(*d);
                         continue;
                     }
-                    let conditional = clause.modifiers().iter().any(|m| m.text == "conditional");
                     if conditional && dir.words().any(|w| w == "distribute") {
                         diags.push(
                             Diagnostic::new(
