@@ -556,7 +556,7 @@ pub fn decide(
             let folds = |clause: &str| clause == "reduction" || clause == "lastprivate";
             let reduction_and_tofrom = (folds(name) || kind == Some(MapKind::ToFrom))
                 && item.sections.is_empty()
-                && sym.ty.is_scalar();
+                && (sym.ty.is_scalar() || (name != "reduction" && sym.ty.is_array()));
             if let Some((_, prev_clause, prev_ok)) = claimed.get(&item.name) {
                 let pair = *prev_ok && reduction_and_tofrom && (folds(name) != folds(prev_clause));
                 if pair && !folds(name) {
