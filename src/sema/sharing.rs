@@ -598,23 +598,29 @@ pub fn decide(
                     claimed.remove(&item.name);
                 }
             }
-            if let Some((prev, prev_clause, ..)) = claimed.get(&item.name) {
+            if let Some((prev, prev_clause, _, prev_kind)) = claimed.get(&item.name) {
                 // Validation has rejected the combinations the specifications
                 // forbid (E0204); what is left is valid but has one attribute
                 // per variable here.
-                diags.push(
-                    Diagnostic::new(
-                        codes::NOT_SUPPORTED,
-                        item.name_span,
-                        format!(
-                            "`{}` in both `{prev_clause}` and `{name}` is not supported yet",
-                            item.name
-                        ),
-                    )
-                    .with_label("second clause")
-                    .with_secondary(*prev, "first clause")
-                    .with_note("pragma2cuda gives each variable of a region one data attribute"),
-                );
+                let red_and_map = (name == "reduction" && prev_kind.is_some())
+                    || (prev_clause == "reduction" && kind.is_some());
+                let mut dg = Diagnostic::new(
+                    codes::NOT_SUPPORTED,
+                    item.name_span,
+                    format!(
+                        "`{}` in both `{prev_clause}` and `{name}` is not supported yet",
+                        item.name
+                    ),
+                )
+                .with_label("second clause")
+                .with_secondary(*prev, "first clause")
+                .with_note("pragma2cuda gives each variable of a region one data attribute");
+                if red_and_map {
+                    dg = dg.with_note(
+                        "lowered: a whole scalar in both, whose reduction combines into the mapped device copy; an array or section in both is not lowered yet",
+                    );
+                }
+                diags.push(dg);
                 continue;
             }
             claimed.insert(
