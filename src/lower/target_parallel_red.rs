@@ -26,7 +26,7 @@ use crate::directives::Directive;
 use crate::sema::sharing::{Attr, MapKind, VarAttr};
 use crate::sema::CType;
 
-/// The rule the sharing report and the plan give a variable moved here.
+/// The rule the sharing report and the plan give a scalar moved here.
 const RULE: &str =
     "reduction on `target parallel`: mapped, the team's combined value is folded into the device copy";
 
@@ -91,11 +91,12 @@ pub fn to_fork(
                         continue;
                     }
                 }
+                // The rule stays the clause's: an implicitly mapped whole
+                // array may use a present part of itself, a reduction's may not.
                 v.attr = Attr::Mapped {
                     kind: MapKind::ToFrom,
                     sections,
                 };
-                v.rule = RULE;
             }
             _ => {}
         }
