@@ -668,14 +668,16 @@ pub fn host_setup(
                         let p = x.arith.part_name();
                         let _ = writeln!(
                             h,
-                            "{ind}{p} *{dev} = ({p} *)p2c_map_scalar(&{}, P2C_MAP_TOFROM, {where_});",
-                            x.var
+                            "{ind}{p} *{dev} = ({p} *)p2c_map_scalar(&{}, {}, {where_});",
+                            x.var,
+                            x.map.runtime_name()
                         );
                     } else {
                         let _ = writeln!(
                             h,
-                            "{ind}{t} *{dev} = p2c_map_scalar(&{}, P2C_MAP_TOFROM, {where_});",
-                            x.var
+                            "{ind}{t} *{dev} = p2c_map_scalar(&{}, {}, {where_});",
+                            x.var,
+                            x.map.runtime_name()
                         );
                     }
                 }
@@ -709,8 +711,9 @@ pub fn host_setup(
             Exp::HostTeardown => {
                 for x in &r.reductions {
                     exits.push(format!(
-                        "p2c_unmap_scalar(&{}, P2C_MAP_TOFROM, {where_}); /* {} */",
+                        "p2c_unmap_scalar(&{}, {}, {where_}); /* {} */",
                         x.var,
+                        x.map.runtime_name(),
                         step_name(s)
                     ));
                 }

@@ -328,12 +328,13 @@ pub fn build_region(
     let hoisted = local_types(file, at, &symbols, &mut vars, &kernel, stmt_span, diags);
     let mut reductions = Vec::new();
     for v in &vars {
-        if let Attr::Reduction { op, arith } = v.attr {
+        if let Attr::Reduction { op, arith, map } = v.attr {
             reductions.push(Reduction {
                 var: v.sym.name.clone(),
                 ty: v.sym.ty.clone(),
                 arith,
                 op,
+                map,
                 rid: reductions.len() as u32,
                 span: v.span,
             });

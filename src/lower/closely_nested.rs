@@ -19,7 +19,7 @@
 //! statement) is `generic::spmd_merge`.
 
 use super::build::{classify, Kind};
-use crate::directives::{Directive, Model};
+use crate::directives::{Clause, Directive, Model};
 use crate::front::{Attached, CTree};
 
 /// The combined construct `at` and the one construct nested in its block
@@ -45,12 +45,13 @@ pub fn merge(tree: &CTree, at: &Attached, nested: &[&Attached]) -> Option<Attach
     if !super::generic::only_statement(tree, at.stmt, inner) {
         return None;
     }
-    if !results_mapped(d, &inner.directive) {
+    let inner_clauses = inner_clauses(d, &inner.directive)?;
+    if !results_mapped(d, &inner_clauses) {
         return None;
     }
     let mut m = d.clone();
     m.name = format!("{} {}", d.name, inner.directive.name);
-    m.clauses.extend(inner.directive.clauses.iter().cloned());
+    m.clauses.extend(inner_clauses);
     if !matches!(classify(&m, true), Kind::Offload) {
         return None;
     }
@@ -78,13 +79,13 @@ fn outermost<'a>(nested: &[&'a Attached]) -> Vec<&'a Attached> {
 }
 
 /// Whether every variable whose value the nested construct hands back
-/// (`reduction`, `lastprivate`, `linear`) is in a `map` clause of the
-/// outer directive. On a combined construct those clauses map the variable
+/// (`reduction`, `lastprivate`, `linear`: `inner`, the clauses it keeps) is
+/// in a `map` clause of the outer directive. On a combined construct those clauses map the variable
 /// tofrom (OpenMP 5.2 5.4.5, 5.5.8); in the braced form a scalar the outer
 /// `target` does not map is firstprivate there, so the result stays in the
 /// target region's own copy and the host keeps its value. The merge would
 /// change that, so such a region keeps the generic lowering.
-fn results_mapped(outer: &Directive, inner: &Directive) -> bool {
+fn results_mapped(outer: &Directive, inner: &[Clause]) -> bool {
     let mapped: Vec<&str> = outer
         .clauses
         .iter()
@@ -92,9 +93,45 @@ fn results_mapped(outer: &Directive, inner: &Directive) -> bool {
         .flat_map(|c| c.items().iter().map(|i| i.name.as_str()))
         .collect();
     inner
-        .clauses
         .iter()
         .filter(|c| matches!(c.name.as_str(), "reduction" | "lastprivate" | "linear"))
         .flat_map(|c| c.items())
         .all(|i| mapped.contains(&i.name.as_str()))
+}
+
+/// The inner construct's clauses for the combined construct. A variable
+/// that both reduce (`target teams reduction(+: s)` around `distribute
+/// parallel for reduction(+: s)`) is reduced once: the inner loop folds into
+/// the team's copy, which the teams combine, as one reduction over every
+/// thread does. So an inner `reduction` clause whose every variable the
+/// outer reduces with the same operator is dropped; any other overlap (a
+/// different operator, a clause that only partly overlaps) keeps the
+/// generic lowering (`None`).
+fn inner_clauses(outer: &Directive, inner: &Directive) -> Option<Vec<Clause>> {
+    let op = |c: &Clause| c.modifiers().last().map(|w| w.text.clone());
+    let outer_reduced = |name: &str| {
+        outer
+            .clauses
+            .iter()
+            .filter(|c| c.name == "reduction")
+            .find(|c| c.items().iter().any(|i| i.name == name))
+            .map(op)
+    };
+    let mut kept = Vec::new();
+    for c in &inner.clauses {
+        if c.name != "reduction" {
+            kept.push(c.clone());
+            continue;
+        }
+        let theirs: Vec<Option<Option<String>>> =
+            c.items().iter().map(|i| outer_reduced(&i.name)).collect();
+        if theirs.iter().all(|t| t.is_none()) {
+            kept.push(c.clone());
+        } else if theirs.iter().all(|t| t.as_ref() == Some(&op(c))) {
+            continue;
+        } else {
+            return None;
+        }
+    }
+    Some(kept)
 }

@@ -1141,7 +1141,8 @@ pub fn build_generic(
         array_reds: Vec::new(),
     };
     for c in &d.clauses {
-        if c.name == "reduction" && construct_red_ok(kind) {
+        // Reduction items are lowered or refused below, one diagnostic each.
+        if c.name == "reduction" {
             continue;
         }
         if !top_clause_ok(d.model, &c.name) {
@@ -1228,8 +1229,9 @@ pub fn build_generic(
             ));
         }
         let refuse = match v.attr {
-            Attr::Reduction { .. } => !construct_red_ok(kind),
-            Attr::ArrayReduction { .. } => !construct_red_ok(kind),
+            Attr::Reduction { .. } | Attr::ArrayReduction { .. } => {
+                !construct_red_ok(kind) && kind != GenKind::OmpParallel
+            }
             _ => false,
         };
         if refuse {
@@ -1243,6 +1245,14 @@ pub fn build_generic(
             ).with_note("lowered: `reduction` on `acc parallel`, `acc serial` and `omp target teams` with a structured block"));
         }
     }
+    // `target parallel`: the clause is its one fork's (fork 1, below).
+    let parallel_reds = if kind == GenKind::OmpParallel {
+        let (s, a) = super::target_parallel_red::to_fork(d, &mut vars, cx.diags);
+        cx.array_reds.extend(a);
+        s
+    } else {
+        vec![]
+    };
     let mut team_reds = construct_reductions(&vars);
     if let Some(t) = teams {
         nested_teams_reductions(file, &at.directive, t, &team_reds, cx.diags);
@@ -1279,7 +1289,7 @@ pub fn build_generic(
             if_cond: None,
             ws: None,
             privates: vec![],
-            reductions: vec![],
+            reductions: parallel_reds,
             staged: vec![],
             mapped_scalars: vec![],
             has_barrier: false,
@@ -2338,6 +2348,10 @@ pub fn build_generic(
         loop_gang_reds: loop_gang_names,
     };
     let array_privates = super::privarray::generic_copies(&vars, kind, &blocks, cx.diags);
+    let red_maps: Vec<_> = team_reds
+        .iter()
+        .map(|x| super::target_parallel_red::result_map(&vars, &x.name))
+        .collect();
     Some(Region {
         model: d.model,
         construct: d.name.clone(),
@@ -2376,6 +2390,7 @@ pub fn build_generic(
                 ty: x.ty.clone(),
                 arith: x.arith,
                 op: x.op,
+                map: red_maps[rid],
                 rid: rid as u32,
                 span: x.span,
             })
@@ -2842,10 +2857,11 @@ pub fn spmd_merge(at: &Attached, nested: &[&Attached]) -> Option<Attached> {
 
 // --- reductions on the compute construct (across teams) -------------------
 
-/// Whether `reduction` on this generic-mode construct is lowered: OpenACC
-/// `parallel` / `serial` and OpenMP `target teams` (teams = gang). A
-/// `target parallel` reduction is over the threads of one parallel region,
-/// which is not lowered yet; `target` alone has no reduction clause.
+/// Whether `reduction` on this generic-mode construct is lowered over the
+/// teams: OpenACC `parallel` / `serial` and OpenMP `target teams` (teams =
+/// gang). A `target parallel` reduction is over the threads of its one
+/// parallel region (`target_parallel_red`); `target` alone has no
+/// reduction clause.
 fn construct_red_ok(kind: GenKind) -> bool {
     matches!(
         kind,
@@ -2857,7 +2873,7 @@ fn construct_red_ok(kind: GenKind) -> bool {
 fn construct_reductions(vars: &[sharing::VarAttr]) -> Vec<GenRed> {
     vars.iter()
         .filter_map(|v| match v.attr {
-            Attr::Reduction { op, arith } => Some(GenRed {
+            Attr::Reduction { op, arith, .. } => Some(GenRed {
                 name: v.sym.name.clone(),
                 ty: CType {
                     base: v.sym.ty.unqualified_base(),
@@ -3077,7 +3093,11 @@ fn promote_gang_loop_reductions(
         let Ok((arith, false)) = sharing::reduction_type(&item, sym, op, syms) else {
             continue;
         };
-        v.attr = Attr::Reduction { op, arith };
+        v.attr = Attr::Reduction {
+            op,
+            arith,
+            map: sharing::MapKind::ToFrom,
+        };
         out.push(GenRed {
             name: name.clone(),
             ty: CType {

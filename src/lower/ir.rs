@@ -86,6 +86,9 @@ pub struct Reduction {
     pub ty: CType,
     pub arith: Arith,
     pub op: RedOp,
+    /// How RESULT's device copy is mapped (`sharing::Attr::Reduction`):
+    /// tofrom unless a map clause of the construct names the variable.
+    pub map: crate::sema::sharing::MapKind,
     /// Reduction id (seed 001): its position among the region's reductions.
     pub rid: u32,
     pub span: Span,

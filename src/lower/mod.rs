@@ -25,6 +25,7 @@ pub mod reduction;
 pub mod sharing_report;
 pub mod split;
 pub mod staging;
+pub mod target_parallel_red;
 pub mod team_limit;
 pub mod teams_lastprivate;
 pub mod tile;

@@ -3,7 +3,7 @@
 use super::data::{DataKind, DataOp, RangeExpr};
 use super::declare::DeclarePlan;
 use super::ir::{Region, Size};
-use crate::sema::sharing::Attr;
+use crate::sema::sharing::{Attr, MapKind};
 use crate::source::SourceFile;
 use std::fmt::Write;
 
@@ -225,7 +225,15 @@ pub fn render(
                         .collect();
                     format!("map {}{} (device memory)", kind.as_str(), secs.join(""))
                 }
-                Attr::Reduction { op, .. } => format!("reduction {}", op.as_str()),
+                Attr::Reduction { op, map, .. } => match map {
+                    MapKind::ToFrom => format!("reduction {}", op.as_str()),
+                    // A map clause of the construct names it (sharing::decide).
+                    _ => format!(
+                        "reduction {} into the device copy of map {}",
+                        op.as_str(),
+                        map.as_str()
+                    ),
+                },
                 Attr::ArrayReduction { op, sections, .. } => format!(
                     "reduction {} over the {} element by element (per-thread private copies in global memory, combined per block, then by the last block into the device copy)",
                     op.as_str(),

@@ -220,7 +220,10 @@ pub fn build(file: &SourceFile, tree: Option<&CTree>, regions: &[Region]) -> Rep
                         .collect();
                     format!("{}{}", map_word(r.model, *kind), secs.join(""))
                 }
-                Attr::Reduction { op, .. } => format!("reduction({})", op.as_str()),
+                Attr::Reduction { op, map, .. } => match map {
+                    MapKind::ToFrom => format!("reduction({})", op.as_str()),
+                    _ => format!("reduction({}), {}", op.as_str(), map_word(r.model, *map)),
+                },
                 Attr::ArrayReduction { op, sections, .. } => {
                     let secs: Vec<String> = sections
                         .iter()

@@ -164,8 +164,17 @@ pub enum Attr {
         kind: MapKind,
         sections: Vec<Section>,
     },
-    /// Reduced into the variable's device copy; `arith` is its scalar type.
-    Reduction { op: RedOp, arith: Arith },
+    /// Reduced into the variable's device copy; `arith` is its scalar type;
+    /// `map` how that copy is mapped: `ToFrom` (the combined construct's
+    /// implicit map of a reduction item), or the map-type of a map clause
+    /// of the same construct that names the whole scalar (OpenMP 5.2
+    /// combined target constructs: the reduction's original list item is
+    /// the device copy that map creates or finds; see [`decide`]).
+    Reduction {
+        op: RedOp,
+        arith: Arith,
+        map: MapKind,
+    },
     /// A one-dimensional array or array section reduced element by element
     /// (OpenMP 5.2 5.5.8: the private copy is an array of the section's
     /// length initialised with the identity); `arith` is the element type,
@@ -463,7 +472,10 @@ pub fn decide(
     // The first clause of each variable: its item, the clause name, and
     // whether it is a scalar's reduction or whole `map(tofrom)` / `copy`
     // (see `reduction_and_tofrom` below).
-    let mut claimed: HashMap<String, (Span, String, bool)> = HashMap::new();
+    // Per variable: the first clause's item span and name, whether it may
+    // pair with a second clause (a whole scalar in `reduction` or a map
+    // clause), and the map kind of that map clause.
+    let mut claimed: HashMap<String, (Span, String, bool, Option<MapKind>)> = HashMap::new();
     let lookup = |item: &ListItem,
                   reduction: bool,
                   diags: &mut Vec<Diagnostic>|
@@ -548,47 +560,84 @@ pub fn decide(
             let Some(sym) = lookup(item, op.is_some(), diags) else {
                 continue;
             };
-            // A scalar's reduction or lastprivate already maps it tofrom
-            // (OpenMP 5.2 5.4.5 and 5.5.8 for combined target constructs,
-            // OpenACC 3.3 2.5.14 for compute constructs): a `map(tofrom)` /
-            // `copy` of the same whole scalar adds nothing, and the
-            // reduction or lastprivate is its one attribute.
-            let folds = |clause: &str| clause == "reduction" || clause == "lastprivate";
-            let reduction_and_tofrom = (folds(name) || kind == Some(MapKind::ToFrom))
-                && item.sections.is_empty()
-                && (sym.ty.is_scalar() || (name != "reduction" && sym.ty.is_array()));
-            if let Some((_, prev_clause, prev_ok)) = claimed.get(&item.name) {
-                let pair = *prev_ok && reduction_and_tofrom && (folds(name) != folds(prev_clause));
-                if pair && !folds(name) {
+            // A whole scalar in `reduction` and in a map clause (`map`,
+            // `copy`, `copyin`, ...) of the same construct has one attribute:
+            // the reduction, whose RESULT is the device copy that map
+            // creates or finds present. OpenMP 5.2 (combined target
+            // constructs, 17.2): a reduction list item is treated as if it
+            // appeared in a map clause with map-type tofrom only when no map
+            // clause of the construct names it; with one, that map-type
+            // governs: the reduction's original list item is the device copy
+            // (initialised from the host for to/tofrom, as it stands for
+            // from/alloc, whose value is then unspecified unless the copy was
+            // already present), the combined value is stored into it, and it
+            // is copied back to the host only for from/tofrom (and only when
+            // the mapping ends, as for any map). OpenACC 3.3 2.5.15 likewise
+            // implies `copy` only for a variable in no data clause.
+            // `lastprivate` of a whole scalar or array already maps it tofrom
+            // on a combined target construct (OpenMP 5.2 5.4.5): a
+            // `map(tofrom)` of the same variable adds nothing, and the
+            // lastprivate is its one attribute.
+            let whole = item.sections.is_empty();
+            let pairable = match name {
+                "reduction" => whole && sym.ty.is_scalar(),
+                "lastprivate" => whole && (sym.ty.is_scalar() || sym.ty.is_array()),
+                _ => kind.is_some() && whole && (sym.ty.is_scalar() || sym.ty.is_array()),
+            };
+            let mut map_of_pair = None;
+            if let Some((_, prev_clause, prev_ok, prev_kind)) = claimed.get(&item.name) {
+                let red_pair = (name == "reduction" && prev_kind.is_some())
+                    || (prev_clause == "reduction" && kind.is_some());
+                let last_pair = (name == "lastprivate" && *prev_kind == Some(MapKind::ToFrom))
+                    || (prev_clause == "lastprivate" && kind == Some(MapKind::ToFrom));
+                let pair = *prev_ok && pairable && (red_pair || last_pair);
+                if pair && kind.is_some() {
+                    // The reduction came first: it takes this map's kind.
+                    if let (true, Some(k), Some(v)) = (
+                        red_pair,
+                        kind,
+                        out.iter_mut().find(|v| v.sym.name == item.name),
+                    ) {
+                        if let Attr::Reduction { map, .. } = &mut v.attr {
+                            *map = k;
+                        }
+                    }
                     continue;
                 }
                 if pair {
+                    map_of_pair = *prev_kind;
                     out.retain(|v| v.sym.name != item.name);
                     claimed.remove(&item.name);
                 }
             }
-            if let Some((prev, prev_clause, _)) = claimed.get(&item.name) {
+            if let Some((prev, prev_clause, _, prev_kind)) = claimed.get(&item.name) {
                 // Validation has rejected the combinations the specifications
                 // forbid (E0204); what is left is valid but has one attribute
                 // per variable here.
-                diags.push(
-                    Diagnostic::new(
-                        codes::NOT_SUPPORTED,
-                        item.name_span,
-                        format!(
-                            "`{}` in both `{prev_clause}` and `{name}` is not supported yet",
-                            item.name
-                        ),
-                    )
-                    .with_label("second clause")
-                    .with_secondary(*prev, "first clause")
-                    .with_note("pragma2cuda gives each variable of a region one data attribute"),
-                );
+                let red_and_map = (name == "reduction" && prev_kind.is_some())
+                    || (prev_clause == "reduction" && kind.is_some());
+                let mut dg = Diagnostic::new(
+                    codes::NOT_SUPPORTED,
+                    item.name_span,
+                    format!(
+                        "`{}` in both `{prev_clause}` and `{name}` is not supported yet",
+                        item.name
+                    ),
+                )
+                .with_label("second clause")
+                .with_secondary(*prev, "first clause")
+                .with_note("pragma2cuda gives each variable of a region one data attribute");
+                if red_and_map {
+                    dg = dg.with_note(
+                        "lowered: a whole scalar in both, whose reduction combines into the mapped device copy; an array or section in both is not lowered yet",
+                    );
+                }
+                diags.push(dg);
                 continue;
             }
             claimed.insert(
                 item.name.clone(),
-                (item.name_span, name.to_string(), reduction_and_tofrom),
+                (item.name_span, name.to_string(), pairable, kind),
             );
             let attr = match (name, kind, op) {
                 ("private" | "firstprivate", ..)
@@ -627,7 +676,11 @@ pub fn decide(
                     Attr::Lastprivate { conditional }
                 }
                 ("reduction", _, Some(op)) => match reduction_type(item, &sym, op, symbols) {
-                    Ok((arith, false)) => Attr::Reduction { op, arith },
+                    Ok((arith, false)) => Attr::Reduction {
+                        op,
+                        arith,
+                        map: map_of_pair.unwrap_or(MapKind::ToFrom),
+                    },
                     Ok((arith, true)) => {
                         if !check_sections(item, &sym, diags) {
                             continue;
@@ -1281,8 +1334,22 @@ mod tests {
             #pragma omp target teams distribute parallel for map(tofrom: s) reduction(+: s)\n\
             for (int i = 0; i < 8; i++) s += a[i];\n  return 0;\n}\n";
         assert!(codes(covered).is_empty(), "the reduction maps s tofrom");
-        let allowed = covered.replace("map(tofrom: s)", "map(to: s)");
-        assert_eq!(codes(&allowed), ["E0901"]);
+        for kind in ["to", "from", "alloc"] {
+            let mapped = covered.replace("map(tofrom: s)", &format!("map({kind}: s)"));
+            assert!(
+                codes(&mapped).is_empty(),
+                "the reduction's RESULT is map({kind})"
+            );
+        }
+        // An array in both is not lowered yet, whatever the map-type.
+        let array = covered
+            .replace("double s = 0;", "double s[2] = {0};")
+            .replace("s += a[i]", "s[i % 2] += a[i]");
+        assert_eq!(codes(&array), ["E0901"]);
+        assert_eq!(
+            codes(&array.replace("map(tofrom: s)", "map(to: s)")),
+            ["E0901"]
+        );
         let forbidden = "double a[8];\nint main(void) {\n  double s = 0;\n\
             #pragma omp target teams distribute parallel for private(s) reduction(+: s)\n\
             for (int i = 0; i < 8; i++) s += a[i];\n  return 0;\n}\n";
