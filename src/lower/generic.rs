@@ -2567,6 +2567,13 @@ fn fork_scope(
             (Attr::ArrayPrivate { first, .. }, None, k) => {
                 super::privarray::scope_row(*first, k, v.rule, shared_rule)
             }
+            // An array reduction moved onto the construct (`reduction/array_over_teams.rs`).
+            (Attr::ArrayReduction { .. }, None, _) => (
+                "shared".to_string(),
+                VarHome::Copies("the team's copy of the compute construct's reduction, a slice of a per-launch area"),
+                shared_rule,
+                RuleKind::Implicit,
+            ),
             (Attr::Firstprivate, None, GenKind::OmpParallel) => (
                 "firstprivate".to_string(),
                 VarHome::Register("kernel parameter: each thread's copy"),
