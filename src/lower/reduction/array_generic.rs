@@ -22,8 +22,11 @@
 //! like any team barrier.
 //!
 //! The original variable must be shared by the team: a variable of the
-//! team's frame (staged), or a mapped array of a region of one team (several
-//! teams would combine into the same device copy without synchronisation).
+//! team's frame (staged), a mapped array of a region of one team (several
+//! teams would combine into the same device copy without synchronisation),
+//! or the team's copy of an array reduction moved onto the compute
+//! construct (`array_over_teams`: a loop over all teams' threads, or a
+//! loop over one team inside a loop over the teams).
 
 use super::array_bounds::{bounds, Bounds};
 use crate::diag::Diagnostic;
