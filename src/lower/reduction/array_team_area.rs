@@ -7,12 +7,13 @@
 //! team's thread 0), whose default size is 8 MB on CUDA, so a large
 //! reduction (256 threads x a 16 K-double section is 32 MB) stopped the
 //! kernel. The host knows every factor at the launch: the grid, the block
-//! and the section's bounds, provided the bounds are the values the
-//! construct sees. That holds when every name in them is a variable from
-//! before the region that the region does not assign (or a macro or enum
-//! constant) and they call no function: the host then evaluates them
-//! before the launch. Bounds computed inside the region are refused with a
-//! located E0901 rather than sized on the device.
+//! and the section's length, provided it is the value the construct sees.
+//! That holds when every name in it is a variable from before the region
+//! that the region does not assign (or a macro or enum constant) and it
+//! calls no function: the host then evaluates it before the launch. A
+//! length computed inside the region is refused with a located E0901
+//! rather than sized on the device (the first index may be anything: the
+//! construct evaluates it).
 //!
 //! Each block takes the slice `area + blockIdx.x * threads * len` and each
 //! thread of the team its copy in it; the copies are reused by every run of
@@ -23,7 +24,7 @@ use super::array_generic::TeamArrayRed;
 use crate::diag::Diagnostic;
 use std::collections::BTreeSet;
 
-/// Keeps the reductions whose bounds the host can evaluate before the
+/// Keeps the reductions whose length the host can evaluate before the
 /// launch: no name declared in the region (`locals`), none the region
 /// assigns (`written`), no call other than `sizeof`. The others are
 /// located E0901.
@@ -42,13 +43,13 @@ pub fn host_sized(
                         crate::diag::codes::NOT_SUPPORTED,
                         r.span,
                         format!(
-                            "an array reduction whose bounds (`{}`) {why} is not supported yet",
+                            "an array reduction whose length (in `{}`) {why} is not supported yet",
                             r.bounds.text
                         ),
                     )
                     .with_label("not lowered yet")
-                    .with_note("the host sizes the private copies before the launch from the section's bounds")
-                    .with_help("compute the bounds before the region"),
+                    .with_note("the host sizes the private copies before the launch from the section's length")
+                    .with_help("compute the length before the region"),
                 );
                 false
             }
@@ -56,9 +57,11 @@ pub fn host_sized(
         .collect()
 }
 
-/// Why the host cannot evaluate the bounds of `r`, if it cannot.
+/// Why the host cannot evaluate the length of `r`'s section, if it cannot
+/// (the first index is evaluated on the device at the construct: it does
+/// not change the copies' size).
 fn blocker(r: &TeamArrayRed, locals: &[String], written: &BTreeSet<String>) -> Option<String> {
-    host_blocker(&r.bounds.lo, &r.bounds.len, locals, written)
+    host_blocker("0", &r.bounds.len, locals, written)
 }
 
 /// Why the host cannot evaluate a section's first index `lo` and length
@@ -80,16 +83,16 @@ pub fn host_blocker(
                 continue;
             }
             if locals.iter().any(|l| l == name) {
-                return Some(format!("use `{name}`, declared in the region,"));
+                return Some(format!("uses `{name}`, declared in the region,"));
             }
             if written.contains(name) {
-                return Some(format!("use `{name}`, which the region assigns,"));
+                return Some(format!("uses `{name}`, which the region assigns,"));
             }
         }
     }
     for e in [lo, len] {
         if let Some(f) = call_in(e) {
-            return Some(format!("call `{f}`"));
+            return Some(format!("calls `{f}`"));
         }
     }
     None
