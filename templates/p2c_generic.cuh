@@ -218,18 +218,10 @@ struct p2c_vla {
 };
 
 /* Array reductions over the threads of a team (reduction(OP: a[lo:len]) on a
- * parallel region or a worksharing loop in one): thread 0 allocates one
- * private copy of the section per thread of the team on the device heap (the
- * length may be known only in the sequential part), a barrier publishes the
- * address, each thread fills its copy with OP's identity and reduces into it. */
-template <class T>
-__device__ inline T *p2c_team_copies(unsigned team, long long len)
-{
-    size_t n = (size_t)team * (size_t)(len > 0 ? len : 0);
-    T *p = (T *)malloc(n ? n * sizeof(T) : 1);
-    assert(p && "pragma2cuda: the device heap cannot hold the private copies of an array reduction");
-    return p;
-}
+ * parallel region or a worksharing loop in one): the host allocates one
+ * private copy of the section per thread of every block before the launch
+ * (emit/array_team_area.rs); each thread fills its copy with OP's identity
+ * and reduces into it. */
 
 /* After a barrier: threads tid = 0 .. threads-1 combine the team's copies
  * (copies + t * len for thread t < team) element by element, in thread order,

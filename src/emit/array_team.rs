@@ -1,10 +1,10 @@
 //! The CUDA text of array reductions over the threads of one team in a
 //! generic-mode region (the scheme is `lower::reduction::array_generic`'s):
-//! thread 0 allocates the team's private copies on the device heap and a
-//! barrier publishes the pointer; each thread fills its copy with the
-//! identity and binds the variable's name to it; after the construct a
-//! barrier, the element-wise combine in thread order into the original
-//! section (`p2c_team_red_array`), a barrier, and thread 0 frees the copies.
+//! each thread takes its copy in its block's slice of the per-launch area
+//! the host allocated (`emit::array_team_area`), fills it with the identity
+//! and binds the variable's name to it; after the construct a barrier, the
+//! element-wise combine in thread order into the original section
+//! (`p2c_team_red_array`), and a barrier before the copies can be reused.
 //! Kept apart from `emit/generic.rs`, which only calls these at its hooks.
 
 use super::namer::Namer;
@@ -14,7 +14,10 @@ use std::fmt::Write;
 
 /// Generated names of one array reduction (`Generic::team_array_reds` order).
 pub struct Names {
-    /// The `__shared__` pointer to the team's copies.
+    /// The kernel's (and the parallel-region function's) parameter: the
+    /// per-launch area of every block's copies.
+    pub area: String,
+    /// The block's copies in the area.
     copies: String,
     lo: String,
     len: String,
@@ -30,6 +33,7 @@ pub fn names(g: &Generic, namer: &mut Namer) -> Vec<Names> {
     g.team_array_reds
         .iter()
         .map(|r| Names {
+            area: namer.fresh(&format!("p2c_area_{}", r.var)),
             copies: namer.fresh(&format!("p2c_copies_{}", r.var)),
             lo: namer.fresh(&format!("p2c_lo_{}", r.var)),
             len: namer.fresh(&format!("p2c_len_{}", r.var)),
@@ -67,21 +71,16 @@ fn elem(r: &TeamArrayRed) -> String {
     r.elem.type_name()
 }
 
-/// Thread 0 allocates the copies of `team` threads; `barrier` publishes
-/// the pointer. The bounds are evaluated once, here.
-pub fn alloc(
-    reds: &[(&TeamArrayRed, &Names)],
-    tid: &str,
-    team: &str,
-    barrier: &str,
-    ind: &str,
-) -> String {
+/// Every thread that runs the construct: the bounds, evaluated once here,
+/// and the block's slice of the area (the host sized it with the same
+/// bounds, `lower::reduction::array_team_area`).
+pub fn alloc(reds: &[(&TeamArrayRed, &Names)], ind: &str) -> String {
     let mut o = String::new();
     for (r, n) in reds {
         let t = elem(r);
         let _ = writeln!(
             o,
-            "{ind}/* reduction({}: {}): the team's private copies of the section, on the device heap */",
+            "{ind}/* reduction({}: {}): the team's private copies of the section, the block's slice of the per-launch area */",
             r.op.as_str(),
             r.bounds.text
         );
@@ -90,15 +89,11 @@ pub fn alloc(
             "{ind}const long long {} = {}, {} = {};",
             n.lo, r.bounds.lo, n.len, r.bounds.len
         );
-        let _ = writeln!(o, "{ind}__shared__ {t} *{};", n.copies);
         let _ = writeln!(
             o,
-            "{ind}if ({tid} == 0u)\n{ind}    {} = p2c_team_copies<{t}>({team}, {});",
-            n.copies, n.len
+            "{ind}{t} *const {} = {} + (unsigned long long)blockIdx.x * p2c_block_threads() * (unsigned long long)({} > 0 ? {} : 0);",
+            n.copies, n.area, n.len, n.len
         );
-    }
-    if !reds.is_empty() {
-        let _ = writeln!(o, "{ind}{barrier} /* the copies' address is published */");
     }
     o
 }
@@ -155,7 +150,8 @@ pub fn bind(reds: &[(&TeamArrayRed, &Names)], tid: &str, ind: &str) -> String {
 
 /// RED_FINI: after `barrier`, threads 0 .. `threads`-1 combine the team's
 /// copies element by element into the original section (`outer`: through
-/// the aliases), then after `barrier` thread 0 frees the copies.
+/// the aliases), then `barrier` again: the next run of the construct in
+/// the block refills the copies.
 #[allow(clippy::too_many_arguments)]
 pub fn combine(
     reds: &[(&TeamArrayRed, &Names)],
@@ -189,9 +185,9 @@ pub fn combine(
             n.len
         );
     }
-    let _ = writeln!(o, "{ind}{barrier} /* the copies are no longer read */");
-    for (_, n) in reds {
-        let _ = writeln!(o, "{ind}if ({tid} == 0u)\n{ind}    free({});", n.copies);
-    }
+    let _ = writeln!(
+        o,
+        "{ind}{barrier} /* the copies are no longer read: the next run may refill them */"
+    );
     o
 }

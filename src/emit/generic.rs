@@ -224,6 +224,12 @@ impl Gen<'_> {
             }
             let _ = v;
         }
+        a.extend(self.arr.iter().map(|n| n.area.clone()));
+        a.extend(
+            super::array_team_area::team_copies(self.r, self.g)
+                .into_iter()
+                .map(|(_, name)| name),
+        );
         if self.g.runtime_limit.is_some() {
             a.push(self.n.limit.clone());
         }
@@ -354,14 +360,7 @@ impl Gen<'_> {
         let arr = super::array_team::of(self.g, &self.arr, w.pragma);
         let arr_team = in_fork && !super::array_team::at_join(self.g, w.pragma);
         if arr_team {
-            let bar = format!("p2c_team_barrier({});", self.n.team);
-            s.push_str(&super::array_team::alloc(
-                &arr,
-                &self.n.tid,
-                &self.n.team,
-                &bar,
-                ind,
-            ));
+            s.push_str(&super::array_team::alloc(&arr, ind));
             s.push_str(&super::array_team::outer_aliases(&arr, ind));
         }
         s.push_str(&super::array_team::bind(&arr, &self.n.tid, ind));
@@ -786,13 +785,7 @@ pub fn emit_generic(
             })
             .collect();
         let bar4 = format!("p2c_barrier_sync<4>({});", block_count(g));
-        cases.push_str(&super::array_team::alloc(
-            &arr_join,
-            &gen.n.tid,
-            &gen.n.team,
-            &bar4,
-            ind,
-        ));
+        cases.push_str(&super::array_team::alloc(&arr_join, ind));
         let _ = writeln!(cases, "{ind}if ({} < {}) {{", gen.n.tid, gen.n.team);
         let ind2 = "            ";
         if g.kind == GenKind::OmpParallel {
@@ -963,6 +956,14 @@ pub fn emit_generic(
     params.extend(arr_params);
     let privs = super::privarray::names(r, namer);
     params.extend(super::privarray::params(r, &privs));
+    let areas = super::array_team_area::params(g, &gen.arr);
+    params.extend(areas.iter().cloned());
+    par_params.extend(areas);
+    par_params.extend(
+        super::array_team_area::team_copies(r, g)
+            .into_iter()
+            .map(|(decl, _)| decl),
+    );
     if g.global_bytes > 0 {
         params.push(format!("unsigned char *{}", gen.n.gstack));
     }

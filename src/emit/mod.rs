@@ -9,6 +9,7 @@
 //! all generated names come from the central [`namer::Namer`].
 
 pub mod array_team;
+pub mod array_team_area;
 pub mod atomic;
 pub mod cxx;
 pub mod data;

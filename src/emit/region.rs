@@ -25,6 +25,7 @@ struct Names {
     lpc: Vec<String>,  // per var: lastprivate(conditional) device scratch
     arr: Vec<ArrNames>, // per array reduction (r.array_reductions order)
     privs: Vec<super::privarray::PrivNames>, // per array privatization
+    team_areas: Vec<super::array_team_area::HostNames>, // generic mode's team array reductions
 }
 
 /// Names of one array reduction's code.
@@ -125,6 +126,7 @@ fn names(r: &Region, namer: &mut Namer) -> Names {
         .collect();
     Names {
         privs: super::privarray::names(r, namer),
+        team_areas: super::array_team_area::host_names(r, namer),
         arr,
         last,
         cond,
@@ -1061,6 +1063,7 @@ fn host_text(r: &Region, fallback: &str, file_name: &str, n: &Names) -> String {
                     )
                 }),
         )
+        .chain(super::array_team_area::bytes_per_thread(r))
         .collect();
     let from_trip = if bytes.is_empty() {
         from_trip
@@ -1107,6 +1110,17 @@ fn host_text(r: &Region, fallback: &str, file_name: &str, n: &Names) -> String {
     }
     super::privarray::host(
         r, &n.privs, &n.blocks, &per_block, w, ind, &mut h, &mut args, &mut exits,
+    );
+    super::array_team_area::host(
+        r,
+        &n.team_areas,
+        &n.blocks,
+        &per_block,
+        w,
+        ind,
+        &mut h,
+        &mut args,
+        &mut exits,
     );
     if let Some(g) = r.generic.as_ref().filter(|g| g.global_bytes > 0) {
         // Generic mode: the per-team frames in global memory.

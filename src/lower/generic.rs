@@ -1270,6 +1270,30 @@ pub fn build_generic(
     let mut written: BTreeSet<String> = BTreeSet::new();
     direct_writes(stmt, text, &mut written);
     address_taken(stmt, text, &mut written);
+    // Array reductions of loops over the teams go on the compute construct
+    // (`reduction/array_over_teams.rs`).
+    let mut locals = Vec::new();
+    declared_in(stmt, text, &mut locals);
+    let locals: Vec<String> = locals.into_iter().map(|s| s.name).collect();
+    let team_arrays = if construct_red_ok(kind) {
+        super::reduction::array_over_teams::promote(
+            block,
+            &nested,
+            |d| {
+                matches!(
+                    role(d, kind, false, false),
+                    Role::MasterLoop | Role::Fork(Spread::Grid)
+                )
+            },
+            &mut vars,
+            text,
+            &symbols_at_region,
+            &locals,
+            &written,
+        )
+    } else {
+        vec![]
+    };
 
     // --- nested directives: roles, in source order ---------------------
     let mut forks: Vec<Fork> = Vec::new();
@@ -1429,8 +1453,11 @@ pub fn build_generic(
             } else if c.name == "reduction" {
                 let why = match r {
                     Role::Fork(Spread::Team) | Role::InnerLoop => None,
-                    Role::Fork(_) | Role::MasterLoop if !team_reds.is_empty() => {
-                        match of_construct(c, &team_reds) {
+                    Role::Fork(_) | Role::MasterLoop
+                        if !team_reds.is_empty() || !team_arrays.is_empty() =>
+                    {
+                        match of_construct(c, &team_reds, &team_arrays) {
+                            Ok(names) if names.is_empty() => None,
                             Ok(names) => {
                                 let line = file.line_of(nd.span.start);
                                 match construct_red_uses.last_mut() {
@@ -1443,7 +1470,7 @@ pub fn build_generic(
                                 cx.diags.push(
                                     not_supported(e.0, e.1)
                                         .with_secondary(d.span, "the compute construct's reduction clause")
-                                        .with_note("lowered: a reduction over the teams on a variable the compute construct reduces with the same operator (seed 001: no second gang-level setup), or on a scalar the construct maps tofrom and only such loops name"),
+                                        .with_note("lowered: a reduction over the teams on a variable the compute construct reduces with the same operator (seed 001: no second gang-level setup), or on a scalar or array section the construct maps tofrom and only such loops name (same operator and section)"),
                                 );
                                 continue;
                             }
@@ -1455,7 +1482,7 @@ pub fn build_generic(
                 if let Some(why) = why {
                     cx.diags.push(
                         not_supported(c.span, why)
-                            .with_note("lowered inside a region: reductions over the threads of one team (omp parallel [for], for; acc loop worker / vector); over the teams, on a variable the compute construct reduces, or on a scalar it maps tofrom that only such loops name"),
+                            .with_note("lowered inside a region: reductions over the threads of one team (omp parallel [for], for; acc loop worker / vector); over the teams, on a variable the compute construct reduces, or on a scalar or array section it maps tofrom that only such loops name (same operator and section)"),
                     );
                 }
             } else if !nested_clause_ok(nd.model, &c.name) {
@@ -1569,7 +1596,8 @@ pub fn build_generic(
                     privates(&mut cx, nd, nstmt, Some(nstmt))
                 };
                 let mut reds = if r == Role::Fork(Spread::Team)
-                    || (r == Role::Fork(Spread::Grid) && !team_reds.is_empty())
+                    || (r == Role::Fork(Spread::Grid)
+                        && (!team_reds.is_empty() || !team_arrays.is_empty()))
                 {
                     reductions(&mut cx, nd, nstmt, None, &[])
                 } else {
@@ -1977,6 +2005,17 @@ pub fn build_generic(
                     Attr::Reduction { .. } => Some(
                         "the team's private copy of a reduction on the compute construct, used in a parallel region",
                     ),
+                    // A loop over all teams' threads that reduces it itself
+                    // (`reduction/array_over_teams.rs`) combines into the team's copy.
+                    Attr::ArrayReduction { .. }
+                        if team_arrays.contains(&v.sym.name)
+                            && cx
+                                .array_reds
+                                .iter()
+                                .any(|a| a.var == v.sym.name && a.construct == f.pragma) =>
+                    {
+                        None
+                    }
                     Attr::ArrayReduction { .. } => {
                         cx.diags.push(array_generic::construct_array_in_fork(u.span, &v.sym.name));
                         None
@@ -2245,8 +2284,12 @@ pub fn build_generic(
         &staged,
         &vars,
         one_team,
+        &team_arrays,
         cx.diags,
     );
+    // The host sizes the copies' area: bounds it can evaluate at the launch.
+    let team_array_reds =
+        super::reduction::array_team_area::host_sized(team_array_reds, &locals, &written, cx.diags);
     let scopes: Vec<Vec<ScopeVar>> = forks
         .iter()
         .map(|f| {
@@ -2546,6 +2589,13 @@ fn fork_scope(
             (Attr::ArrayPrivate { first, .. }, None, k) => {
                 super::privarray::scope_row(*first, k, v.rule, shared_rule)
             }
+            // An array reduction moved onto the construct (`reduction/array_over_teams.rs`).
+            (Attr::ArrayReduction { .. }, None, _) => (
+                "shared".to_string(),
+                VarHome::Copies("the team's copy of the compute construct's reduction, a slice of a per-launch area"),
+                shared_rule,
+                RuleKind::Implicit,
+            ),
             (Attr::Firstprivate, None, GenKind::OmpParallel) => (
                 "firstprivate".to_string(),
                 VarHome::Register("kernel parameter: each thread's copy"),
@@ -2897,13 +2947,15 @@ fn construct_reductions(vars: &[sharing::VarAttr]) -> Vec<GenRed> {
 fn of_construct(
     c: &crate::directives::Clause,
     team: &[GenRed],
+    arrays: &[String],
 ) -> Result<Vec<String>, (Span, String)> {
     let op = match c.modifiers() {
         [m] => sharing::red_op(&m.text),
         _ => None,
     };
     let mut names = Vec::new();
-    for item in c.items() {
+    // Arrays moved onto the construct (`reduction/array_over_teams.rs`).
+    for item in c.items().iter().filter(|i| !arrays.contains(&i.name)) {
         match team.iter().find(|t| t.name == item.name && item.path.is_empty()) {
             Some(t) if Some(t.op) == op => names.push(item.name.clone()),
             Some(t) => {

@@ -9,10 +9,9 @@
 //! array reductions (`p2c_red_array`), every thread of the team gets its own
 //! copy of the section in global memory, filled with init_val(OP), and the
 //! variable's name is bound to it, so the loop body is copied unchanged.
-//! The copies are one block of `team * len` elements on the device heap,
-//! allocated by the team's thread 0 when the construct starts and freed
-//! when it ends (the length may be an expression of the sequential part,
-//! which the host cannot evaluate before the launch). After the construct
+//! The copies are the block's slice of a per-launch area that the host
+//! sizes and allocates (`array_team_area`: blocks x threads x len elements;
+//! the bounds must be values the host can evaluate at the launch). After the construct
 //! the team's threads meet at a barrier and combine the copies element by
 //! element, in thread order, into the original section (elements spread
 //! over the threads), so no atomics touch the data and the result does not
@@ -23,8 +22,11 @@
 //! like any team barrier.
 //!
 //! The original variable must be shared by the team: a variable of the
-//! team's frame (staged), or a mapped array of a region of one team (several
-//! teams would combine into the same device copy without synchronisation).
+//! team's frame (staged), a mapped array of a region of one team (several
+//! teams would combine into the same device copy without synchronisation),
+//! or the team's copy of an array reduction moved onto the compute
+//! construct (`array_over_teams`: a loop over all teams' threads, or a
+//! loop over one team inside a loop over the teams).
 
 use super::array_bounds::{bounds, Bounds};
 use crate::diag::Diagnostic;
@@ -114,7 +116,7 @@ pub fn list(reds: &[&TeamArrayRed]) -> String {
 /// reductions over a team.
 pub fn form_line(line: usize, reds: &[&TeamArrayRed], at_join: bool) -> String {
     format!(
-        "  team:       line {line}: {}: one RID per item covering its section; LOCAL = each thread's private copy of the section (the team's copies on the device heap, from thread 0), every element init_val(OP); after the construct, {}, each element of RESULT (the section of the team's variable) combines the threads' copies in thread order (elements spread over the threads), then thread 0 frees the copies",
+        "  team:       line {line}: {}: one RID per item covering its section; LOCAL = each thread's private copy of the section (a slice of the per-launch area the host sizes: blocks x threads x len elements), every element init_val(OP); after the construct, {}, each element of RESULT (the section of the team's variable) combines the threads' copies in thread order (elements spread over the threads), then a barrier before the copies are reused",
         list(reds),
         if at_join {
             "after named barrier 4 over the block"
@@ -194,7 +196,9 @@ pub fn fork_uses(
 /// Keeps the array reductions generic mode lowers: on a fork whose threads
 /// are one team or a worksharing loop inside one, into a variable the team
 /// shares (staged, or a mapped array of a region of one team); the others
-/// are located E0901.
+/// are located E0901. `over_teams`: arrays moved onto the compute
+/// construct (`array_over_teams`).
+#[allow(clippy::too_many_arguments)]
 pub fn check(
     reds: Vec<TeamArrayRed>,
     forks: &[crate::lower::generic::Fork],
@@ -202,13 +206,32 @@ pub fn check(
     staged: &[crate::lower::generic::Staged],
     vars: &[crate::sema::sharing::VarAttr],
     one_team: bool,
+    over_teams: &[String],
     diags: &mut Vec<Diagnostic>,
 ) -> Vec<TeamArrayRed> {
     use crate::lower::generic::Spread;
     use crate::sema::sharing::Attr;
     let mut out = Vec::new();
     for r in reds {
-        let Some(f) = forks.iter().find(|f| belongs(r.construct, f, inner)) else {
+        let fork = forks.iter().find(|f| belongs(r.construct, f, inner));
+        // Moved onto the compute construct (`array_over_teams`): a loop over
+        // the teams' masters updates the team's copy itself; one over all
+        // teams' threads reduces over each team into it.
+        if over_teams.contains(&r.var) {
+            match fork {
+                Some(f) if r.construct == f.pragma => out.push(r),
+                Some(_) => diags.push(not_supported(
+                    r.span,
+                    format!(
+                        "an array reduction (`{}`) in a parallel region over a variable reduced over the teams is not supported yet",
+                        r.bounds.text
+                    ),
+                )),
+                None => {}
+            }
+            continue;
+        }
+        let Some(f) = fork else {
             diags.push(not_supported(
                 r.span,
                 format!(
@@ -336,7 +359,7 @@ pub fn render(
         }
         let _ = writeln!(
             o,
-            "  expansion:\n    RED_SETUP ({level}, {lid})      thread 0 allocates the team's copies (team x len elements) on the device heap; a barrier publishes them\n    RED_INIT ({level}, {lid})       every thread of the team: its copy at init_val(OP); the variable's name bound to it (copy - lo)\n    RED_LOCK ({level}, {lid})       no lock: each element is combined by one thread\n    RED_FINI ({level}, {lid})       barrier; RESULT[k] = OP(RESULT[k], copy_0[k], copy_1[k], ...) in thread order, elements spread over the threads\n    RED_UNLOCK ({level}, {lid})     no lock\n    RED_TEARDOWN ({level}, {lid})   barrier; thread 0 frees the copies"
+            "  expansion:\n    RED_SETUP ({level}, {lid})      the team's copies: the block's slice of the per-launch area (the host allocated blocks x threads x len elements)\n    RED_INIT ({level}, {lid})       every thread of the team: its copy at init_val(OP); the variable's name bound to it (copy - lo)\n    RED_LOCK ({level}, {lid})       no lock: each element is combined by one thread\n    RED_FINI ({level}, {lid})       barrier; RESULT[k] = OP(RESULT[k], copy_0[k], copy_1[k], ...) in thread order, elements spread over the threads\n    RED_UNLOCK ({level}, {lid})     no lock\n    RED_TEARDOWN ({level}, {lid})   barrier: the next run of the construct may refill the copies"
         );
     }
     !pragmas.is_empty()

@@ -33,6 +33,8 @@
 
 pub mod array_bounds;
 pub mod array_generic;
+pub mod array_over_teams;
+pub mod array_team_area;
 mod generic;
 pub mod render;
 
