@@ -1171,6 +1171,16 @@ pub fn warning_lines(text: &str) -> Vec<String> {
         .collect()
 }
 
+/// Where a check compile writes its object: beside the `.cu`, removed
+/// after. Never `/dev/null`: a compiler that fails removes its output file,
+/// and run as root (CI containers) that deletes the device node, so the
+/// next writer makes `/dev/null` a plain file for the whole machine.
+fn scratch_object(cu_path: &Path, tag: &str) -> PathBuf {
+    let mut name = cu_path.file_name().unwrap_or_default().to_os_string();
+    name.push(format!(".{}.o", tag.trim_start_matches('-')));
+    cu_path.with_file_name(name)
+}
+
 /// [`compile_checks_with`] with the toolchain from the environment and no extra flags.
 pub fn compile_checks(cu_path: &Path) -> CompileReport {
     compile_checks_with(cu_path, &Toolchain::from_env(), &[])
@@ -1207,8 +1217,10 @@ pub fn compile_checks_with(cu_path: &Path, tc: &Toolchain, flags: &[String]) -> 
         .args(flags)
         .arg(cu_path)
         .arg("-o")
-        .arg(if cfg!(unix) { "/dev/null" } else { "NUL" });
-        match compile(&mut cmd) {
+        .arg(scratch_object(cu_path, "nvcc"));
+        let result = compile(&mut cmd);
+        let _ = std::fs::remove_file(scratch_object(cu_path, "nvcc"));
+        match result {
             Ok(r) => {
                 let text = r.text();
                 rep.kernels = parse_ptxas(&text);
@@ -1229,13 +1241,15 @@ pub fn compile_checks_with(cu_path: &Path, tc: &Toolchain, flags: &[String]) -> 
                 .args(flags)
                 .arg(cu_path)
                 .arg("-o")
-                .arg(if cfg!(unix) { "/dev/null" } else { "NUL" });
+                .arg(scratch_object(cu_path, side));
             let who = if side == "--cuda-device-only" {
                 "clang device"
             } else {
                 "clang host"
             };
-            match compile(&mut cmd) {
+            let result = compile(&mut cmd);
+            let _ = std::fs::remove_file(scratch_object(cu_path, side));
+            match result {
                 Ok(r) => add_warnings(&mut rep, who, &r.text()),
                 Err(e) => {
                     add_warnings(&mut rep, who, &e);
