@@ -243,6 +243,11 @@ __device__ inline void p2c_team_red_array(T *res, const T *copies, unsigned team
     unsigned long long ulen = len > 0 ? (unsigned long long)len : 0ull;
     for (unsigned long long k = tid; k < ulen; k += threads) {
         T acc = res[k];
+        /* Not unrolled: nvcc unrolled this loop by 4 with the four loads first,
+         * the peak of the kernels of one-team array reductions (ptxas -v:
+         * 32 registers, 24 to 31 without; BENCHMARKS.md). It runs once per
+         * element at the end of the construct. */
+        P2C_NO_UNROLL
         for (unsigned t = 0u; t < team; t++)
             acc = Op::template combine<T>(acc, copies[t * ulen + k]);
         res[k] = acc;

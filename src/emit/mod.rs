@@ -10,6 +10,7 @@
 
 pub mod array_team;
 pub mod atomic;
+pub mod counter;
 pub mod cxx;
 pub mod data;
 pub mod declare;
