@@ -101,6 +101,22 @@ __device__ __forceinline__ unsigned p2c_next32(unsigned it, unsigned stride)
     return (it < ~stride ? it : ~stride) + stride;
 }
 
+/* A trip count the device computed (a worksharing loop in a parallel region)
+ * for a 32-bit counter: below 2^32 unless the loop overflows its variable
+ * (`i <= INT_MAX`); then the kernel stops (the launch fails and the host
+ * reports it) rather than run a counter that wraps around. */
+__device__ __forceinline__ unsigned p2c_trip32(unsigned long long trip)
+{
+    if (trip > 0xffffffffull) {
+#if defined(P2C_SIMT_EMULATOR)
+        abort();
+#elif defined(__CUDA_ARCH__)
+        __trap();
+#endif
+    }
+    return (unsigned)trip;
+}
+
 /* ---- reduction operators: identity and combine per OpenMP/OpenACC ---- */
 template <class T> struct p2c_limits;
 #define P2C_LIMITS(T, LO, HI) \
