@@ -147,8 +147,17 @@ template <class R>
 __device__ inline void p2c_team_red_warps(R &v, R *slots, unsigned tid, unsigned n)
 {
     unsigned lane = tid & 31u, first = tid - lane;
-    unsigned len = n - first < 32u ? n - first : 32u;
-    p2c_tree(v, p2c_lanes_mask(len), lane, len, 16u, 1u, 32);
+    unsigned len = n - first < 32u ? n - first : 32u, mask = p2c_lanes_mask(len);
+    /* p2c_tree's steps, not unrolled: unrolled, the five shuffles of every
+     * reduction were the peak of generic-mode kernels (ptxas -v, sm_90:
+     * omp_orphan_reduction_small main_L45 30 registers, 27 not unrolled;
+     * omp_generic_reduction main_L44 35, 31). It runs once per construct. */
+    P2C_NO_UNROLL
+    for (unsigned off = 16u; off > 0u; off >>= 1) {
+        R other = R::p2c_down(mask, v, off, 32);
+        if (lane + off < len)
+            R::p2c_combine(v, other);
+    }
     if (lane == 0u)
         slots[tid >> 5] = v;
 }
