@@ -77,25 +77,10 @@ __device__ __forceinline__ unsigned p2c_block_threads(void)
     return blockDim.x * blockDim.y * blockDim.z;
 }
 
-/* A 32-bit loop counter (emit/counter.rs: a loop over a variable of at most
- * 32 bits, whose trip count the host checked to be below 2^32): one register
- * less than a 64-bit counter in every iteration. The grid-stride start and
- * stride are taken at most 2^32 - 1 (more threads than that only in a grid of
- * more than 4 million blocks of 1024), and the step saturates at 2^32 - 1, so
- * a counter never wraps around to an iteration it already ran: 2^32 - 1 is
- * never below the trip count. */
-__device__ __forceinline__ unsigned p2c_grid_start32(void)
-{
-    unsigned long long s = (unsigned long long)blockIdx.x * p2c_block_threads() + p2c_thread_id();
-    return s > 0xffffffffull ? 0xffffffffu : (unsigned)s;
-}
-
-__device__ __forceinline__ unsigned p2c_grid_stride32(void)
-{
-    unsigned long long s = (unsigned long long)gridDim.x * p2c_block_threads();
-    return s > 0xffffffffull ? 0xffffffffu : (unsigned)s;
-}
-
+/* A 32-bit loop counter's step (emit/counter.rs: a worksharing loop over a
+ * team, one variable of at most 32 bits, trip count below 2^32): saturates
+ * at 2^32 - 1, which is never below the trip count, so the counter never
+ * wraps around to an iteration it already ran. */
 __device__ __forceinline__ unsigned p2c_next32(unsigned it, unsigned stride)
 {
     return (it < ~stride ? it : ~stride) + stride;

@@ -459,20 +459,6 @@ inline unsigned p2c_blocks_for(unsigned long long trip, unsigned threads, unsign
     return (unsigned)(b > cap ? cap : b);
 }
 
-/* The trip count of a loop that runs with a 32-bit counter (a loop over a
- * variable of at most 32 bits, emit/counter.rs). It is below 2^32 unless the
- * loop overflows its variable (`i <= INT_MAX`, `u <= UINT_MAX`): refused
- * then, never run with a counter that wraps around. */
-inline unsigned p2c_count32(unsigned long long trip, const char *where)
-{
-    if (trip > 0xffffffffull) {
-        char msg[128];
-        snprintf(msg, sizeof msg, "%llu iterations, more than its 32-bit loop variable can count", trip);
-        p2c_fail(where, "loop too long", msg);
-    }
-    return (unsigned)trip;
-}
-
 /* A value from a num_teams / num_threads / num_gangs ... clause, checked. */
 inline unsigned p2c_positive(long long v, unsigned limit, const char *where, const char *clause)
 {

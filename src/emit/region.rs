@@ -335,7 +335,7 @@ pub(crate) fn unused_mark(body: &str, var: &str) -> &'static str {
 }
 
 fn kernel_text(r: &Region, body: &str, n: &Names) -> String {
-    let mut params: Vec<String> = vec![format!("{} {}", super::counter::trip_type(r), n.trip)];
+    let mut params: Vec<String> = vec![format!("unsigned long long {}", n.trip)];
     for (l, (ty, (_, lb, step))) in r.nest.iter().zip(r.nest_types.iter().zip(&n.per_loop)) {
         params.push(ty.declare(lb));
         if !literal_step(l) {
@@ -482,7 +482,12 @@ fn kernel_text(r: &Region, body: &str, n: &Names) -> String {
             body,
         ));
     } else {
-        let _ = writeln!(k, "{}", super::counter::loop_head(r, &n.iter, &n.trip));
+        let _ = writeln!(
+            k,
+            "    for (unsigned long long {it} = {start}; {it} < {trip}; {it} += {stride}) {{",
+            it = n.iter,
+            trip = n.trip
+        );
     }
     if !n.last.is_empty() {
         let _ = writeln!(k, "        {} = {} + 1 == {};", n.last, n.iter, n.trip);
@@ -818,7 +823,7 @@ fn host_text(r: &Region, fallback: &str, file_name: &str, n: &Names) -> String {
         escape(file_name),
         r.line
     );
-    let mut args: Vec<String> = vec![super::counter::trip_arg(r, &n.trip, &n.where_)];
+    let mut args: Vec<String> = vec![n.trip.clone()];
     let mut trips = Vec::new();
     for (l, (ty, (trip, lb, step))) in r.nest.iter().zip(r.nest_types.iter().zip(&n.per_loop)) {
         let t = ty.type_name();
