@@ -77,6 +77,31 @@ __device__ __forceinline__ unsigned p2c_block_threads(void)
     return blockDim.x * blockDim.y * blockDim.z;
 }
 
+/* A 32-bit loop counter's step (emit/counter.rs: a worksharing loop over a
+ * team, one variable of at most 32 bits, trip count below 2^32): saturates
+ * at 2^32 - 1, which is never below the trip count, so the counter never
+ * wraps around to an iteration it already ran. */
+__device__ __forceinline__ unsigned p2c_next32(unsigned it, unsigned stride)
+{
+    return (it < ~stride ? it : ~stride) + stride;
+}
+
+/* A trip count the device computed (a worksharing loop in a parallel region)
+ * for a 32-bit counter: below 2^32 unless the loop overflows its variable
+ * (`i <= INT_MAX`); then the kernel stops (the launch fails and the host
+ * reports it) rather than run a counter that wraps around. */
+__device__ __forceinline__ unsigned p2c_trip32(unsigned long long trip)
+{
+    if (trip > 0xffffffffull) {
+#if defined(P2C_SIMT_EMULATOR)
+        abort();
+#elif defined(__CUDA_ARCH__)
+        __trap();
+#endif
+    }
+    return (unsigned)trip;
+}
+
 /* ---- reduction operators: identity and combine per OpenMP/OpenACC ---- */
 template <class T> struct p2c_limits;
 #define P2C_LIMITS(T, LO, HI) \

@@ -147,8 +147,17 @@ template <class R>
 __device__ inline void p2c_team_red_warps(R &v, R *slots, unsigned tid, unsigned n)
 {
     unsigned lane = tid & 31u, first = tid - lane;
-    unsigned len = n - first < 32u ? n - first : 32u;
-    p2c_tree(v, p2c_lanes_mask(len), lane, len, 16u, 1u, 32);
+    unsigned len = n - first < 32u ? n - first : 32u, mask = p2c_lanes_mask(len);
+    /* p2c_tree's steps, not unrolled: unrolled, the five shuffles of every
+     * reduction were the peak of generic-mode kernels (ptxas -v, sm_90:
+     * omp_orphan_reduction_small main_L45 30 registers, 27 not unrolled;
+     * omp_generic_reduction main_L44 35, 31). It runs once per construct. */
+    P2C_NO_UNROLL
+    for (unsigned off = 16u; off > 0u; off >>= 1) {
+        R other = R::p2c_down(mask, v, off, 32);
+        if (lane + off < len)
+            R::p2c_combine(v, other);
+    }
     if (lane == 0u)
         slots[tid >> 5] = v;
 }
@@ -235,6 +244,11 @@ __device__ inline void p2c_team_red_array(T *res, const T *copies, unsigned team
     unsigned long long ulen = len > 0 ? (unsigned long long)len : 0ull;
     for (unsigned long long k = tid; k < ulen; k += threads) {
         T acc = res[k];
+        /* Not unrolled: nvcc unrolled this loop by 4 with the four loads first,
+         * the peak of the kernels of one-team array reductions (ptxas -v:
+         * 32 registers, 24 to 31 without; BENCHMARKS.md). It runs once per
+         * element at the end of the construct. */
+        P2C_NO_UNROLL
         for (unsigned t = 0u; t < team; t++)
             acc = Op::template combine<T>(acc, copies[t * ulen + k]);
         res[k] = acc;

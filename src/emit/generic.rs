@@ -378,10 +378,16 @@ impl Gen<'_> {
             ),
             Spread::Teams => ("blockIdx.x".into(), "gridDim.x".into()),
         };
-        let _ = writeln!(
-            s,
-            "{ind}for (unsigned long long {it} = {start}; {it} < {total}; {it} += {stride}) {{"
-        );
+        if w.spread == Spread::Team {
+            let end = namer.fresh("p2c_end");
+            let head = super::counter::team_head(&w.types, &it, &end, &start, &stride, &total, ind);
+            let _ = writeln!(s, "{head}");
+        } else {
+            let _ = writeln!(
+                s,
+                "{ind}for (unsigned long long {it} = {start}; {it} < {total}; {it} += {stride}) {{"
+            );
+        }
         if !lastp.is_empty() {
             let _ = writeln!(s, "{ind}    {last} = {it} == {total} - 1;");
         }

@@ -11,6 +11,7 @@
 pub mod array_team;
 pub mod array_team_area;
 pub mod atomic;
+pub mod counter;
 pub mod cxx;
 pub mod data;
 pub mod declare;

@@ -252,10 +252,13 @@ pub fn ws_loop(
     let mut close = "}".to_string();
     let mut ind2 = format!("{ind}    ");
     match &l.chunk {
+        // Not unrolled (P2C_NO_UNROLL), as generic mode's team loops
+        // (emit/counter.rs `team_head`): `omp_orphan_reduction_small`'s
+        // `main_L45` 32 registers with nvcc's unrolling, 30 without.
         Chunk::Cyclic => {
             let _ = writeln!(
                 s,
-                "{ind}for (unsigned long long {it} = {tid}; {it} < {total}; {it} += {team}) {{"
+                "{ind}P2C_NO_UNROLL\n{ind}for (unsigned long long {it} = {tid}; {it} < {total}; {it} += {team}) {{"
             );
         }
         Chunk::Block => {
@@ -266,7 +269,7 @@ pub fn ws_loop(
             );
             let _ = writeln!(
                 s,
-                "{ind}for (unsigned long long {it} = (unsigned long long){tid} * {ch}; {it} < {total} && {it} < ((unsigned long long){tid} + 1u) * {ch}; {it}++) {{"
+                "{ind}P2C_NO_UNROLL\n{ind}for (unsigned long long {it} = (unsigned long long){tid} * {ch}; {it} < {total} && {it} < ((unsigned long long){tid} + 1u) * {ch}; {it}++) {{"
             );
         }
         Chunk::Size(c) => {
