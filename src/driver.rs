@@ -356,8 +356,17 @@ fn lower_all(
             generic_claimed.push(whole);
             let (nested, atomics) = take_atomics(file, &a.tree, nested, diags);
             let env = data_env(at, &data, &declare, unstructured);
-            let built = match generic::spmd_merge(at, &nested) {
-                Some(m) => build_region(
+            // Stacked on one statement, or closely nested in the braced
+            // block (then the region is widened back to the block): the
+            // combined construct, in SPMD mode.
+            let combined = match generic::spmd_merge(at, &nested) {
+                Some(m) => Some((m, false)),
+                None => {
+                    crate::lower::closely_nested::merge(&a.tree, at, &nested).map(|m| (m, true))
+                }
+            };
+            let built = match combined {
+                Some((m, widen)) => build_region(
                     file,
                     &a.tree,
                     &m,
@@ -365,22 +374,15 @@ fn lower_all(
                     &env,
                     opts.reduction_strategy,
                     diags,
-                ),
-                None => match crate::lower::closely_nested::merge(&a.tree, at, &nested) {
-                    Some(m) => build_region(
-                        file,
-                        &a.tree,
-                        &m,
-                        kernel,
-                        &env,
-                        opts.reduction_strategy,
-                        diags,
-                    )
-                    .map(|r| widen_to_block(file, r, at, &nested)),
-                    None => {
-                        build_generic_region(file, &a.tree, at, &nested, kernel, &env, opts, diags)
+                )
+                .map(|r| {
+                    if widen {
+                        widen_to_block(file, r, at, &nested)
+                    } else {
+                        r
                     }
-                },
+                }),
+                None => build_generic_region(file, &a.tree, at, &nested, kernel, &env, opts, diags),
             };
             if let Some(mut r) = built {
                 crate::sema::threadprivate::check(&r.vars, r.pragma, &threadprivate, diags);

@@ -137,6 +137,22 @@ pub struct GenRed {
     pub span: Span,
 }
 
+impl GenRed {
+    /// The reduction of the region variable `v` with `op` over `arith`.
+    pub fn of(v: &sharing::VarAttr, op: RedOp, arith: Arith) -> GenRed {
+        GenRed {
+            name: v.sym.name.clone(),
+            ty: CType {
+                base: v.sym.ty.unqualified_base(),
+                derivs: vec![],
+            },
+            arith,
+            op,
+            span: v.span,
+        }
+    }
+}
+
 /// A loop construct inside the region.
 #[derive(Clone, Debug)]
 pub struct WsLoop {
@@ -2923,16 +2939,7 @@ fn construct_red_ok(kind: GenKind) -> bool {
 fn construct_reductions(vars: &[sharing::VarAttr]) -> Vec<GenRed> {
     vars.iter()
         .filter_map(|v| match v.attr {
-            Attr::Reduction { op, arith, .. } => Some(GenRed {
-                name: v.sym.name.clone(),
-                ty: CType {
-                    base: v.sym.ty.unqualified_base(),
-                    derivs: vec![],
-                },
-                arith,
-                op,
-                span: v.span,
-            }),
+            Attr::Reduction { op, arith, .. } => Some(GenRed::of(v, op, arith)),
             _ => None,
         })
         .collect()

@@ -24,7 +24,6 @@ use super::reduction::array_generic::TeamArrayRed;
 use crate::diag::Diagnostic;
 use crate::directives::Directive;
 use crate::sema::sharing::{Attr, MapKind, VarAttr};
-use crate::sema::CType;
 
 /// The rule the sharing report and the plan give a scalar moved here.
 const RULE: &str =
@@ -56,16 +55,7 @@ pub fn to_fork(
     for v in vars.iter_mut() {
         match v.attr.clone() {
             Attr::Reduction { op, arith, map } => {
-                scalars.push(GenRed {
-                    name: v.sym.name.clone(),
-                    ty: CType {
-                        base: v.sym.ty.unqualified_base(),
-                        derivs: vec![],
-                    },
-                    arith,
-                    op,
-                    span: v.span,
-                });
+                scalars.push(GenRed::of(v, op, arith));
                 v.attr = Attr::Mapped {
                     kind: map,
                     sections: vec![],
