@@ -574,7 +574,7 @@ fn preprocess_missing_preprocessor_exits_2() {
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     let e = stderr(&o);
     assert!(
-        e.starts_with("error[E0004]: --preprocess needs a C preprocessor, but `/nonexistent/p2c-cpp` cannot be run: No such file or directory"),
+        e.starts_with("error[E0004]: --preprocess needs a C preprocessor, but none can be run (`/nonexistent/p2c-cpp`: No such file or directory)"),
         "{e}"
     );
     assert!(e.contains("P2C_CPP"), "{e}");

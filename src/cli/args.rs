@@ -50,7 +50,7 @@ OPTIONS:
                                 unset), gcc (file:line:col: error: message [CODE]), json
     --explain CODE              print the documentation of a diagnostic code (E0201, ...): what the
                                 check is, why, an example and the fix; `--explain all` lists every code
-    --preprocess                run the C preprocessor (`cc -E`, or the command in $P2C_CPP) on the
+    --preprocess                run the C preprocessor (`cc -E`, else gcc or clang; or $P2C_CPP) on the
                                 input first, then translate what it produced: macros are expanded
                                 (pragmas from macros in headers are found) and only the arms of
                                 #if/#ifdef that the flags select remain. The output then holds the
@@ -79,7 +79,7 @@ SUBCOMMANDS:
 ENVIRONMENT:
     P2C_NVCC, P2C_CLANG_CUDA_ROOT, P2C_CLANG   tools for verify (read from ~/.cache/pragma2cuda/env.sh when unset)
     P2C_EMU_INCLUDE                            the emulator's include directory
-    P2C_CPP                                    the preprocessor command for --preprocess (default `cc`;
+    P2C_CPP                                    the preprocessor command for --preprocess (default: cc, gcc, clang;
                                                it is run with -E -C -dD -x c and must write GNU
                                                line markers, as gcc and clang do)
 

@@ -2,7 +2,9 @@
 //! into the [`SourceFile`] that is translated (see [`crate::source::linemap`]
 //! for what is kept and how lines map back).
 //!
-//! The command is `$P2C_CPP` (split at whitespace) or `cc`, run as
+//! The command is `$P2C_CPP` (split at whitespace) or else the first of
+//! `cc`, `gcc`, `clang` that can be started (a machine with gcc but no `cc`
+//! link is common in containers), run as
 //! `CMD -E -C -dD -x c FLAGS... INPUT` in the current directory: `-C` keeps
 //! the user's comments, `-dD` keeps the `#define`s (so that system headers,
 //! which stay `#include` lines, see the same feature macros when nvcc
@@ -28,13 +30,17 @@ pub enum CppError {
     Failed(String),
 }
 
-/// The preprocessor command and its leading arguments.
-fn command() -> (String, Vec<String>) {
+/// The preprocessor commands to try, in order, each with its leading
+/// arguments: `$P2C_CPP` alone when it is set.
+fn commands() -> Vec<(String, Vec<String>)> {
     let spec = std::env::var("P2C_CPP").unwrap_or_default();
     let mut words = spec.split_whitespace().map(str::to_string);
     match words.next() {
-        Some(cmd) => (cmd, words.collect()),
-        None => ("cc".to_string(), Vec::new()),
+        Some(cmd) => vec![(cmd, words.collect())],
+        None => ["cc", "gcc", "clang"]
+            .iter()
+            .map(|c| (c.to_string(), Vec::new()))
+            .collect(),
     }
 }
 
@@ -45,32 +51,43 @@ pub fn preprocess(
     file: &SourceFile,
     flags: &[OsString],
 ) -> Result<SourceFile, CppError> {
-    let (cmd, lead) = command();
-    let mut c = Command::new(&cmd);
-    c.args(&lead)
-        .args(["-E", "-C", "-dD", "-x", "c"])
-        .args(flags);
-    match input {
-        Input::Path(p) => {
-            c.arg(p);
+    let candidates = commands();
+    let mut started = None;
+    let mut tried = Vec::new();
+    for (cmd, lead) in &candidates {
+        let mut c = Command::new(cmd);
+        c.args(lead)
+            .args(["-E", "-C", "-dD", "-x", "c"])
+            .args(flags);
+        match input {
+            Input::Path(p) => {
+                c.arg(p);
+            }
+            Input::Std => {
+                c.arg("-");
+            }
         }
-        Input::Std => {
-            c.arg("-");
+        c.stdin(if matches!(input, Input::Std) {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        })
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit());
+        match c.spawn() {
+            Ok(child) => {
+                started = Some((child, cmd.clone()));
+                break;
+            }
+            Err(e) => tried.push(format!("`{cmd}`: {}", io_message(&e))),
         }
     }
-    c.stdin(if matches!(input, Input::Std) {
-        Stdio::piped()
-    } else {
-        Stdio::null()
-    })
-    .stdout(Stdio::piped())
-    .stderr(Stdio::inherit());
-    let mut child = c.spawn().map_err(|e| {
-        CppError::CannotRun(format!(
-            "--preprocess needs a C preprocessor, but `{cmd}` cannot be run: {} (set P2C_CPP to the command of one, for example P2C_CPP=gcc)",
-            io_message(&e)
-        ))
-    })?;
+    let Some((mut child, cmd)) = started else {
+        return Err(CppError::CannotRun(format!(
+            "--preprocess needs a C preprocessor, but none can be run ({}); set P2C_CPP to the command of one, for example P2C_CPP=gcc",
+            tried.join("; ")
+        )));
+    };
     // Feed standard input from a thread so a large output cannot block it.
     let feeder = child.stdin.take().map(|mut stdin| {
         let text = file.text.clone();
