@@ -10,8 +10,9 @@
 //! parallel`, which generic mode already lowers: `GenRed`s on the fork
 //! (each thread's copy shadows the variable, warp trees into `__shared__`
 //! slots, thread 0 folds them after named barrier 4 over the block, so any
-//! team size works) and `TeamArrayRed`s for array sections (copies on the
-//! device heap, combined element by element). The original list item is
+//! team size works) and `TeamArrayRed`s for array sections (copies in the
+//! per-launch area the host sizes, `array_team_area.rs`, combined element
+//! by element). The original list item is
 //! the variable's device copy: on a combined target construct the
 //! reduction maps it tofrom (OpenMP 5.2 17.2) unless a map clause of the
 //! construct names it, whose map-type then governs (`sharing::decide`); a

@@ -27,6 +27,11 @@ impl Span {
         Span::new(self.start.min(other.start), self.end.max(other.end))
     }
 
+    /// Whether the whole span lies inside `outer` (ends included).
+    pub fn within(self, outer: Span) -> bool {
+        outer.start <= self.start && self.end <= outer.end
+    }
+
     pub fn contains(&self, offset: usize) -> bool {
         self.start <= offset && offset < self.end
     }

@@ -26,12 +26,9 @@ use crate::directives::{Directive, ListItem};
 use crate::front::Attached;
 use crate::sema::sharing::{self, Attr, RedOp, VarAttr};
 use crate::sema::symbols::Symbol;
+use crate::source::mask::{mask_spans, mentions_word};
 use crate::source::Span;
 use std::collections::{BTreeSet, HashMap};
-
-fn inside(inner: Span, outer: Span) -> bool {
-    outer.start <= inner.start && inner.end <= outer.end
-}
 
 /// Moves the array reductions of the loops over the teams directly in
 /// `block` onto the compute construct (`vars` get `Attr::ArrayReduction`);
@@ -53,7 +50,7 @@ pub fn promote(
     let top = |n: &Attached| {
         !nested.iter().any(|o| {
             o.directive.span != n.directive.span
-                && o.stmt.is_some_and(|s| inside(n.directive.span, s))
+                && o.stmt.is_some_and(|s| n.directive.span.within(s))
         })
     };
     // name -> (operator, first item, its section as text, every item agrees, loops)
@@ -105,7 +102,6 @@ pub fn promote(
         }
     }
     let body = text.get(block.start..block.end).unwrap_or("");
-    let ident = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
     let mut out = Vec::new();
     for c in cands {
         let (Some(op), true) = (c.op, c.agree) else {
@@ -124,13 +120,18 @@ pub fn promote(
         {
             continue;
         }
-        let b = body.as_bytes();
-        let elsewhere = body.match_indices(c.name.as_str()).any(|(i, _)| {
-            let word = (i == 0 || !ident(b[i - 1]))
-                && (i + c.name.len() >= b.len() || !ident(b[i + c.name.len()]));
-            let at = block.start + i;
-            word && !c.loops.iter().any(|l| at >= l.start && at < l.end)
-        });
+        // Named in the block outside the loops that reduce it?
+        let loops: Vec<Span> = c
+            .loops
+            .iter()
+            .map(|l| {
+                Span::new(
+                    l.start.saturating_sub(block.start),
+                    l.end.saturating_sub(block.start),
+                )
+            })
+            .collect();
+        let elsewhere = mentions_word(&mask_spans(body, &loops), &c.name);
         if elsewhere {
             continue;
         }
