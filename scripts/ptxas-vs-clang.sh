@@ -32,7 +32,11 @@ figures() {
 # on array section, which requires a variable length array") and then compiles
 # no kernel of the file; the lines it reports are blanked (line numbers kept,
 # so its other kernels keep their names) and the file is compiled again. The
-# refused kernels get no clang figures ("-").
+# refused kernels get no clang figures ("-"), and neither does a kernel whose
+# region holds a refused line (a nested `for reduction(+: a[0:n])`): clang's
+# kernel of the blanked file is a different program (its loop no longer
+# parallel, its reduction gone), so comparing registers with it says nothing.
+# The refused lines go to $work/$b.refused, one per line.
 clang_figures() {
     local src=$1 b=$2 lines
     clang_run() {
@@ -43,6 +47,7 @@ clang_figures() {
     lines=$(grep -oE "^[^:]*$b\.c:[0-9]+:[0-9]+: error:" "$work/$b.clang.log" | cut -d: -f2 | sort -u | tr '\n' ' ')
     if [ -n "$lines" ]; then
         awk -v L=" $lines" 'index(L, " " FNR " ") { print ""; next } { print }' "$src" > "$work/$b.blanked.c"
+        printf '%s\n' $lines > "$work/$b.refused"
         clang_run "$work/$b.blanked.c" > "$work/$b.clang.log"
     fi
     figures < "$work/$b.clang.log"
@@ -53,12 +58,25 @@ for f in "${files[@]}"; do
     b=$(basename "$f" .c)
     "$p2c" "$f" -o "$work/$b.cu" 2>/dev/null || { printf '%s\t(translation failed)\n' "$b"; continue; }
     "$P2C_NVCC" -arch="$arch" -Xptxas -v -I "$(dirname "$f")" -c "$work/$b.cu" -o "$work/$b.o" 2>&1 | figures > "$work/$b.p2c"
+    : > "$work/$b.refused"
     clang_figures "$f" "$b" > "$work/$b.clang"
+    # Our kernels' start lines in order: a refused line belongs to the region
+    # of the last kernel that starts at or before it. (A refused line after a
+    # region's end, in code between two regions, would mark that kernel too:
+    # a missing comparison, never a wrong one.)
+    starts=$(sed -E 's/^_Z[0-9]+//; s/^[^\t]*_L([0-9]+).*/\1/' "$work/$b.p2c" | sort -n -u)
+    spoiled=" "
+    while read -r r; do
+        [ -n "$r" ] || continue
+        owner=$(printf '%s\n' $starts | awk -v r="$r" '$1 <= r { o = $1 } END { print o }')
+        [ -n "$owner" ] && spoiled="$spoiled$owner "
+    done < "$work/$b.refused"
     while IFS=$'\t' read -r k r s st ld; do
         # _Z15dev_sum_int_L44... (C++ mangling) -> dev_sum_int_L44 -> function dev_sum_int, line 44
         if [[ $k =~ ^_Z([0-9]+)(.*)$ ]]; then k=${BASH_REMATCH[2]:0:${BASH_REMATCH[1]}}; fi
         fn=${k%_L*}; line=${k##*_L}
         c=$(grep -E "_${fn}_l${line}	" "$work/$b.clang" | head -1)
+        [[ $spoiled == *" $line "* ]] && c=""
         if [ -n "$c" ]; then
             IFS=$'\t' read -r _ cr cs cst cld <<< "$c"
             printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$b" "$k" "$r" "$s" "$((st + ld))" "$cr" "$cs" "$((cst + cld))"
