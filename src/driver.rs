@@ -361,9 +361,12 @@ fn lower_all(
             // combined construct, in SPMD mode.
             let combined = match generic::spmd_merge(at, &nested) {
                 Some(m) => Some((m, false)),
-                None => {
-                    crate::lower::closely_nested::merge(&a.tree, at, &nested).map(|m| (m, true))
-                }
+                None => crate::lower::closely_nested::merge(&a.tree, at, &nested).map(|m| {
+                    for item in &m.discarded {
+                        diags.push(result_discarded(file, at, item));
+                    }
+                    (m.attached, true)
+                }),
             };
             let built = match combined {
                 Some((m, widen)) => build_region(
@@ -546,6 +549,25 @@ fn lower_all(
         data,
         declare,
     }
+}
+
+/// W0005: the reduction into `item` inside `at`'s braced block updates the
+/// region's firstprivate copy; the host never sees the result.
+fn result_discarded(
+    file: &SourceFile,
+    at: &Attached,
+    item: &crate::directives::ListItem,
+) -> Diagnostic {
+    let name = &item.name;
+    let target = build::pragma_one_line(file.slice(at.directive.name_span));
+    Diagnostic::new(
+        codes::RESULT_DISCARDED,
+        item.span,
+        format!("the result of this reduction stays on the device: `{name}` is not mapped by `{target}`, so it is firstprivate there and the host's `{name}` keeps its value"),
+    )
+    .with_label("reduced into the region's own copy")
+    .with_secondary(at.directive.name_span, "no `map` of this variable here")
+    .with_note(format!("add `map(tofrom: {name})` to the `target` directive to get the result back"))
 }
 
 /// A region built from a construct closely nested in `at`'s braced block

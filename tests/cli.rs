@@ -658,3 +658,37 @@ fn shared_budget_moves_staged_variables_to_global_memory() {
     let o = run(&["--shared-budget=100000", fixture], root);
     assert_eq!(o.status.code(), Some(2));
 }
+
+/// A reduction into a scalar the enclosing braced `target` leaves
+/// firstprivate: translated (exit 0), with W0005 at each such item only,
+/// the mapped ones silent.
+#[test]
+fn unmapped_reduction_in_target_block_warns_w0005() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let out = std::env::temp_dir().join(format!("p2c_w0005_{}.cu", std::process::id()));
+    let o = run(
+        &[
+            "fixtures/in/omp_reduction_unmapped_block.c",
+            "--diagnostics-format",
+            "gcc",
+            "-o",
+            out.to_str().unwrap(),
+        ],
+        dir,
+    );
+    let _ = std::fs::remove_file(&out);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let warned: Vec<String> = stderr(&o)
+        .lines()
+        .filter(|l| l.contains("[W0005]"))
+        .map(|l| l.split(':').take(3).collect::<Vec<_>>().join(":"))
+        .collect();
+    assert_eq!(
+        warned,
+        [
+            "fixtures/in/omp_reduction_unmapped_block.c:24:56",
+            "fixtures/in/omp_reduction_unmapped_block.c:40:53",
+            "fixtures/in/omp_reduction_unmapped_block.c:52:58",
+        ]
+    );
+}
