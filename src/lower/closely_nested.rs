@@ -125,8 +125,8 @@ fn outermost<'a>(nested: &[&'a Attached]) -> Vec<&'a Attached> {
 /// else unmapped (a `lastprivate` or `linear` scalar, an item the outer
 /// directive names in another clause, a global that may be declare target,
 /// an array or section, whose implicit map is tofrom anyway but which the
-/// merged construct's checks would see differently) keeps the generic
-/// lowering.
+/// merged construct's checks would see differently, any of them under an
+/// `if` clause) keeps the generic lowering.
 fn firstprivate_results(tree: &CTree, at: &Attached, inner: &[Clause]) -> Option<Vec<ListItem>> {
     let outer = &at.directive;
     let named = |name: &str, map: bool| {
@@ -145,7 +145,11 @@ fn firstprivate_results(tree: &CTree, at: &Attached, inner: &[Clause]) -> Option
     if unmapped.is_empty() {
         return Some(Vec::new());
     }
-    if outer.clause("defaultmap").is_some() {
+    // `if`: the host fallback runs the block as written, where such a
+    // scalar must stay private too; the merged region's fallback would
+    // reduce into the host's variable (the synthetic `map(to)` means
+    // nothing on the host).
+    if outer.clause("defaultmap").is_some() || outer.clause("if").is_some() {
         return None;
     }
     let stmt = super::generic::node_in(tree, at.stmt?)?;
