@@ -4,9 +4,11 @@
 //! variable without a clause, `target { teams reduction }`, and gang loops
 //! whose reduction becomes the construct's.
 
+use super::construct::Construct;
+use super::region_vars::RegionVars;
 use super::roles::{role, Role};
 use super::syntax::assignments_to;
-use super::{not_supported, GenKind, GenRed, Spread, WsLoop};
+use super::{not_supported, Ctx, GenKind, GenRed, Spread, WsLoop};
 use crate::diag::Diagnostic;
 use crate::directives::Directive;
 use crate::front::Attached;
@@ -261,4 +263,73 @@ pub(super) fn promote_gang_loop_reductions(
         });
     }
     out
+}
+
+/// The reductions of the compute construct, as the later phases see them.
+pub(super) struct ConstructReds {
+    /// `target parallel`'s clause: the reductions of its one fork.
+    pub parallel: Vec<GenRed>,
+    /// Scalar reductions across teams: the construct's own, then the gang
+    /// loops' promoted to it.
+    pub team: Vec<GenRed>,
+    /// The names of the promoted gang-loop reductions (`Generic::loop_gang_reds`).
+    pub loop_gang_names: Vec<String>,
+    /// Arrays whose reductions on loops over the teams go on the construct
+    /// (`reduction/array_over_teams.rs`).
+    pub team_arrays: Vec<String>,
+}
+
+/// Phase 3: the reductions of the compute construct, gathered before the
+/// nested constructs are lowered because a nested clause is lowered only
+/// when it is the construct's own (seed 001: no second gang-level setup).
+pub(super) fn gather(cx: &mut Ctx<'_>, rc: &Construct<'_>, rv: &mut RegionVars) -> ConstructReds {
+    let (d, kind, block, text) = (rc.d, rc.kind, rc.block, rc.text);
+    let nested = &rc.nested;
+    let vars = &mut rv.vars;
+    // `target parallel`: the clause is its one fork's (fork 1, below).
+    let parallel_reds = if kind == GenKind::OmpParallel {
+        let (s, a) = crate::lower::target_parallel_red::to_fork(d, vars, cx.diags);
+        cx.array_reds.extend(a);
+        s
+    } else {
+        vec![]
+    };
+    let mut team_reds = construct_reductions(vars);
+    if let Some(t) = rc.teams {
+        nested_teams_reductions(cx.file, &rc.at.directive, t, &team_reds, cx.diags);
+    }
+    let loop_gang_reds = if construct_red_ok(kind) {
+        promote_gang_loop_reductions(kind, block, nested, vars, text, &rv.symbols_at_region)
+    } else {
+        vec![]
+    };
+    let loop_gang_names: Vec<String> = loop_gang_reds.iter().map(|r| r.name.clone()).collect();
+    team_reds.extend(loop_gang_reds);
+    // Array reductions of loops over the teams go on the compute construct
+    // (`reduction/array_over_teams.rs`).
+    let team_arrays = if construct_red_ok(kind) {
+        crate::lower::reduction::array_over_teams::promote(
+            block,
+            nested,
+            |d| {
+                matches!(
+                    role(d, kind, false, false),
+                    Role::MasterLoop | Role::Fork(Spread::Grid)
+                )
+            },
+            vars,
+            text,
+            &rv.symbols_at_region,
+            &rv.locals,
+            &rv.written,
+        )
+    } else {
+        vec![]
+    };
+    ConstructReds {
+        parallel: parallel_reds,
+        team: team_reds,
+        loop_gang_names,
+        team_arrays,
+    }
 }
