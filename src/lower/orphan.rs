@@ -97,10 +97,6 @@ fn span_of(n: Node<'_>) -> Span {
     Span::new(n.start_byte(), n.end_byte())
 }
 
-fn inside(inner: Span, outer: Span) -> bool {
-    outer.start <= inner.start && inner.end <= outer.end
-}
-
 /// Whether a line of C is an OpenMP `parallel` pragma (`# pragma omp parallel ...`).
 fn parallel_pragma_line(line: &str) -> bool {
     let t = line.trim_start();
@@ -241,7 +237,7 @@ pub fn collect(
         let (Some((fname, fspan)), Some(stmt)) = (&at.function, at.stmt) else {
             continue;
         };
-        if !device_fns.contains(fname) || regions.iter().any(|r| inside(d.span, *r)) {
+        if !device_fns.contains(fname) || regions.iter().any(|r| d.span.within(*r)) {
             continue;
         }
         // Nested in another construct of the function: not orphaned here.
@@ -250,7 +246,7 @@ pub fn collect(
             o.directive.span != d.span
                 && o.function.as_ref().map(|f| &f.0) == Some(fname)
                 && o.stmt
-                    .is_some_and(|s| inside(whole, Span::new(o.directive.span.start, s.end)))
+                    .is_some_and(|s| whole.within(Span::new(o.directive.span.start, s.end)))
         }) {
             continue;
         }
@@ -345,7 +341,7 @@ pub fn collect(
             let Some(sym) = syms.get(name) else {
                 continue;
             };
-            if sym.is_typedef || sym.ty.is_function() || !inside(sym.decl_span, *fspan) {
+            if sym.is_typedef || sym.ty.is_function() || !sym.decl_span.within(*fspan) {
                 if must_share {
                     bad = Some(format!(
                         "`{name}` is not a variable of {fname}() (a reduction or lastprivate over it)"
@@ -452,7 +448,7 @@ fn inner_constructs(
 ) -> Result<Vec<Inner>, String> {
     let nested: Vec<&Attached> = attached
         .iter()
-        .filter(|o| o.directive.span != d.span && inside(o.directive.span, whole))
+        .filter(|o| o.directive.span != d.span && o.directive.span.within(whole))
         .collect();
     let mut out = Vec::new();
     for o in &nested {
@@ -468,7 +464,7 @@ fn inner_constructs(
         let enclosed = nested.iter().any(|p| {
             p.directive.span != n.span
                 && p.stmt
-                    .is_some_and(|s| inside(n.span, Span::new(p.directive.span.start, s.end)))
+                    .is_some_and(|s| n.span.within(Span::new(p.directive.span.start, s.end)))
         });
         match n.name.as_str() {
             "simd"

@@ -1,0 +1,290 @@
+//! Phase 7: the variables forks share with the sequential part, which must
+//! live in the team's frame: variables declared in the sequential part,
+//! and region variables the region writes, privatizes or reduces. Mapped
+//! scalars a fork uses are recorded instead (they stay device copies).
+
+use super::construct::Construct;
+use super::construct_reductions::ConstructReds;
+use super::nested_constructs::NestedParts;
+use super::region_vars::RegionVars;
+use super::syntax::node_at;
+use super::{not_supported, Ctx, GenKind, PrivKind, WsLoop};
+use crate::lower::reduction::array_generic;
+use crate::sema::sharing::Attr;
+use crate::sema::{symbols, uses, CType};
+use crate::source::Span;
+use tree_sitter::Node;
+
+/// A variable a fork needs in the team's frame.
+pub(super) struct Want {
+    pub name: String,
+    pub ty: CType,
+    pub span: Span,
+    /// The declared name (a variable of the sequential part).
+    pub decl_span: Option<Span>,
+    pub region_var: bool,
+    /// Forks that use it.
+    pub forks: Vec<u32>,
+    pub why: String,
+}
+
+/// What the forks share, per fork.
+pub(super) struct Wants {
+    pub wants: Vec<Want>,
+    /// Per fork: indices into `wants`.
+    pub fork_wants: Vec<Vec<usize>>,
+    /// Per fork: mapped scalars it uses (indices into the region's variables).
+    pub fork_mapped: Vec<Vec<usize>>,
+}
+
+/// The variables each fork shares, and which staged variable each loop
+/// variable of the sequential part's loops is.
+pub(super) fn collect(
+    cx: &mut Ctx<'_>,
+    rc: &Construct<'_>,
+    rv: &RegionVars,
+    reds: &ConstructReds,
+    parts: &mut NestedParts,
+) -> Wants {
+    let (kind, block, root, text, tree) = (rc.kind, rc.block, rc.root, rc.text, cx.tree);
+    let (vars, written, team_arrays) = (&rv.vars, &rv.written, &reds.team_arrays);
+    let NestedParts {
+        forks,
+        master_loops,
+        inner_loops,
+        ..
+    } = parts;
+    let region_var = |name: &str| vars.iter().position(|v| v.sym.name == name);
+    let mut wants: Vec<Want> = Vec::new();
+    let mut fork_wants: Vec<Vec<usize>> = vec![vec![]; forks.len()];
+    let mut fork_mapped: Vec<Vec<usize>> = vec![vec![]; forks.len()];
+    for (fi, f) in forks.iter().enumerate() {
+        if kind == GenKind::OmpParallel {
+            // The whole block is the fork: nothing of a sequential part to share.
+            for (vi, v) in vars.iter().enumerate() {
+                if matches!(v.attr, Attr::Mapped { .. }) && v.sym.ty.is_scalar() {
+                    fork_mapped[fi].push(vi);
+                }
+            }
+            continue;
+        }
+        let Some(fnode) = node_at(tree, f.stmt) else {
+            continue;
+        };
+        let (mut fused, _) = uses::free_identifiers(fnode, text);
+        // The variables of its reductions are shared by the team even when
+        // only the clause names them.
+        for r in f.reductions.iter().chain(
+            inner_loops
+                .iter()
+                .filter(|(id, _)| *id == f.id)
+                .flat_map(|(_, w)| w.reductions.iter()),
+        ) {
+            if !fused.iter().any(|u| u.name == r.name) {
+                fused.push(uses::Use {
+                    name: r.name.clone(),
+                    span: r.span,
+                    written: true,
+                });
+            }
+        }
+        array_generic::fork_uses(&cx.array_reds, f, inner_loops, &mut fused);
+        let fsyms = symbols::visible_at(root, text, fnode);
+        // A loop variable in a lastprivate clause is the original too,
+        // which the last iteration's thread assigns: bound like any use.
+        let loop_vars: Vec<&str> =
+            f.ws.iter()
+                .chain(
+                    inner_loops
+                        .iter()
+                        .filter(|(id, _)| *id == f.id)
+                        .map(|(_, w)| w),
+                )
+                .flat_map(|w| {
+                    w.nest.iter().map(|l| l.var.as_str()).filter(|v| {
+                        !w.privates
+                            .iter()
+                            .any(|p| p.name == *v && matches!(p.kind, PrivKind::Lastprivate { .. }))
+                    })
+                })
+                .collect();
+        let plain_private: Vec<&str> = f
+            .privates
+            .iter()
+            .chain(f.ws.iter().flat_map(|w| w.privates.iter()))
+            .filter(|p| p.kind == PrivKind::Private)
+            .map(|p| p.name.as_str())
+            .collect();
+        for u in &fused {
+            if loop_vars.contains(&u.name.as_str()) || plain_private.contains(&u.name.as_str()) {
+                continue;
+            }
+            let Some(sym) = fsyms.get(&u.name) else {
+                continue;
+            };
+            if sym.is_typedef || sym.ty.is_function() {
+                continue;
+            }
+            if sym.decl_span.within(block) {
+                want_sequential(cx, sym, f.id, &mut wants, &mut fork_wants[fi]);
+            } else if let Some(vi) = region_var(&u.name) {
+                let v = &vars[vi];
+                let lastp = forks.iter().any(|g| {
+                    g.privates
+                        .iter()
+                        .chain(g.ws.iter().flat_map(|w| w.privates.iter()))
+                        .any(|p| {
+                            p.name == v.sym.name && matches!(p.kind, PrivKind::Lastprivate { .. })
+                        })
+                }) || inner_loops.iter().any(|(_, w)| {
+                    w.privates.iter().any(|p| {
+                        p.name == v.sym.name && matches!(p.kind, PrivKind::Lastprivate { .. })
+                    })
+                });
+                let stage = match &v.attr {
+                    Attr::Firstprivate => (written.contains(&v.sym.name) || lastp).then_some(
+                        "firstprivate to the region, written in it and used in a parallel region",
+                    ),
+                    Attr::Private => Some("private to the region and used in a parallel region"),
+                    Attr::Mapped { .. } => {
+                        if v.sym.ty.is_scalar() {
+                            if !fork_mapped[fi].contains(&vi) {
+                                fork_mapped[fi].push(vi);
+                            }
+                        } else if written.contains(&v.sym.name) {
+                            cx.diags.push(not_supported(
+                                u.span,
+                                format!("assigning the mapped pointer `{}` inside a region with parallel regions is not supported yet", v.sym.name),
+                            ));
+                        }
+                        None
+                    }
+                    Attr::Reduction { .. } => Some(
+                        "the team's private copy of a reduction on the compute construct, used in a parallel region",
+                    ),
+                    // A loop over all teams' threads that reduces it itself
+                    // (`reduction/array_over_teams.rs`) combines into the team's copy.
+                    Attr::ArrayReduction { .. }
+                        if team_arrays.contains(&v.sym.name)
+                            && cx
+                                .array_reds
+                                .iter()
+                                .any(|a| a.var == v.sym.name && a.construct == f.pragma) =>
+                    {
+                        None
+                    }
+                    Attr::ArrayReduction { .. } => {
+                        cx.diags.push(array_generic::construct_array_in_fork(u.span, &v.sym.name));
+                        None
+                    }
+                    Attr::Lastprivate { .. } | Attr::ArrayPrivate { .. } => None,
+                };
+                if let Some(why) = stage {
+                    let key = wants
+                        .iter()
+                        .position(|w| w.region_var && w.name == v.sym.name);
+                    let k = match key {
+                        Some(k) => k,
+                        None => {
+                            // A private array of the region lives in the
+                            // frame itself; other arrays are pointers to
+                            // their device copy.
+                            let ty = if v.sym.ty.is_array() && v.attr != Attr::Private {
+                                v.sym.ty.decayed()
+                            } else {
+                                v.sym.ty.clone()
+                            };
+                            wants.push(Want {
+                                name: v.sym.name.clone(),
+                                ty,
+                                span: v.span,
+                                decl_span: None,
+                                region_var: true,
+                                forks: vec![],
+                                why: why.into(),
+                            });
+                            wants.len() - 1
+                        }
+                    };
+                    if !wants[k].forks.contains(&f.id) {
+                        wants[k].forks.push(f.id);
+                    }
+                    fork_wants[fi].push(k);
+                }
+            }
+        }
+    }
+    // Loop variables of the sequential part's loops that forks inside them use.
+    master_loop_vars(tree, root, text, master_loops, &wants);
+    Wants {
+        wants,
+        fork_wants,
+        fork_mapped,
+    }
+}
+
+/// For each loop of the sequential part: the staged variable each of its
+/// loop variables is, when a fork inside the loop uses it.
+fn master_loop_vars(
+    tree: &crate::front::CTree,
+    root: Node<'_>,
+    text: &str,
+    master_loops: &mut [WsLoop],
+    wants: &[Want],
+) {
+    for w in master_loops.iter_mut() {
+        let body = w.nest.last().and_then(|l| node_at(tree, l.body));
+        w.staged_vars = w
+            .nest
+            .iter()
+            .map(|l| {
+                let b = body?;
+                let s = symbols::visible_at(root, text, b);
+                let sym = s.get(&l.var)?;
+                wants
+                    .iter()
+                    .position(|x| !x.region_var && x.decl_span == Some(sym.span))
+            })
+            .collect();
+    }
+}
+
+/// A variable of the sequential part that fork `fid` uses: wanted in the
+/// frame (a static one is refused).
+fn want_sequential(
+    cx: &mut Ctx<'_>,
+    sym: &symbols::Symbol,
+    fid: u32,
+    wants: &mut Vec<Want>,
+    fork_wants: &mut Vec<usize>,
+) {
+    if sym.is_static {
+        cx.diags.push(not_supported(
+            sym.span,
+            "a static variable of an offloaded region used in a nested parallel region is not supported yet",
+        ));
+        return;
+    }
+    let key = wants
+        .iter()
+        .position(|w| w.decl_span == Some(sym.span) && !w.region_var);
+    let k = match key {
+        Some(k) => k,
+        None => {
+            wants.push(Want {
+                name: sym.name.clone(),
+                ty: sym.ty.clone(),
+                span: sym.span,
+                decl_span: Some(sym.span),
+                region_var: false,
+                forks: vec![],
+                why: "declared in the sequential part and used in a parallel region".into(),
+            });
+            wants.len() - 1
+        }
+    };
+    if !wants[k].forks.contains(&fid) {
+        wants[k].forks.push(fid);
+    }
+    fork_wants.push(k);
+}

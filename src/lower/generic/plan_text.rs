@@ -1,0 +1,138 @@
+//! Generic mode's lines of `--emit=plan`: the execution, the team, each
+//! fork and loop with its reductions, the code run in order, the staged
+//! variables and the team's frame.
+
+use super::{Fork, GenRed, Generic};
+use crate::lower::staging::Home;
+use crate::source::SourceFile;
+
+/// Threads of a fork per construct, for the plan.
+pub fn fork_threads(g: &Generic, f: &Fork) -> String {
+    let limit = match &g.runtime_limit {
+        Some(r) => r.describe(),
+        None => g.team_limit.to_string(),
+    };
+    let base = match &f.num_threads {
+        Some(e) => format!("min(num_threads({e}), {limit})"),
+        None => limit,
+    };
+    match &f.if_cond {
+        Some(c) => format!("{base} if ({c}) else 1"),
+        None => base,
+    }
+}
+
+/// The generic-mode part of `--emit=plan`.
+pub fn red_list(reds: &[GenRed]) -> String {
+    reds.iter()
+        .map(|r| format!("{}({}: {})", "reduction", r.op.as_str(), r.name))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+pub fn plan_lines(g: &Generic, file: &SourceFile) -> Vec<String> {
+    let mut v = vec![format!("execution: {}", g.kind.describe())];
+    match (&g.runtime_limit, g.forks.is_empty()) {
+        (_, true) => {}
+        (Some(r), false) => v.push(format!(
+            "team:      {} threads per parallel region by default (evaluated on the host at the launch), that rounded up to whole warps per block",
+            r.describe()
+        )),
+        (None, false) => v.push(format!(
+            "team:      {} threads per parallel region by default, {} threads per block",
+            g.team_limit, g.block_threads
+        )),
+    }
+    for f in &g.forks {
+        let what = match &f.ws {
+            Some(w) => format!(", {}", w.spread.describe()),
+            None => String::new(),
+        };
+        v.push(format!(
+            "fork {}:    line {}: {}, threads {}{}{}",
+            f.id,
+            f.line,
+            f.construct,
+            fork_threads(g, f),
+            what,
+            if f.has_barrier {
+                ", team barriers (with a partial last warp, its lanes beyond the team arrive too)"
+            } else {
+                ""
+            }
+        ));
+        if !f.reductions.is_empty() {
+            v.push(format!(
+                "reduce:    fork {}: {}: a private copy per thread; warp trees, one value per warp in shared memory, thread 0 combines them into the variable before the join",
+                f.id,
+                red_list(&f.reductions)
+            ));
+        }
+    }
+    for w in &g.master_loops {
+        v.push(format!(
+            "loop:      line {}: {}, {}",
+            file.line_of(w.pragma.start),
+            w.construct,
+            w.spread.describe()
+        ));
+    }
+    for (id, w) in &g.inner_loops {
+        v.push(format!(
+            "loop:      line {} in fork {id}: {}, {}{}",
+            file.line_of(w.pragma.start),
+            w.construct,
+            w.spread.describe(),
+            if w.barrier_after {
+                ", then a team barrier"
+            } else {
+                ""
+            }
+        ));
+        if !w.reductions.is_empty() {
+            v.push(format!(
+                "reduce:    line {}: {}: a private copy per thread; warp trees, one value per warp in shared memory, thread 0 combines them into the variable {}",
+                file.line_of(w.pragma.start),
+                red_list(&w.reductions),
+                if w.red_at_join {
+                    "before the join"
+                } else {
+                    "between two team barriers"
+                }
+            ));
+        }
+    }
+    crate::lower::gen_lastprivate::plan_lines(g, file, &mut v);
+    for (sp, why) in &g.stripped {
+        v.push(format!(
+            "in order:  line {}: {} ({why})",
+            file.line_of(sp.start),
+            crate::lower::build::pragma_one_line(file.slice(*sp)).trim_start_matches("#pragma ")
+        ));
+    }
+    for s in &g.staged {
+        let home = match s.home {
+            Home::Shared(o) => format!("shared memory at offset {o}"),
+            Home::Global(o) => format!("global memory (team frame) at offset {o}"),
+        };
+        v.push(format!(
+            "staged:    {} : {} -- {} B, align {}, {home} (forks {})",
+            s.name,
+            s.ty.type_name(),
+            s.layout.size,
+            s.layout.align,
+            s.forks
+                .iter()
+                .map(|f| f.to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+    }
+    if !g.staged.is_empty() {
+        v.push(format!(
+            "frame:     {} B shared (align {}), {} B global per team, budget {} B",
+            g.shared_bytes, g.shared_align, g.global_bytes, g.budget
+        ));
+    }
+    v
+}

@@ -1,0 +1,162 @@
+//! What each directive nested in a generic-mode region is (a fork, a loop
+//! of the sequential part, a worksharing loop inside a fork, a construct
+//! that runs in order, a barrier), and which clauses the compute construct
+//! and the nested constructs may carry: the tables the lowering checks
+//! before it builds anything.
+
+use super::{GenKind, Spread};
+use crate::directives::{Directive, Model};
+
+/// What a nested directive is in this region.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Role {
+    Fork(Spread),
+    MasterLoop,
+    InnerLoop,
+    Strip(&'static str),
+    Barrier,
+    Unsupported,
+}
+
+pub(super) fn acc_levels(d: &Directive) -> (bool, bool, bool, bool) {
+    let has = |n: &str| d.clause(n).is_some();
+    (has("gang"), has("worker"), has("vector"), has("seq"))
+}
+
+pub(super) fn role(d: &Directive, kind: GenKind, in_fork: bool, fork_is_loop: bool) -> Role {
+    match d.model {
+        Model::Omp => {
+            let n = d.name.as_str();
+            if in_fork {
+                match n {
+                    "for" | "for simd" | "loop" if !fork_is_loop => Role::InnerLoop,
+                    "barrier" => Role::Barrier,
+                    "simd" => Role::Strip("simd: each thread runs its iterations in order"),
+                    _ => Role::Unsupported,
+                }
+            } else {
+                match n {
+                    "parallel" | "parallel for" | "parallel for simd" => Role::Fork(Spread::Team),
+                    "distribute parallel for" | "distribute parallel for simd" => {
+                        Role::Fork(Spread::Grid)
+                    }
+                    "distribute" | "distribute simd" => Role::MasterLoop,
+                    "simd" => Role::Strip("simd: the master runs the loop in order"),
+                    "for" | "for simd" => {
+                        Role::Strip("worksharing loop of a team of one thread: the master runs it")
+                    }
+                    "barrier" => {
+                        Role::Strip("barrier of a team of one thread: nothing to wait for")
+                    }
+                    _ => Role::Unsupported,
+                }
+            }
+        }
+        Model::Acc => {
+            if d.name != "loop" {
+                return Role::Unsupported;
+            }
+            if kind == GenKind::AccSerial {
+                return Role::Strip("serial: one thread runs every loop in order");
+            }
+            let (gang, worker, vector, seq) = acc_levels(d);
+            if in_fork {
+                return Role::Strip(
+                    "loop nested in a partitioned loop: each thread runs it in order",
+                );
+            }
+            if seq {
+                return Role::Strip("seq: the gang's master runs the loop in order");
+            }
+            match (gang, worker || vector) {
+                (true, true) => Role::Fork(Spread::Grid),
+                (false, true) => Role::Fork(Spread::Team),
+                (true, false) => Role::MasterLoop,
+                (false, false) => {
+                    if d.clause("auto").is_some() {
+                        Role::Strip("auto: the gang's master runs the loop in order")
+                    } else {
+                        Role::Fork(Spread::Grid)
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Clauses lowered on the generic compute construct itself.
+pub(super) fn top_clause_ok(model: Model, name: &str) -> bool {
+    match model {
+        Model::Omp => matches!(
+            name,
+            "map"
+                | "private"
+                | "firstprivate"
+                | "num_teams"
+                | "thread_limit"
+                | "num_threads"
+                | "default"
+                | "shared"
+                | "proc_bind"
+                | "defaultmap"
+        ),
+        Model::Acc => matches!(
+            name,
+            "copy"
+                | "copyin"
+                | "copyout"
+                | "create"
+                | "present"
+                | "pcopy"
+                | "pcopyin"
+                | "pcopyout"
+                | "pcreate"
+                | "present_or_copy"
+                | "present_or_copyin"
+                | "present_or_copyout"
+                | "present_or_create"
+                | "num_gangs"
+                | "num_workers"
+                | "vector_length"
+                | "private"
+                | "firstprivate"
+                | "default"
+        ),
+    }
+}
+
+/// Clauses lowered on nested constructs.
+pub(super) fn nested_clause_ok(model: Model, name: &str) -> bool {
+    match model {
+        Model::Omp => matches!(
+            name,
+            "num_threads"
+                | "if"
+                | "private"
+                | "firstprivate"
+                | "lastprivate"
+                | "shared"
+                | "default"
+                | "proc_bind"
+                | "collapse"
+                | "schedule"
+                | "dist_schedule"
+                | "nowait"
+                | "simdlen"
+                | "safelen"
+                | "order"
+        ),
+        Model::Acc => matches!(
+            name,
+            "gang"
+                | "worker"
+                | "vector"
+                | "seq"
+                | "auto"
+                | "independent"
+                | "collapse"
+                | "private"
+                | "tile"
+        ),
+    }
+}
