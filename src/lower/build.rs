@@ -689,7 +689,7 @@ pub fn build_region(
 
 /// Kernels live at file scope: a variable whose type is defined inside the
 /// function cannot be passed to one (E0303). Generic-mode regions
-/// (`generic.rs`) check the same.
+/// (`generic/`) check the same.
 /// A firstprivate variable of a local struct or union type gets a
 /// file-scope copy of the definition instead (`localtype.rs`).
 pub(crate) fn local_types(

@@ -3,7 +3,7 @@
 //!
 //! Why this step and not a new tree: generic mode lowers the block of
 //! `target parallel` as one fork of the whole team (fork 1 of
-//! `lower/generic.rs`), so the clause's meaning (OpenMP 5.2 5.5.8: every
+//! `lower/generic/`), so the clause's meaning (OpenMP 5.2 5.5.8: every
 //! thread of the team gets a private copy initialised with the identity,
 //! and at the end of the region the copies are combined with the original
 //! list item) is exactly that of the own clause of a nested `omp
