@@ -136,13 +136,25 @@ __device__ __forceinline__ void p2c_team_idle(unsigned tid, unsigned n)
         }
 }
 
+/* Lane 0 of each warp of the team: the warp's value `v` (after the trees)
+ * into slots[warp]. */
+template <class R>
+__device__ __forceinline__ void p2c_team_red_store(const R &v, R *slots, unsigned tid)
+{
+    if ((tid & 31u) == 0u)
+        slots[tid >> 5] = v;
+}
+
 /* reduction(...) on a construct whose threads are threads 0 .. n-1 of the
  * block (a parallel region's team): every one of them calls this with its
  * private copies packed in `v` (a reduction data struct, see the device
  * prelude). A shuffle tree in each warp over the warp's team lanes (a
  * contiguous range from lane 0), then lane 0 of each warp stores the warp's
- * value in slots[warp]. The lanes beyond the team are waiting elsewhere
- * (at the join); the member mask leaves them out. */
+ * value in slots[warp] (p2c_team_red_store). The lanes beyond the team are
+ * waiting elsewhere (at the join); the member mask leaves them out. The
+ * generated code uses it for values whose fields combine together
+ * (p2c_lastcond, complex variables); other reductions take one
+ * p2c_team_warp_tree per variable. */
 template <class R>
 __device__ inline void p2c_team_red_warps(R &v, R *slots, unsigned tid, unsigned n)
 {
@@ -158,16 +170,39 @@ __device__ inline void p2c_team_red_warps(R &v, R *slots, unsigned tid, unsigned
         if (lane + off < len)
             R::p2c_combine(v, other);
     }
-    if (lane == 0u)
-        slots[tid >> 5] = v;
+    p2c_team_red_store(v, slots, tid);
+}
+
+/* p2c_team_red_warps' tree for one reduction variable `x` of type T and
+ * operator Op (a functor of the device prelude), in place: after it, lane 0
+ * of each warp holds the warp's value (same steps, same order of combines).
+ * One tree per variable instead of one tree of the packed value: ptxas keeps
+ * every field and its shuffled partner live at once in the packed tree
+ * (sm_90: omp_target_parallel_reduction main_L54, eight variables, 32
+ * registers; 24 with one tree per variable). It runs once per construct. */
+template <class Op, class T>
+__device__ __forceinline__ void p2c_team_warp_tree(T &x, unsigned tid, unsigned n)
+{
+    unsigned lane = tid & 31u, first = tid - lane;
+    unsigned len = n - first < 32u ? n - first : 32u, mask = p2c_lanes_mask(len);
+    P2C_NO_UNROLL
+    for (unsigned off = 16u; off > 0u; off >>= 1) {
+        T other = p2c_shfl_down(mask, x, off, 32);
+        if (lane + off < len)
+            x = Op::template combine<T>(x, other);
+    }
 }
 
 /* The team's value: the warps' values in warp order. The caller (thread 0)
- * reads the slots after a barrier that orders the stores before it. */
+ * reads the slots after a barrier that orders the stores before it. The
+ * loop is not unrolled: with a run-time team size nvcc unrolled it by 16
+ * and loaded every slot first (sm_90: omp_target_parallel_reduction
+ * main_L87, 29 registers; 18 not unrolled). It runs once per construct. */
 template <class R>
 __device__ inline R p2c_team_red_value(const R *slots, unsigned n)
 {
     R acc = slots[0];
+    P2C_NO_UNROLL
     for (unsigned w = 1u; w < (n + 31u) >> 5; w++)
         R::p2c_combine(acc, slots[w]);
     return acc;

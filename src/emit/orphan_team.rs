@@ -6,8 +6,10 @@
 //! Reductions use generic mode's team combine, not a tree of their own:
 //! each thread's private copy starts at the identity (`emit::reduction::
 //! declare_identity`), the copies of a warp meet in the prelude's shuffle
-//! tree (`p2c_team_red_warps`, one value per warp in a `__shared__` slot
-//! array of the reduction data struct of `emit::reduction::data_struct`),
+//! trees (`p2c_team_warp_tree` per variable, or `p2c_team_red_warps` over
+//! the packed value when a variable is complex; one value per warp in a
+//! `__shared__` slot array of the reduction data struct of
+//! `emit::reduction::data_struct`),
 //! and thread 0 folds the warps' values in warp order
 //! (`p2c_team_red_value`) into the variable the team shares (its slot in
 //! the orphan frame). For the construct's own clause the fold comes after
@@ -100,16 +102,39 @@ pub fn red_privates(reds: &[GenRed], out: &mut String, ind: &str) {
 }
 
 /// Every thread of the team: its copies to its warp's tree, the warp's
-/// value to the site's slot.
+/// value to the site's slot. Each variable gets its own tree
+/// (`p2c_team_warp_tree`): one tree of the packed value keeps every field
+/// and its shuffled partner live at once, the register peak of kernels
+/// with several reductions. A complex variable's parts combine together
+/// (complex `*`), so a construct with one keeps the packed tree
+/// (`p2c_team_red_warps`). Either way a warp's combines come in the same
+/// order.
 pub fn red_warps(site: &RedSite, reds: &[GenRed], tid: &str, team: &str, ind: &str) -> String {
     let mut out = String::new();
     let v = &site.value;
+    let packed = reds.iter().any(|r| r.arith.is_complex());
+    let how = if packed {
+        "combine the private copies of each warp"
+    } else {
+        "combine the private copies of each warp, one tree per variable"
+    };
     let _ = writeln!(
         out,
-        "{ind}{{ /* {}: combine the private copies of each warp; one value per warp in {} */",
+        "{ind}{{ /* {}: {how}; one value per warp in {} */",
         red_list(reds),
         site.slots
     );
+    if !packed {
+        for r in reds {
+            let _ = writeln!(
+                out,
+                "{ind}    p2c_team_warp_tree<{}, {}>({n}, {tid}, {team});",
+                r.op.functor(),
+                r.ty.type_name(),
+                n = r.name
+            );
+        }
+    }
     let _ = writeln!(out, "{ind}    {} {v};", site.ty);
     for r in reds {
         if r.arith.is_complex() {
@@ -124,11 +149,19 @@ pub fn red_warps(site: &RedSite, reds: &[GenRed], tid: &str, team: &str, ind: &s
             let _ = writeln!(out, "{ind}    {v}.{n} = {n};", n = r.name);
         }
     }
-    let _ = writeln!(
-        out,
-        "{ind}    p2c_team_red_warps({v}, {}, {tid}, {team});",
-        site.slots
-    );
+    if packed {
+        let _ = writeln!(
+            out,
+            "{ind}    p2c_team_red_warps({v}, {}, {tid}, {team});",
+            site.slots
+        );
+    } else {
+        let _ = writeln!(
+            out,
+            "{ind}    p2c_team_red_store({v}, {}, {tid}); /* lane 0: the warp's value */",
+            site.slots
+        );
+    }
     let _ = writeln!(out, "{ind}}}");
     out
 }
