@@ -74,7 +74,7 @@ pub(crate) fn team_head(
 /// 31 (clang 32; its peak is the last block's combine, allocated otherwise).
 /// Checking the count on the device instead (`p2c_trip32`) kept
 /// `dev_td_L107` at 29; a 32-bit counter (saturating step or countdown)
-/// moved it out of ptxas' uniform registers: 1 to 5 more in 28 kernels.
+/// moved it out of ptxas' uniform registers: 1 to 5 more in 38 kernels.
 pub(crate) fn blocks_head(types: &[CType], it: &str, end: &str, trip: &str, ind: &str) -> String {
     if narrow_nest(types) {
         format!(

@@ -151,9 +151,11 @@ fn names(r: &Region, namer: &mut Namer) -> Names {
 
 /// Whether the region's loop is a block-only loop (one thread per block)
 /// that compares its counter with a 32-bit bound the host checked
-/// (`emit/counter.rs`, `blocks_head` and `host_check32`).
+/// (`emit/counter.rs`, `blocks_head` and `host_check32`). Not generic
+/// mode, whose kernel `emit/generic.rs` writes (`host_code`).
 fn narrow_blocks(r: &Region) -> bool {
-    r.schedule == Schedule::BlockOnly
+    r.generic.is_none()
+        && r.schedule == Schedule::BlockOnly
         && r.tile.is_empty()
         && super::counter::narrow_nest(&r.nest_types)
 }
