@@ -1,5 +1,6 @@
 //! The iteration counter of a worksharing loop over a team's threads
-//! (generic mode): 32 bits where the trip count fits, 64 bits otherwise.
+//! (generic mode): 32 bits where the trip count fits, 64 bits otherwise;
+//! and the bound of an SPMD loop run by one thread per block.
 //!
 //! A 64-bit counter and trip count take two registers each for the whole
 //! loop. A loop over one variable of at most 32 bits (not collapsed) has
@@ -14,7 +15,9 @@
 //! below clang). The same counter in SPMD kernels (`emit/region.rs`) gave
 //! `omp_reduce_float`'s `dev_td_L107` 28 instead of 29 but 1 to 6 more to
 //! about sixty OpenACC gang/worker/vector kernels (the saturating step keeps
-//! `~stride` live), so SPMD loops keep their 64-bit counter.
+//! `~stride` live), so SPMD loops keep their 64-bit counter; block-only
+//! loops (one thread per block, [`blocks_head`]) compare it with a 32-bit
+//! bound that the host checks.
 
 use crate::sema::arith::{classify, Arith};
 use crate::sema::CType;
@@ -52,5 +55,81 @@ pub(crate) fn team_head(
         format!(
             "{ind}P2C_NO_UNROLL\n{ind}for (unsigned long long {it} = {start}; {it} < {total}; {it} += {stride}) {{"
         )
+    }
+}
+
+/// The `for` line of an SPMD loop whose teams run it on one thread each
+/// (`Schedule::BlockOnly`: `teams distribute` without `parallel for`, an
+/// OpenACC gang-only loop): block `b` runs iterations `b`, `b + gridDim.x`,
+/// ... of `trip` (the kernel's `unsigned long long` parameter). For a
+/// [`narrow_nest`] the host has checked that `trip` is below 2^32
+/// ([`host_check32`]) and the counter is compared with its low 32 bits
+/// (`end`); the counter keeps 64 bits, so `it + gridDim.x` never wraps
+/// (below 2^32 + 2^31). Otherwise the plain 64-bit loop.
+///
+/// Measured (ptxas -v, sm_90, BENCHMARKS.md): the 32-bit bound takes one
+/// register instead of two and lets ptxas compare the counter's high word
+/// with zero: `omp_reduce_float`'s `dev_td_L107` 29 -> 28 (clang 28), 16
+/// block-only kernels 1 to 3 fewer, `omp_reduce_uchar`'s `dev_td_L133` 29 ->
+/// 31 (clang 32; its peak is the last block's combine, allocated otherwise).
+/// Checking the count on the device instead (`p2c_trip32`) kept
+/// `dev_td_L107` at 29; a 32-bit counter (saturating step or countdown)
+/// moved it out of ptxas' uniform registers: 1 to 5 more in 38 kernels.
+pub(crate) fn blocks_head(types: &[CType], it: &str, end: &str, trip: &str, ind: &str) -> String {
+    if narrow_nest(types) {
+        format!(
+            "{ind}/* {trip} < 2^32 (checked by the host): a 32-bit bound, a 64-bit counter that cannot wrap */\n\
+             {ind}for (unsigned long long {it} = blockIdx.x, {end} = (unsigned){trip}; {it} < {end}; {it} += gridDim.x) {{"
+        )
+    } else {
+        format!(
+            "{ind}for (unsigned long long {it} = blockIdx.x; {it} < {trip}; {it} += gridDim.x) {{"
+        )
+    }
+}
+
+/// The host's check before launching a loop of [`blocks_head`] with a
+/// 32-bit bound: 2^32 iterations or more of a loop over a variable of at
+/// most 32 bits means the loop overflows its variable (`i <= INT_MAX`), which
+/// the kernel must not run with a truncated count.
+pub(crate) fn host_check32(trip: &str, where_: &str, ind: &str) -> String {
+    format!(
+        "{ind}if ({trip} > 0xffffffffull) /* the kernel's bound has 32 bits (the loop's variable) */\n\
+         {ind}    p2c_fail({where_}, \"the loop overflows its variable\", \"2^32 or more iterations\");\n"
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ty(base: &str) -> CType {
+        CType {
+            base: base.into(),
+            derivs: vec![],
+        }
+    }
+
+    #[test]
+    fn block_loops_over_32_bit_variables_take_a_checked_32_bit_bound() {
+        let head = blocks_head(&[ty("int")], "it", "end", "trip", "");
+        assert!(head.contains("for (unsigned long long it = blockIdx.x, end = (unsigned)trip; it < end; it += gridDim.x)"), "{head}");
+        let check = host_check32("trip", "where", "");
+        assert!(check.starts_with("if (trip > 0xffffffffull)"), "{check}");
+        assert!(check.contains("p2c_fail(where, "), "{check}");
+    }
+
+    #[test]
+    fn block_loops_over_wider_variables_or_nests_keep_the_64_bit_bound() {
+        let plain = "for (unsigned long long it = blockIdx.x; it < trip; it += gridDim.x) {";
+        assert_eq!(blocks_head(&[ty("long")], "it", "end", "trip", ""), plain);
+        assert_eq!(
+            blocks_head(&[ty("unsigned long long")], "it", "end", "trip", ""),
+            plain
+        );
+        assert_eq!(
+            blocks_head(&[ty("int"), ty("int")], "it", "end", "trip", ""),
+            plain
+        );
     }
 }

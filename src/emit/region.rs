@@ -13,6 +13,7 @@ use std::fmt::Write;
 struct Names {
     trip: String,
     iter: String,
+    end: String, // the 32-bit bound of a narrow block-only loop (emit/counter.rs), else empty
     where_: String,
     block: String,
     blocks: String,
@@ -133,6 +134,11 @@ fn names(r: &Region, namer: &mut Namer) -> Names {
         lpc,
         trip: namer.fresh("p2c_trip"),
         iter: namer.fresh("p2c_iter"),
+        end: if narrow_blocks(r) {
+            namer.fresh("p2c_bound")
+        } else {
+            String::new()
+        },
         where_: namer.fresh("p2c_where"),
         block: namer.fresh("p2c_block"),
         blocks: namer.fresh("p2c_blocks"),
@@ -141,6 +147,17 @@ fn names(r: &Region, namer: &mut Namer) -> Names {
         red,
         fp,
     }
+}
+
+/// Whether the region's loop is a block-only loop (one thread per block)
+/// that compares its counter with a 32-bit bound the host checked
+/// (`emit/counter.rs`, `blocks_head` and `host_check32`). Not generic
+/// mode, whose kernel `emit/generic.rs` writes (`host_code`).
+fn narrow_blocks(r: &Region) -> bool {
+    r.generic.is_none()
+        && r.schedule == Schedule::BlockOnly
+        && r.tile.is_empty()
+        && super::counter::narrow_nest(&r.nest_types)
 }
 
 /// The value of loop `idx` of a collapsed nest of `depth` loops (bounds
@@ -487,6 +504,13 @@ fn kernel_text(r: &Region, body: &str, n: &Names) -> String {
             &n.per_loop,
             body,
         ));
+    } else if r.schedule == Schedule::BlockOnly {
+        // One thread per block: a 32-bit bound where the nest allows it.
+        let _ = writeln!(
+            k,
+            "{}",
+            super::counter::blocks_head(&r.nest_types, &n.iter, &n.end, &n.trip, "    ")
+        );
     } else {
         let _ = writeln!(
             k,
@@ -873,6 +897,9 @@ fn host_text(r: &Region, fallback: &str, file_name: &str, n: &Names) -> String {
             trips.join(" * ")
         }
     );
+    if narrow_blocks(r) {
+        h.push_str(&super::counter::host_check32(&n.trip, w, ind));
+    }
     // The device data environment.
     let mut exits = Vec::new();
     for (i, v) in r.vars.iter().enumerate() {
