@@ -224,16 +224,30 @@ pub(crate) fn nest_bounds<'a>(
     (per, total)
 }
 
-/// Host expression for one loop's trip count, in the loop variable's type.
+/// Host expression for one loop's trip count. The bounds are compared in
+/// the loop variable's type, and their distance is taken in `unsigned long
+/// long`: C converts any integer to it modulo 2^64, so the difference of
+/// the converted bounds is the exact distance whenever the test holds
+/// (`for (int i = -2; i < INT_MAX; i++)` has 2^31 + 1 iterations, where a
+/// subtraction in `int` overflows). A pointer variable keeps the
+/// subtraction in its own type (elements, not bytes).
 pub(crate) fn trip_expr(l: &CanonLoop, ty: &CType, lb: &str, step: &str) -> String {
     let t = ty.type_name();
     let ub = format!("({t})({})", l.ub);
-    match l.test {
-        TestOp::Lt => format!("{lb} < {ub} ? (unsigned long long)({ub} - {lb} - 1) / (unsigned long long)({step}) + 1 : 0"),
-        TestOp::Le => format!("{lb} <= {ub} ? (unsigned long long)({ub} - {lb}) / (unsigned long long)({step}) + 1 : 0"),
-        TestOp::Gt => format!("{lb} > {ub} ? (unsigned long long)({lb} - {ub} - 1) / (unsigned long long)({step}) + 1 : 0"),
-        TestOp::Ge => format!("{lb} >= {ub} ? (unsigned long long)({lb} - {ub}) / (unsigned long long)({step}) + 1 : 0"),
-    }
+    let dist = |hi: &str, lo: &str| {
+        if ty.is_pointer() {
+            format!("(unsigned long long)({hi} - {lo})")
+        } else {
+            format!("((unsigned long long)({hi}) - (unsigned long long)({lo}))")
+        }
+    };
+    let (test, distance) = match l.test {
+        TestOp::Lt => ("<", format!("{} - 1", dist(&ub, lb))),
+        TestOp::Le => ("<=", dist(&ub, lb)),
+        TestOp::Gt => (">", format!("{} - 1", dist(lb, &ub))),
+        TestOp::Ge => (">=", dist(lb, &ub)),
+    };
+    format!("{lb} {test} {ub} ? ({distance}) / (unsigned long long)({step}) + 1 : 0")
 }
 
 /// A launch dimension. Team sizes (`what` is "threads" or "workers") are
