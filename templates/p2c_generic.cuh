@@ -237,7 +237,7 @@ struct p2c_vla {
  * nvcc and ptxas compute every expression of it that does not depend on the
  * fork word once, before that loop, keeping the result in registers through
  * every region (an array reduction's bounds, 64-bit length and block slice:
- * omp_generic_reduction_array section_max_L61 38 registers, BENCHMARKS.md).
+ * 38 registers instead of 29 for a one-team section max, BENCHMARKS.md).
  * p2c_fork_zero(work) is 0 (bits 27..31 of a fork word: a team has at most
  * 1024 threads) but opaque to both compilers (a volatile asm: neither
  * hoisted nor merged with another one), and p2c_per_fork(v, zero) is v
