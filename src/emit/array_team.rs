@@ -211,6 +211,11 @@ pub fn bind(reds: &[(&TeamArrayRed, &Names)], tid: &str, ind: &str) -> String {
             "{ind}{t} *{} = {} + (unsigned long long){tid} * (unsigned long long)({} > 0 ? {} : 0);",
             n.mine, n.copies, n.len, n.len
         );
+        if n.len_varies {
+            // A length known only at run time: nvcc unrolled the fill by 4
+            // with 64-bit counters, a peak of such kernels (BENCHMARKS.md).
+            let _ = writeln!(o, "{ind}P2C_NO_UNROLL");
+        }
         let _ = writeln!(
             o,
             "{ind}for (long long {k} = 0; {k} < {len}; {k}++)\n{ind}    {mine}[{k}] = {op}::identity<{t}>();",
