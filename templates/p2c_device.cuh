@@ -21,8 +21,11 @@
  * such pragma. */
 #if defined(P2C_SIMT_EMULATOR) || !defined(__CUDACC__)
 #define P2C_NO_UNROLL
+#define P2C_UNROLL_2
 #else
 #define P2C_NO_UNROLL _Pragma("unroll 1")
+/* `#pragma unroll 2`: two loads in flight, not four (p2c_red_array). */
+#define P2C_UNROLL_2 _Pragma("unroll 2")
 #endif
 
 /* Every helper is an inline function or variable (no unused-static warnings,
@@ -491,6 +494,12 @@ __device__ inline void p2c_red_array(T *res, T *copies, long long len, unsigned 
     p2c_bar_sync(1u, p2c_bar_threads()); /* every thread's copy is complete */
     for (unsigned long long k = tid; k < ulen; k += n) {
         T acc = block[k];
+        /* Unrolled by 2, not 4 (nvcc's choice, the four loads first), here
+         * and in the last block's fold below: these loops were the peak of
+         * generic-mode kernels with array reductions over the teams (32
+         * registers, 29 to 30 by 2; ptxas -v sm_90, BENCHMARKS.md). They run
+         * once per launch. */
+        P2C_UNROLL_2
         for (unsigned t = 1u; t < n; t++)
             acc = Op::template combine<T>(acc, block[t * ulen + k]);
         block[k] = acc;
@@ -505,6 +514,7 @@ __device__ inline void p2c_red_array(T *res, T *copies, long long len, unsigned 
     __threadfence();
     for (unsigned long long k = tid; k < ulen; k += n) {
         T acc = res[k];
+        P2C_UNROLL_2
         for (unsigned b = 0u; b < gridDim.x; b++)
             acc = Op::template combine<T>(acc, *(volatile T *)(copies + (unsigned long long)b * n * ulen + k));
         res[k] = acc;

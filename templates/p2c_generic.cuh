@@ -267,6 +267,69 @@ struct p2c_vla {
  * (emit/array_team_area.rs); each thread fills its copy with OP's identity
  * and reduces into it. */
 
+/* Values a parallel region computes from the kernel's parameters, computed
+ * at each fork. The workers run the parallel-region function in a loop, and
+ * nvcc and ptxas compute every expression of it that does not depend on the
+ * fork word once, before that loop, keeping the result in registers through
+ * every region (an array reduction's bounds, 64-bit length and block slice:
+ * 38 registers instead of 29 for a one-team section max, BENCHMARKS.md).
+ * p2c_fork_zero(work) is 0 (bits 27..31 of a fork word: a team has at most
+ * 1024 threads) but opaque to both compilers (a volatile asm: neither
+ * hoisted nor merged with another one), and p2c_per_fork(v, zero) is v
+ * computed from it (unsigned arithmetic in v's type, which the compilers
+ * cannot split to hoist a part), so what is built on it is computed where
+ * it is written, and again where it is written again. The translator uses
+ * them for values that name a variable (a constant needs no register). */
+__device__ __forceinline__ unsigned p2c_fork_zero(unsigned work)
+{
+#if defined(__CUDA_ARCH__) && !defined(P2C_SIMT_EMULATOR)
+    unsigned zero;
+    asm volatile("shr.u32 %0, %1, 27;" : "=r"(zero) : "r"(work));
+    return zero;
+#else
+    (void)work;
+    return 0u;
+#endif
+}
+
+__device__ __forceinline__ int p2c_per_fork(int v, unsigned zero)
+{
+    return (int)((unsigned)v + zero);
+}
+
+__device__ __forceinline__ unsigned p2c_per_fork(unsigned v, unsigned zero)
+{
+    return v + zero;
+}
+
+__device__ __forceinline__ long p2c_per_fork(long v, unsigned zero)
+{
+    return (long)((unsigned long)v + zero);
+}
+
+__device__ __forceinline__ unsigned long p2c_per_fork(unsigned long v, unsigned zero)
+{
+    return v + zero;
+}
+
+__device__ __forceinline__ long long p2c_per_fork(long long v, unsigned zero)
+{
+    return (long long)((unsigned long long)v + zero);
+}
+
+__device__ __forceinline__ unsigned long long p2c_per_fork(unsigned long long v, unsigned zero)
+{
+    return v + zero;
+}
+
+/* Other types (char, short, enums): the value itself. */
+template <class T>
+__device__ __forceinline__ T p2c_per_fork(T v, unsigned zero)
+{
+    (void)zero;
+    return v;
+}
+
 /* After a barrier: threads tid = 0 .. threads-1 combine the team's copies
  * (copies + t * len for thread t < team) element by element, in thread order,
  * into res[0 .. len) (the original section); elements are spread over the

@@ -360,7 +360,7 @@ impl Gen<'_> {
         let arr = super::array_team::of(self.g, &self.arr, w.pragma);
         let arr_team = in_fork && !super::array_team::at_join(self.g, w.pragma);
         if arr_team {
-            s.push_str(&super::array_team::alloc(&arr, ind));
+            s.push_str(&super::array_team::alloc(&arr, &self.n.work, ind));
             s.push_str(&super::array_team::outer_aliases(&arr, ind));
         }
         s.push_str(&super::array_team::bind(&arr, &self.n.tid, ind));
@@ -472,6 +472,7 @@ impl Gen<'_> {
             let bar = format!("p2c_team_barrier({});", self.n.team);
             s.push_str(&super::array_team::combine(
                 &arr,
+                &self.n.work,
                 &self.n.tid,
                 &self.n.team,
                 &self.n.team,
@@ -613,7 +614,7 @@ pub fn emit_generic(
         }
     }
     let mut gen = Gen {
-        arr: super::array_team::names(g, namer),
+        arr: super::array_team::names(r, g, namer),
         sites,
         r,
         g,
@@ -791,7 +792,7 @@ pub fn emit_generic(
             })
             .collect();
         let bar4 = format!("p2c_barrier_sync<4>({});", block_count(g));
-        cases.push_str(&super::array_team::alloc(&arr_join, ind));
+        cases.push_str(&super::array_team::alloc(&arr_join, &gen.n.work, ind));
         let _ = writeln!(cases, "{ind}if ({} < {}) {{", gen.n.tid, gen.n.team);
         let ind2 = "            ";
         if g.kind == GenKind::OmpParallel {
@@ -844,6 +845,7 @@ pub fn emit_generic(
         let _ = writeln!(cases, "{ind}}}");
         cases.push_str(&super::array_team::combine(
             &arr_join,
+            &gen.n.work,
             &gen.n.tid,
             &block_count(g),
             &gen.n.team,
