@@ -158,6 +158,34 @@ fn host_only(pragma: &str) -> bool {
             .any(|w| matches!(*w, "target" | "teams" | "distribute"))
 }
 
+/// Whether every occurrence of `needle` at the start of a line lies in the
+/// `else` branch a generic-mode region's `if` clause runs on the host.
+fn only_in_host_fallback(hay: &str, needle: &str) -> bool {
+    const MARK: &str = "else { /* if clause false: the block runs on the host */";
+    hay.match_indices(needle).all(|(i, _)| {
+        let line_start = hay[..i].rfind('\n').map(|k| k + 1).unwrap_or(0);
+        if !hay[line_start..i].chars().all(|c| c == ' ' || c == '\t') {
+            return true;
+        }
+        let Some(m) = hay[..i].rfind(MARK) else {
+            return false;
+        };
+        // Still inside the branch: its `{` is not closed before `needle`.
+        let mut depth = 0i64;
+        for c in hay[m + 5..i].chars() {
+            match c {
+                '{' => depth += 1,
+                '}' => depth -= 1,
+                _ => {}
+            }
+            if depth == 0 {
+                return false;
+            }
+        }
+        true
+    })
+}
+
 /// Whether `needle` occurs in `hay` with only blanks before it on its line.
 fn at_line_start(hay: &str, needle: &str) -> bool {
     hay.match_indices(needle).any(|(i, _)| {
@@ -217,6 +245,9 @@ fn fates(name: &str, text: &str) -> Result<Vec<(Span, Fate)>, Vec<String>> {
                         Some(Fate::PassedThrough)
                     }
                     (false, true) => Some(Fate::PassedThrough),
+                    // Lowered for the device and kept, as host OpenMP, in
+                    // the host copy a false `if` clause runs.
+                    (true, true) if only_in_host_fallback(&out, written) => Some(Fate::Lowered),
                     (true, true) => {
                         problems.push(format!(
                             "{name}:{}: `{}` is both lowered and left in the output",

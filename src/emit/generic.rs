@@ -1306,9 +1306,10 @@ pub fn emit_generic(
         k.push_str(&arr_fini);
     }
     k.push_str("}\n\n");
+    let fallback = super::host_fallback::block(r, g, file, cxx);
     let host = match rn {
-        Some(rn) => region::host_code_red(r, "", &file.name, namer, rn),
-        None => region::host_code(r, "", &file.name, namer),
+        Some(rn) => region::host_code_red(r, &fallback, &file.name, namer, rn),
+        None => region::host_code(r, &fallback, &file.name, namer),
     };
     let types: String = r.local_types.iter().map(|h| h.def.as_str()).collect();
     RegionText {

@@ -19,6 +19,7 @@ pub mod edits;
 pub mod gen_lastprivate;
 pub mod generic;
 pub mod guard;
+pub mod host_fallback;
 pub mod lastprivate_array;
 pub mod lastprivate_value;
 pub mod namer;

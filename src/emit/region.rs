@@ -1222,7 +1222,11 @@ fn host_text(r: &Region, fallback: &str, file_name: &str, n: &Names) -> String {
         Some(cond) => {
             let mut out = format!("if ({cond}) ");
             out.push_str(&h);
-            out.push_str(" else { /* if clause false: the loop runs on the host */\n");
+            out.push_str(if r.generic.is_some() {
+                " else { /* if clause false: the block runs on the host */\n"
+            } else {
+                " else { /* if clause false: the loop runs on the host */\n"
+            });
             for (i, v) in r.vars.iter().enumerate() {
                 let ty = CType {
                     base: v.sym.ty.unqualified_base(),

@@ -143,6 +143,7 @@ pub(super) fn region(
         construct_red_uses,
         team_array_reds,
         loop_gang_reds: loop_gang_names,
+        host_edits: vec![],
     };
     let array_privates = crate::lower::privarray::generic_copies(&vars, kind, &blocks, cx.diags);
     let red_maps: Vec<_> = team_reds

@@ -139,8 +139,9 @@ impl<'a> Construct<'a> {
 /// diagnostic each (reductions are lowered or refused by later phases).
 fn check_clauses(cx: &mut Ctx<'_>, d: &Directive) {
     for c in &d.clauses {
-        // Reduction items are lowered or refused below, one diagnostic each.
-        if c.name == "reduction" {
+        // Reduction items are lowered or refused below, one diagnostic each;
+        // `if` by `host_if`.
+        if c.name == "reduction" || c.name == "if" {
             continue;
         }
         if !top_clause_ok(d.model, &c.name) {

@@ -41,6 +41,8 @@ mod frame_wants;
 mod frame;
 // 9. The last checks, then the `Generic` plan and its `Region`.
 mod assemble;
+// 1 and 10. The `if` clause: checked with the construct, given to the region.
+mod host_if;
 
 // What the phases ask.
 mod fork_scope;
@@ -411,6 +413,9 @@ pub struct Generic {
     /// Array reductions over the threads of one team, on forks and
     /// worksharing loops in forks (`reduction::array_generic`).
     pub team_array_reds: Vec<TeamArrayRed>,
+    /// The `if` clause's host copy of the block: pragmas it rewrites
+    /// (`host_if`); empty without an `if` clause.
+    pub host_edits: Vec<(Span, String)>,
 }
 
 /// Whether a directive is lowered in generic mode (a compute construct with
@@ -481,6 +486,7 @@ pub fn build_generic(
         array_reds: Vec::new(),
     };
     let rc = Construct::new(&mut cx, at, d, teams, nested)?;
+    let host_if = host_if::check(&mut cx, &rc);
     let mut rv = region_vars::decide(&mut cx, &rc, &kernel, env);
     let reds = construct_reductions::gather(&mut cx, &rc, &mut rv);
     let mut parts = nested_constructs::lower(&mut cx, &rc, &reds);
@@ -504,7 +510,8 @@ pub fn build_generic(
         launch,
         frame,
     };
-    assemble::region(&mut cx, &rc, all, kernel, budget, errors_before)
+    let r = assemble::region(&mut cx, &rc, all, kernel, budget, errors_before)?;
+    host_if::finish(&mut cx, host_if, r)
 }
 
 fn model_of(k: GenKind) -> Model {

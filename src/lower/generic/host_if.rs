@@ -1,0 +1,174 @@
+//! The `if` clause of a generic-mode compute construct. When the condition
+//! is false the region runs on the host (OpenMP 5.2 `target`, OpenACC 3.3
+//! 2.5.5: "executed on the local thread"): the host block becomes
+//! `if (cond) { map, launch, unmap } else { the block as written }`, with
+//! the construct's private and firstprivate scalars privatised around it by
+//! the host emitter (`emit::region`, as for SPMD loops). The condition is
+//! evaluated once, on the host, before any mapping.
+//!
+//! The block as written is only right on the host when its nested
+//! directives mean the same there, so this module checks them and says
+//! what the host copy rewrites: OpenMP constructs nested in `target` or
+//! `target parallel` stay as written (the host compiler's OpenMP runs them,
+//! one thread being a valid team for `target parallel`'s block); OpenACC
+//! `loop` constructs become comments (one thread runs them in order, which
+//! a loop's independent iterations and its reductions allow; the host
+//! compiler refuses `acc loop` outside a compute construct), and so do
+//! OpenACC atomics (`emit::host_fallback`: the driver lowers atomics apart
+//! from the other nested directives). What it cannot
+//! vouch for stays refused (E0901, located): `target teams` (the host would
+//! run a league of teams), `if(target: ...)` on `target parallel` (the host
+//! would run a team of threads), a modifier other than `target`, a
+//! `reduction` on the construct, nested OpenACC directives other than
+//! `loop` and `atomic`, `private` on a nested `acc loop`, privatised arrays, and the
+//! combined loop constructs split into a compute construct and its loop.
+
+use super::construct::Construct;
+use super::{not_supported, Ctx, GenKind};
+use crate::directives::{ClauseArgs, Model};
+use crate::lower::Region;
+use crate::sema::sharing::Attr;
+use crate::source::Span;
+
+/// What the `if` clause asks of the host block.
+pub(super) struct HostIf {
+    /// The condition as written.
+    pub cond: String,
+    /// Edits of the host copy of the block: (pragma, replacement).
+    pub edits: Vec<(Span, String)>,
+}
+
+/// Checks the construct's `if` clause and its block; `None` when there is
+/// none or when it is refused (the diagnostics are pushed).
+pub(super) fn check(cx: &mut Ctx<'_>, rc: &Construct<'_>) -> Option<HostIf> {
+    let d = rc.d;
+    let c = d.clause("if")?;
+    let ClauseArgs::Expr { modifier, expr } = &c.args else {
+        return None;
+    };
+    let mut errs = Vec::new();
+    let mut refuse = |at: Span, msg: String| errs.push(not_supported(at, msg));
+    let what = format!("{} {}", d.model.as_str(), d.name);
+    if let Some(m) = modifier {
+        if !(d.model == Model::Omp && m.text == "target") {
+            refuse(
+                m.span,
+                format!("`if({}: ...)` on `{what}` is not supported yet", m.text),
+            );
+        } else if rc.kind == GenKind::OmpParallel {
+            refuse(
+                m.span,
+                format!("`if(target: ...)` on `{what}` with a structured block is not supported yet (the host would run the block with a team of threads)"),
+            );
+        }
+    }
+    if rc.kind == GenKind::OmpTeams {
+        refuse(
+            c.name_span,
+            format!("clause `if` on `{what}` with a structured block is not supported yet (the host would run the block with a league of teams)"),
+        );
+    }
+    if let Some(r) = d.clause("reduction") {
+        refuse(
+            r.name_span,
+            format!("`reduction` on `{what}` with an `if` clause is not supported yet"),
+        );
+    }
+    let mut edits = Vec::new();
+    for n in &rc.nested {
+        let nd = &n.directive;
+        if !nd.span.within(rc.block) {
+            refuse(
+                c.name_span,
+                format!("clause `if` on a combined construct whose loop holds directives is not supported yet (`{what}` with `{} {}`)", nd.model.as_str(), nd.name),
+            );
+            continue;
+        }
+        match nd.model {
+            Model::Omp => {
+                // `target teams` is refused above, once; a nested `teams`
+                // by `nested_constructs`.
+                if rc.kind != GenKind::OmpTeams
+                    && nd.name != "teams"
+                    && !nd.name.starts_with("teams ")
+                    && nd.words().any(|w| w == "distribute")
+                {
+                    refuse(
+                        nd.name_span,
+                        format!(
+                            "`omp {}` in a region with an `if` clause is not supported yet",
+                            nd.name
+                        ),
+                    );
+                }
+            }
+            Model::Acc if nd.name == "loop" => {
+                if let Some(p) = nd.clause("private") {
+                    refuse(
+                        p.name_span,
+                        "`private` on an `acc loop` in a region with an `if` clause is not supported yet"
+                            .to_string(),
+                    );
+                }
+                edits.push((
+                    nd.span,
+                    format!(
+                        "/* {}: one thread runs the loop in order on the host */",
+                        crate::lower::build::pragma_one_line(cx.file.slice(nd.span))
+                            .replace("*/", "* /")
+                    ),
+                ));
+            }
+            Model::Acc => refuse(
+                nd.name_span,
+                format!(
+                    "`acc {}` in a region with an `if` clause is not supported yet",
+                    nd.name
+                ),
+            ),
+        }
+    }
+    let ok = errs.is_empty();
+    cx.diags.extend(errs);
+    ok.then(|| HostIf {
+        cond: expr.text.clone(),
+        edits,
+    })
+}
+
+/// Gives the lowered region its condition and the host copy's edits;
+/// refuses privatised arrays (the host copy would use the originals).
+pub(super) fn finish(cx: &mut Ctx<'_>, hi: Option<HostIf>, mut r: Region) -> Option<Region> {
+    let Some(hi) = hi else {
+        return Some(r);
+    };
+    if let Some(a) = r.array_privates.first() {
+        cx.diags.push(not_supported(
+            a.span,
+            format!(
+                "a private copy of `{}` in a region with an `if` clause is not supported yet",
+                a.text
+            ),
+        ));
+        return None;
+    }
+    // The host copy privatises scalars (`emit::region`); any other
+    // firstprivate variable the block names would be the original there.
+    if let Some(v) = r.vars.iter().find(|v| {
+        v.attr == Attr::Firstprivate && !v.sym.ty.is_scalar() && r.body_names.contains(&v.sym.name)
+    }) {
+        cx.diags.push(not_supported(
+            v.span,
+            format!(
+                "firstprivate `{}` (not a scalar) in a region with an `if` clause is not supported yet",
+                v.sym.name
+            ),
+        ));
+        return None;
+    }
+    r.if_cond = Some(hi.cond);
+    if let Some(g) = r.generic.as_mut() {
+        g.host_edits = hi.edits;
+    }
+    Some(r)
+}
