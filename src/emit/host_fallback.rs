@@ -2,7 +2,8 @@
 //! clause is false (`lower::generic::host_if` decided what it rewrites).
 //! It is kept apart from `generic.rs`, which spells the kernel, because it
 //! is host code: the block as written with the file's C → C++ edits and
-//! the nested OpenACC pragmas turned into comments (loops and atomics);
+//! the nested OpenACC pragmas turned into comments (loops and atomics),
+//! an OpenMP block under a team of one thread;
 //! `region.rs` privatises the construct's variables around it.
 
 use super::edits::{apply, Edit};
@@ -33,5 +34,15 @@ pub(crate) fn block(r: &Region, g: &Generic, file: &SourceFile, cxx_edits: &[Edi
             ));
         }
     }
-    apply(&file.text, r.stmt, &edits)
+    let block = apply(&file.text, r.stmt, &edits);
+    if r.model == Model::Omp {
+        // The target region's initial thread is a new one, alone in its
+        // team (gcc's host fallback too): worksharing and thread queries in
+        // the block must not bind to a host team the construct is in.
+        format!(
+            "#pragma omp parallel num_threads(1) /* the target region's initial thread */\n{block}"
+        )
+    } else {
+        block
+    }
 }
