@@ -1306,7 +1306,7 @@ pub fn emit_generic(
         k.push_str(&arr_fini);
     }
     k.push_str("}\n\n");
-    let fallback = super::host_fallback::block(r, g, file, cxx);
+    let fallback = super::host_fallback::block(r, g, file, cxx, namer);
     let host = match rn {
         Some(rn) => region::host_code_red(r, &fallback, &file.name, namer, rn),
         None => region::host_code(r, &fallback, &file.name, namer),

@@ -7,13 +7,22 @@
 //! `region.rs` privatises the construct's variables around it.
 
 use super::edits::{apply, Edit};
+use super::namer::Namer;
 use crate::directives::Model;
 use crate::lower::generic::Generic;
 use crate::lower::Region;
+use crate::sema::CType;
 use crate::source::SourceFile;
+use std::fmt::Write;
 
 /// The block for the `else` branch; empty without an `if` clause.
-pub(crate) fn block(r: &Region, g: &Generic, file: &SourceFile, cxx_edits: &[Edit]) -> String {
+pub(crate) fn block(
+    r: &Region,
+    g: &Generic,
+    file: &SourceFile,
+    cxx_edits: &[Edit],
+    namer: &mut Namer,
+) -> String {
     if r.if_cond.is_none() {
         return String::new();
     }
@@ -34,7 +43,7 @@ pub(crate) fn block(r: &Region, g: &Generic, file: &SourceFile, cxx_edits: &[Edi
             ));
         }
     }
-    let block = apply(&file.text, r.stmt, &edits);
+    let block = reduced(r, apply(&file.text, r.stmt, &edits), namer);
     if r.model == Model::Omp {
         // The target region's initial thread is a new one, alone in its
         // team (gcc's host fallback too): worksharing and thread queries in
@@ -45,4 +54,35 @@ pub(crate) fn block(r: &Region, g: &Generic, file: &SourceFile, cxx_edits: &[Edi
     } else {
         block
     }
+}
+
+/// The construct's scalar reductions (OpenACC `parallel` / `serial`) under
+/// host execution: one gang, so the block updates a private copy at the
+/// identity, combined into the original after it (OpenACC 3.3 2.5.15, as
+/// seed 001's gang level with one gang); lowering refused complex values
+/// and arrays.
+fn reduced(r: &Region, block: String, namer: &mut Namer) -> String {
+    if r.reductions.is_empty() {
+        return block;
+    }
+    let mut pre = String::new();
+    let mut inner = String::new();
+    let mut post = String::new();
+    let mut fini = String::new();
+    for x in &r.reductions {
+        let ty = CType {
+            base: x.ty.unqualified_base(),
+            derivs: vec![],
+        };
+        let t = ty.type_name();
+        let f = x.op.functor();
+        let orig = namer.fresh(&format!("p2c_orig_{}", x.var));
+        let _ = write!(pre, "{} = {}; ", ty.declare(&orig), x.var);
+        let _ = write!(inner, "{} = {f}::identity<{t}>(); ", ty.declare(&x.var));
+        let _ = write!(fini, "{orig} = {f}::combine<{t}>({orig}, {}); ", x.var);
+        let _ = write!(post, "{} = {orig}; ", x.var);
+    }
+    format!(
+        "{{ {pre}/* reduction: one gang on the host */\n{{ {inner}\n{block}\n{fini}}}\n{post}}}"
+    )
 }

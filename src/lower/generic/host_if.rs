@@ -18,10 +18,14 @@
 //! from the other nested directives). What it cannot
 //! vouch for stays refused (E0901, located): `target teams` (the host would
 //! run a league of teams), `if(target: ...)` on `target parallel` (the host
-//! would run a team of threads), a modifier other than `target`, a
-//! `reduction` on the construct, nested OpenACC directives other than
-//! `loop` and `atomic`, `private` on a nested `acc loop`, privatised arrays, and the
-//! combined loop constructs split into a compute construct and its loop.
+//! would run a team of threads), a modifier other than `target`, an OpenMP
+//! `reduction` on the construct, reductions of complex values or arrays,
+//! nested OpenACC directives other than `loop` and `atomic`, `private` on a
+//! nested `acc loop`, privatised arrays, and the combined loop constructs
+//! split into a compute construct and its loop. OpenACC scalar reductions
+//! on the construct are the one local thread's: a private copy at the
+//! identity, combined into the original after the block
+//! (`emit::host_fallback`).
 
 use super::construct::Construct;
 use super::{not_supported, Ctx, GenKind};
@@ -68,7 +72,10 @@ pub(super) fn check(cx: &mut Ctx<'_>, rc: &Construct<'_>) -> Option<HostIf> {
             format!("clause `if` on `{what}` with a structured block is not supported yet (the host would run the block with a league of teams)"),
         );
     }
-    if let Some(r) = d.clause("reduction") {
+    // OpenACC's construct reductions are one gang's on the host
+    // (`emit::host_fallback`); OpenMP's are those of `target teams` (refused
+    // above) and `target parallel` (a team of threads on the host).
+    if let Some(r) = d.clause("reduction").filter(|_| d.model == Model::Omp) {
         refuse(
             r.name_span,
             format!("`reduction` on `{what}` with an `if` clause is not supported yet"),
@@ -163,6 +170,20 @@ pub(super) fn finish(cx: &mut Ctx<'_>, hi: Option<HostIf>, mut r: Region) -> Opt
                 "firstprivate `{}` (not a scalar) in a region with an `if` clause is not supported yet",
                 v.sym.name
             ),
+        ));
+        return None;
+    }
+    // The host copy reduces scalars of a real type into the original.
+    let refused_red = r
+        .reductions
+        .iter()
+        .find(|x| x.arith.is_complex())
+        .map(|x| (x.span, x.var.clone()))
+        .or_else(|| r.array_reductions.first().map(|a| (a.span, a.var.clone())));
+    if let Some((at, var)) = refused_red {
+        cx.diags.push(not_supported(
+            at,
+            format!("the reduction of `{var}` (complex or array) on a construct with an `if` clause is not supported yet"),
         ));
         return None;
     }
