@@ -167,7 +167,7 @@ pub(super) fn finish(cx: &mut Ctx<'_>, hi: Option<HostIf>, mut r: Region) -> Opt
         cx.diags.push(not_supported(
             v.span,
             format!(
-                "firstprivate `{}` (not a scalar) in a region with an `if` clause is not supported yet",
+                "firstprivate `{}` (a pointer or an array) in a region with an `if` clause is not supported yet",
                 v.sym.name
             ),
         ));
