@@ -551,6 +551,14 @@ fn lower_all(
     }
 }
 
+/// Each offloaded region's text, from its pragma to the end of its statement.
+fn offloaded_spans(regions: &[Region]) -> Vec<Span> {
+    regions
+        .iter()
+        .map(|r| Span::new(r.pragma.start, r.stmt.end.max(r.pragma.end)))
+        .collect()
+}
+
 /// W0005: the reduction into `item` inside `at`'s braced block updates the
 /// region's firstprivate copy; the host never sees the result.
 fn result_discarded(
@@ -653,7 +661,9 @@ pub fn translate(file: &SourceFile, opts: &Options) -> Translation {
                     &low.regions,
                 ))
             } else {
-                let edits = cxx::compat_edits(&a.tree, &file.text, &mut namer, &mut diags);
+                let offloaded = offloaded_spans(&low.regions);
+                let edits =
+                    cxx::compat_edits(&a.tree, &file.text, &offloaded, &mut namer, &mut diags);
                 let mut lost = Vec::new();
                 let out = emit_file(
                     file,
@@ -716,7 +726,8 @@ pub fn lower_region_at(file: &SourceFile, offset: usize) -> (Option<RegionView>,
     let mut namer = Namer::new(&file.text);
     let mut elsewhere = Vec::new();
     let low = lower_all(file, &a, &Options::default(), &mut namer, &mut elsewhere);
-    let edits = cxx::compat_edits(&a.tree, &file.text, &mut namer, &mut elsewhere);
+    let offloaded = offloaded_spans(&low.regions);
+    let edits = cxx::compat_edits(&a.tree, &file.text, &offloaded, &mut namer, &mut elsewhere);
     diags.extend(elsewhere.into_iter().filter(|d| here(d)));
     let mut view = None;
     for r in &low.regions {

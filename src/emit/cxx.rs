@@ -23,9 +23,13 @@ use tree_sitter::Node;
 
 const ALLOCATORS: &[&str] = &["malloc", "calloc", "realloc", "aligned_alloc"];
 
+/// The edits that make the C file valid C++. `offloaded` are the spans of
+/// the offloaded regions (pragma to end of statement), where a renamed
+/// variable cannot be renamed yet (see `keyword_renames`).
 pub fn compat_edits(
     tree: &CTree,
     orig: &str,
+    offloaded: &[Span],
     namer: &mut Namer,
     diags: &mut Vec<Diagnostic>,
 ) -> Vec<Edit> {
@@ -33,7 +37,7 @@ pub fn compat_edits(
     let Some(root) = tree.root() else {
         return edits;
     };
-    keyword_renames(root, tree, namer, &mut edits, diags);
+    keyword_renames(root, tree, offloaded, namer, &mut edits, diags);
     allocator_casts(root, tree, &mut edits, diags);
     c_linkage(root, tree, orig, &mut edits);
     runtime_includes(root, tree, &mut edits);
@@ -101,14 +105,22 @@ fn walk<'t>(n: Node<'t>, f: &mut dyn FnMut(Node<'t>)) {
     }
 }
 
+/// C++ keywords used as C names (`new`, `class`, `this`) are renamed
+/// (`new_`), except names with external linkage (E0501). A variable so named
+/// that an offloaded region uses is refused there (E0501, once per name and
+/// region): the kernel's parameters and the launch's arguments are written
+/// from the variable's name, not from the renamed text, so the CUDA would
+/// not compile.
 fn keyword_renames(
     root: Node<'_>,
     tree: &CTree,
+    offloaded: &[Span],
     namer: &mut Namer,
     edits: &mut Vec<Edit>,
     diags: &mut Vec<Diagnostic>,
 ) {
     let mut found: Vec<(String, Span)> = Vec::new();
+    let mut in_region: Vec<(String, Span)> = Vec::new();
     walk(root, &mut |n| {
         if matches!(
             n.kind(),
@@ -116,10 +128,32 @@ fn keyword_renames(
         ) {
             let t = tree.text_of(n);
             if CXX_ONLY_KEYWORDS.contains(&t) && !matches!(t, "true" | "false" | "bool") {
-                found.push((t.to_string(), Span::new(n.start_byte(), n.end_byte())));
+                let span = Span::new(n.start_byte(), n.end_byte());
+                if n.kind() == "identifier" {
+                    if let Some(r) = offloaded.iter().find(|r| span.within(**r)) {
+                        if !in_region
+                            .iter()
+                            .any(|(name, at)| name == t && at.within(*r))
+                        {
+                            in_region.push((t.to_string(), span));
+                        }
+                    }
+                }
+                found.push((t.to_string(), span));
             }
         }
     });
+    for (name, span) in in_region {
+        diags.push(
+            Diagnostic::new(
+                codes::NOT_CXX,
+                span,
+                format!("`{name}` is a C++ keyword: pragma2cuda renames it in host code, but not yet in an offloaded region"),
+            )
+            .with_label("used in an offloaded region")
+            .with_help(format!("rename `{name}` in the C source")),
+        );
+    }
     if found.is_empty() {
         return;
     }

@@ -119,21 +119,53 @@ impl Namer {
     }
 
     /// `base` if free, else `base_2`, `base_3`, ...; the name is then taken.
+    /// C++ reserves every name with a double underscore, so the numbered
+    /// names are built on `base` with its runs of underscores collapsed and
+    /// trailing ones dropped (`new_` taken gives `new_2`, not `new__2`).
     pub fn fresh(&mut self, base: &str) -> String {
-        let mut name = base.to_string();
-        let mut n = 2;
-        while self.taken.contains(&name) || name.starts_with("__") || name.contains("__") {
-            name = format!("{}_{n}", base.replace("__", "_"));
+        if !self.taken.contains(base) && !base.contains("__") {
+            self.taken.insert(base.to_string());
+            return base.to_string();
+        }
+        let mut stem = String::with_capacity(base.len());
+        for c in base.chars() {
+            if !(c == '_' && stem.ends_with('_')) {
+                stem.push(c);
+            }
+        }
+        let stem = match stem.trim_end_matches('_') {
+            "" => "p2c",
+            s => s,
+        };
+        let mut n: u64 = 2;
+        loop {
+            let name = format!("{stem}_{n}");
+            if !self.taken.contains(&name) {
+                self.taken.insert(name.clone());
+                return name;
+            }
             n += 1;
         }
-        self.taken.insert(name.clone());
-        name
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A base ending in `_`, or with a run of underscores, whose plain form
+    /// is taken: numbered names without `__` (this looped for ever when the
+    /// C file used both `new` and `new_`, found by the fuzzer).
+    #[test]
+    fn numbers_bases_with_underscores_without_doubling_them() {
+        let mut n = Namer::new("int new_; int a_b; int a_b_2;");
+        assert_eq!(n.fresh("new_"), "new_2");
+        assert_eq!(n.fresh("new_"), "new_3");
+        assert_eq!(n.fresh("a___b"), "a_b_3");
+        assert_eq!(n.fresh("__x"), "_x_2");
+        assert_eq!(n.fresh("___"), "p2c_2");
+        assert_eq!(n.fresh("fresh_one"), "fresh_one");
+    }
 
     #[test]
     fn avoids_user_names_and_keywords() {
