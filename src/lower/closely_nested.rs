@@ -153,11 +153,11 @@ fn firstprivate_results(tree: &CTree, at: &Attached, inner: &[Clause]) -> Option
         return None;
     }
     let stmt = super::generic::node_in(tree, at.stmt?)?;
-    let visible = symbols::visible_at(tree.tree.as_ref()?.root_node(), &tree.text, stmt);
+    let visible = symbols::visible_at(tree.root()?, &tree.text, stmt);
     let mut out: Vec<ListItem> = Vec::new();
     for (c, item) in unmapped {
         let sym = visible.get(&item.name)?;
-        let base = sym.ty.base.trim_start_matches("const ").trim_start();
+        let base = sym.ty.unqualified_base();
         let local_scalar = sym.storage != Storage::Global
             && sym.ty.is_scalar()
             && !base.starts_with("struct")
