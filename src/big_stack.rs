@@ -33,7 +33,7 @@ pub fn run<T: Send>(f: impl FnOnce() -> T + Send) -> T {
 mod tests {
     #[test]
     fn runs_and_returns() {
-        let v = vec![1, 2, 3];
+        let v = [1, 2, 3];
         assert_eq!(super::run(|| v.iter().sum::<i32>()), 6);
     }
 }

@@ -107,9 +107,15 @@ fn output_through_a_symlink_writes_its_target() {
     let o = run(&["a.c", "-o", "link.cu"], d.path());
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let link = std::fs::symlink_metadata(d.path().join("link.cu")).unwrap();
-    assert!(link.file_type().is_symlink(), "the link was replaced by a file");
+    assert!(
+        link.file_type().is_symlink(),
+        "the link was replaced by a file"
+    );
     let real = std::fs::read_to_string(d.path().join("real.cu")).unwrap();
-    assert!(real.starts_with(GENERATED), "target not written: {real:.60}");
+    assert!(
+        real.starts_with(GENERATED),
+        "target not written: {real:.60}"
+    );
 }
 
 #[test]
@@ -131,9 +137,8 @@ fn output_into_a_fifo_is_written_not_replaced() {
 #[test]
 fn output_to_dev_null_leaves_the_device() {
     let dev_null = Path::new("/dev/null");
-    let is_device = || {
-        std::fs::symlink_metadata(dev_null).is_ok_and(|m| m.file_type().is_char_device())
-    };
+    let is_device =
+        || std::fs::symlink_metadata(dev_null).is_ok_and(|m| m.file_type().is_char_device());
     if !is_device() {
         return;
     }
@@ -153,7 +158,9 @@ fn replaced_output_keeps_its_permissions() {
     std::fs::set_permissions(&out, std::fs::Permissions::from_mode(0o640)).unwrap();
     let o = run(&["a.c", "-o", "a.cu"], d.path());
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    assert!(std::fs::read_to_string(&out).unwrap().starts_with(GENERATED));
+    assert!(std::fs::read_to_string(&out)
+        .unwrap()
+        .starts_with(GENERATED));
     let mode = std::fs::metadata(&out).unwrap().permissions().mode() & 0o777;
     assert_eq!(mode, 0o640, "mode {mode:o}");
 }
@@ -172,7 +179,12 @@ fn output_naming_the_input_is_refused() {
         ("soft.c", "hard.c"),
     ] {
         let o = run(&[input, "-o", output], d.path());
-        assert_eq!(o.status.code(), Some(2), "{input} -o {output}: {}", stderr(&o));
+        assert_eq!(
+            o.status.code(),
+            Some(2),
+            "{input} -o {output}: {}",
+            stderr(&o)
+        );
         let e = stderr(&o);
         assert!(
             e.starts_with(&format!(
@@ -180,7 +192,10 @@ fn output_naming_the_input_is_refused() {
             )),
             "{e}"
         );
-        assert_eq!(std::fs::read_to_string(d.path().join("a.c")).unwrap(), SAXPY);
+        assert_eq!(
+            std::fs::read_to_string(d.path().join("a.c")).unwrap(),
+            SAXPY
+        );
     }
 }
 
@@ -194,9 +209,19 @@ fn input_larger_than_the_limit_fails_fast() {
         Some("error[E0001]: cannot read input `/dev/zero`: larger than the input size limit of 1 MiB (--max-input-size)")
     );
     let big = vec![b' '; (1 << 20) + 1];
-    let o = run_limited(&["--max-input-size=1M", "-"], d.path(), Some(&big), Duration::from_secs(60));
+    let o = run_limited(
+        &["--max-input-size=1M", "-"],
+        d.path(),
+        Some(&big),
+        Duration::from_secs(60),
+    );
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
-    assert!(stderr(&o).contains("cannot read standard input: larger than the input size limit of 1 MiB"), "{}", stderr(&o));
+    assert!(
+        stderr(&o)
+            .contains("cannot read standard input: larger than the input size limit of 1 MiB"),
+        "{}",
+        stderr(&o)
+    );
     // The default limit (256 MiB) stops /dev/zero too.
     let o = run(&["/dev/zero"], d.path());
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
@@ -213,7 +238,9 @@ fn fifo_input_without_a_writer_fails_after_the_wait() {
     let o = run_limited(&["in.c"], d.path(), None, Duration::from_secs(60));
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(
-        stderr(&o).contains("cannot read input `in.c`: a FIFO that no program opened for writing within 10 s"),
+        stderr(&o).contains(
+            "cannot read input `in.c`: a FIFO that no program opened for writing within 10 s"
+        ),
         "{}",
         stderr(&o)
     );
@@ -272,7 +299,10 @@ fn deep_nesting_is_e0005_not_a_crash() {
         let o = run(&["--diagnostics-format", "gcc", &file], d.path());
         let e = stderr(&o);
         assert_eq!(o.status.code(), Some(1), "{name}: {:.300}", e);
-        assert!(e.starts_with(&format!("{file}:")) && e.contains(msg) && e.contains("[E0005]"), "{name}: {e:.300}");
+        assert!(
+            e.starts_with(&format!("{file}:")) && e.contains(msg) && e.contains("[E0005]"),
+            "{name}: {e:.300}"
+        );
         assert_eq!(e.matches(": error: ").count(), 1, "{name}: {e:.300}");
     }
 }
@@ -304,7 +334,11 @@ fn nesting_within_the_limits_translates() {
         assert!(!t.has_errors(), "{:?}", t.diagnostics.first());
         assert!(t.output.is_some());
     }
-    let too_deep = format!("int main(void) {{ {}{} return 0; }}\n", "{".repeat(300), "}".repeat(300));
+    let too_deep = format!(
+        "int main(void) {{ {}{} return 0; }}\n",
+        "{".repeat(300),
+        "}".repeat(300)
+    );
     let t = pragma2cuda::translate(
         &pragma2cuda::source::SourceFile::new("deep.c", too_deep),
         &pragma2cuda::Options::default(),
@@ -315,7 +349,10 @@ fn nesting_within_the_limits_translates() {
 }
 
 fn error_lines(o: &Output) -> usize {
-    stderr(o).lines().filter(|l| l.starts_with("error[")).count()
+    stderr(o)
+        .lines()
+        .filter(|l| l.starts_with("error["))
+        .count()
 }
 
 /// `--max-errors N` (default 50, 0: all) and the line counting the rest.
@@ -330,8 +367,16 @@ fn errors_are_capped_with_a_count_of_the_rest() {
     let o = run(&["many.c"], d.path());
     assert_eq!(o.status.code(), Some(1));
     assert_eq!(error_lines(&o), 51, "{}", stderr(&o));
-    let last = stderr(&o).lines().rev().find(|l| !l.is_empty()).unwrap().to_string();
-    assert_eq!(last, "error[E0006]: 70 more errors not shown (--max-errors 50; 0 shows all)");
+    let last = stderr(&o)
+        .lines()
+        .rev()
+        .find(|l| !l.is_empty())
+        .unwrap()
+        .to_string();
+    assert_eq!(
+        last,
+        "error[E0006]: 70 more errors not shown (--max-errors 50; 0 shows all)"
+    );
     let o = run(&["--max-errors=5", "many.c"], d.path());
     assert_eq!(error_lines(&o), 6);
     assert!(stderr(&o).contains("error[E0006]: 115 more errors not shown (--max-errors 5;"));
@@ -348,7 +393,11 @@ fn errors_are_capped_with_a_count_of_the_rest() {
 fn repeated_list_items_are_reported_once_per_clause() {
     let d = tempfile::tempdir().unwrap();
     let items = vec!["n"; 4000].join(", ");
-    for clause in ["map(to: ITEMS)", "private(ITEMS)", "map(to: ITEMS) map(from: ITEMS)"] {
+    for clause in [
+        "map(to: ITEMS)",
+        "private(ITEMS)",
+        "map(to: ITEMS) map(from: ITEMS)",
+    ] {
         let clause = clause.replace("ITEMS", &items);
         let text = format!(
             "int main(void) {{\n  int n = 1;\n#pragma omp target {clause}\n  {{ n = n + 1; }}\n  return 0;\n}}\n"
@@ -357,7 +406,15 @@ fn repeated_list_items_are_reported_once_per_clause() {
         let o = run(&["--max-errors=0", "dup.c"], d.path());
         assert_eq!(o.status.code(), Some(1), "{clause:.40}");
         let clauses = clause.matches('(').count();
-        assert!(error_lines(&o) <= clauses, "{clause:.40}: {} errors", error_lines(&o));
-        assert!(o.stderr.len() < 64 * 1024 * clauses, "{clause:.40}: {} bytes", o.stderr.len());
+        assert!(
+            error_lines(&o) <= clauses,
+            "{clause:.40}: {} errors",
+            error_lines(&o)
+        );
+        assert!(
+            o.stderr.len() < 64 * 1024 * clauses,
+            "{clause:.40}: {} bytes",
+            o.stderr.len()
+        );
     }
 }

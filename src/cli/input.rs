@@ -29,7 +29,10 @@ pub fn read_input_limited(input: &Input, limit: u64) -> Result<SourceFile, (Stri
             "<stdin>".to_string(),
             read_bounded(std::io::stdin().lock(), limit),
         ),
-        Input::Path(p) => (p.display().to_string(), open(p).and_then(|f| read_bounded(f, limit))),
+        Input::Path(p) => (
+            p.display().to_string(),
+            open(p).and_then(|f| read_bounded(f, limit)),
+        ),
     };
     let bytes = read.map_err(|e| {
         let what = match input {

@@ -17,9 +17,7 @@ pub(crate) mod preprocess;
 
 pub use args::{parse, Command, ParseError, SuiteArgs, TranslateArgs, VerifyArgs};
 pub use input::{read_bounded, read_input_limited, DEFAULT_MAX_INPUT};
-pub use io::{
-    check_not_input, check_output, io_message, read_input, write_atomic, Input, Output,
-};
+pub use io::{check_not_input, check_output, io_message, read_input, write_atomic, Input, Output};
 
 use crate::diag::{self, Diagnostic, Format};
 use crate::source::{SourceFile, Span};

@@ -138,12 +138,18 @@ mod tests {
         let link = d.path().join("link.cu");
         std::os::unix::fs::symlink("real.cu", &link).unwrap();
         write_file(&link, b"new").unwrap();
-        assert!(std::fs::symlink_metadata(&link).unwrap().file_type().is_symlink());
+        assert!(std::fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink());
         assert_eq!(std::fs::read(&real).unwrap(), b"new");
         let dangling = d.path().join("dangling.cu");
         std::os::unix::fs::symlink("made.cu", &dangling).unwrap();
         write_file(&dangling, b"made").unwrap();
-        assert!(std::fs::symlink_metadata(&dangling).unwrap().file_type().is_symlink());
+        assert!(std::fs::symlink_metadata(&dangling)
+            .unwrap()
+            .file_type()
+            .is_symlink());
         assert_eq!(std::fs::read(d.path().join("made.cu")).unwrap(), b"made");
     }
 

@@ -592,7 +592,9 @@ pub fn decide(
             let pairable = match name {
                 "reduction" => whole && sym.ty.is_scalar(),
                 "lastprivate" => whole && (sym.ty.is_scalar() || sym.ty.is_array()),
-                _ => kind.is_some() && whole && !always && (sym.ty.is_scalar() || sym.ty.is_array()),
+                _ => {
+                    kind.is_some() && whole && !always && (sym.ty.is_scalar() || sym.ty.is_array())
+                }
             };
             let mut map_of_pair = None;
             if let Some((_, prev_clause, prev_ok, prev_kind)) = claimed.get(&item.name) {

@@ -173,7 +173,11 @@ mod tests {
         let d = check(&nested("(", ")", 257)).unwrap();
         assert_eq!(d.code, codes::NESTING_TOO_DEEP);
         assert_eq!(d.primary_span(), Span::new(8 + 256, 8 + 257));
-        let ifs = format!("{}int x;\n{}", "#if 1\n".repeat(257), "#endif\n".repeat(257));
+        let ifs = format!(
+            "{}int x;\n{}",
+            "#if 1\n".repeat(257),
+            "#endif\n".repeat(257)
+        );
         assert!(check(&ifs).unwrap().message.contains("`#if` groups"));
         let ok = format!("{}int x;\n{}", "#if 1\n#endif\n".repeat(1000), "");
         assert!(check(&ok).is_none());
@@ -189,7 +193,11 @@ mod tests {
             "(".repeat(200)
         );
         assert!(check(&s).is_none(), "{:?}", check(&s));
-        let pragma = format!("#pragma omp target if({}1{})\n", "(".repeat(300), ")".repeat(300));
+        let pragma = format!(
+            "#pragma omp target if({}1{})\n",
+            "(".repeat(300),
+            ")".repeat(300)
+        );
         assert!(check(&pragma).is_some());
     }
 }
