@@ -644,7 +644,7 @@ pub fn decide(
                 .with_note("pragma2cuda gives each variable of a region one data attribute");
                 if red_and_map {
                     dg = dg.with_note(
-                        "lowered: a whole scalar in both, whose reduction combines into the mapped device copy; an array or section in both is not lowered yet",
+                        "lowered: a whole scalar in both, whose reduction combines into the mapped device copy; an array or section in both, or a map with `always`, is not lowered yet",
                     );
                 }
                 diags.push(dg);
