@@ -79,9 +79,31 @@ struct Analysis {
     attached: Vec<Attached>,
     /// Per attached directive: its pragma or validation had an error (not lowered).
     rejected: Vec<bool>,
+    /// The file nests deeper than the limits (E0005): nothing else is done.
+    too_deep: bool,
+}
+
+impl Analysis {
+    /// The analysis of a file refused for its nesting (E0005): no tree, no
+    /// directives, nothing for a later stage to walk.
+    fn too_deep(tree: CTree) -> Self {
+        Analysis {
+            tree,
+            attached: Vec::new(),
+            rejected: Vec::new(),
+            too_deep: true,
+        }
+    }
 }
 
 fn analyse(file: &SourceFile, diags: &mut Vec<Diagnostic>) -> Analysis {
+    if let Some(d) = crate::source::nesting::check(&file.text) {
+        diags.push(d);
+        return Analysis::too_deep(CTree {
+            tree: None,
+            text: String::new(),
+        });
+    }
     let found = macros::find_all(&file.text);
     // Each directive with whether its pragma text had an error.
     let mut parsed_all: Vec<(Directive, bool)> = Vec::new();
@@ -113,6 +135,10 @@ fn analyse(file: &SourceFile, diags: &mut Vec<Diagnostic>) -> Analysis {
     let (directives, malformed): (Vec<Directive>, Vec<bool>) = parsed_all.into_iter().unzip();
     macro_diagnostics(&found, diags);
     let tree = parse_c(mask::mask_spans(&file.text, &found.masked_spans()));
+    if let Some(d) = tree.root().and_then(crate::front::depth::check) {
+        diags.push(d);
+        return Analysis::too_deep(tree);
+    }
     // Attached owns the directives: no copy of them is kept.
     let attached = attach(&tree, directives);
     let report = valid::validate(file, &tree, &attached, &malformed);
@@ -121,6 +147,7 @@ fn analyse(file: &SourceFile, diags: &mut Vec<Diagnostic>) -> Analysis {
         tree,
         attached,
         rejected: report.rejected,
+        too_deep: false,
     }
 }
 
@@ -629,9 +656,20 @@ fn build_generic_region(
 }
 
 /// Translates one file. Never panics; returns the output with all diagnostics.
+/// Runs on a thread with a stack for the nesting limits (`big_stack`).
 pub fn translate(file: &SourceFile, opts: &Options) -> Translation {
+    crate::big_stack::run(|| translate_here(file, opts))
+}
+
+fn translate_here(file: &SourceFile, opts: &Options) -> Translation {
     let mut diags: Vec<Diagnostic> = Vec::new();
     let a = analyse(file, &mut diags);
+    if a.too_deep {
+        return Translation {
+            output: None,
+            diagnostics: diags,
+        };
+    }
     let output = match opts.emit {
         Emit::Directives => Some(directives::render_text(
             file,
@@ -694,7 +732,12 @@ pub fn translate(file: &SourceFile, opts: &Options) -> Translation {
 }
 
 /// Lowers the region whose pragma or statement contains `offset`, by itself.
+/// Runs on a thread with a stack for the nesting limits (`big_stack`).
 pub fn lower_region_at(file: &SourceFile, offset: usize) -> (Option<RegionView>, Vec<Diagnostic>) {
+    crate::big_stack::run(|| lower_region_here(file, offset))
+}
+
+fn lower_region_here(file: &SourceFile, offset: usize) -> (Option<RegionView>, Vec<Diagnostic>) {
     let mut diags = Vec::new();
     let a = analyse(file, &mut diags);
     let Some(at) = a.attached.iter().enumerate().find_map(|(i, at)| {

@@ -26,6 +26,7 @@ pub mod source;
 pub mod tools;
 pub mod valid;
 
+mod big_stack;
 mod driver;
 
 pub use driver::{lower_region_at, translate, Emit, Options, RegionView, Translation};

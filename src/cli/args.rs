@@ -28,8 +28,10 @@ ARGUMENTS:
 OPTIONS:
     -o, --output FILE           write the result to FILE (written to a temporary file in the same
                                 directory, then renamed: a failed run never leaves a partial file and
-                                never touches an existing one). Without -o, or with `-o -`, the result
-                                goes to standard output.
+                                never touches an existing one, which keeps its permissions). A symbolic
+                                link is followed; a device (/dev/null), FIFO or socket is written into,
+                                never replaced. FILE may not be the input file (exit 2). Without -o,
+                                or with `-o -`, the result goes to standard output.
     --emit KIND                 what to produce: cuda (default), directives (the parsed pragmas),
                                 directives-json, plan (the lowering plan of each region),
                                 reductions (each region's reductions in the abstract form of
@@ -50,6 +52,13 @@ OPTIONS:
                                 unset), gcc (file:line:col: error: message [CODE]), json
     --explain CODE              print the documentation of a diagnostic code (E0201, ...): what the
                                 check is, why, an example and the fix; `--explain all` lists every code
+    --max-errors N              show at most N errors (default 50; 0 shows all), then one line counting
+                                the errors (and warnings) not shown, like gcc's -fmax-errors
+    --max-input-size BYTES      refuse an input larger than BYTES (default 256M; suffixes K, M, G;
+                                0: no limit). The input is read up to the limit and no further, so
+                                /dev/zero or an endless pipe fails fast. A FIFO given as INPUT waits
+                                at most 10 s for a program to open it for writing, then fails.
+                                Input that is not UTF-8 text or holds a NUL byte is refused (E0001)
     --preprocess                run the C preprocessor (`cc -E`, else gcc or clang; or $P2C_CPP) on the
                                 input first, then translate what it produced: macros are expanded
                                 (pragmas from macros in headers are found) and only the arms of
@@ -91,7 +100,7 @@ EXIT STATUS:
 ";
 
 const USAGE_TRANSLATE: &str =
-    "pragma2cuda [--emit KIND] [--reduction-strategy S] [--shared-budget BYTES] [--diagnostics-format FMT] [--preprocess [-I DIR] [-D NAME[=VAL]] [-U NAME]] INPUT.c [-o OUTPUT.cu]";
+    "pragma2cuda [--emit KIND] [--reduction-strategy S] [--shared-budget BYTES] [--diagnostics-format FMT] [--max-errors N] [--max-input-size BYTES] [--preprocess [-I DIR] [-D NAME[=VAL]] [-U NAME]] INPUT.c [-o OUTPUT.cu]";
 const USAGE_VERIFY: &str = "pragma2cuda verify FILE.c [--device auto|emulate|gpu] [--keep DIR] [--timeout SECS] [--preprocess] [-- FLAGS...]";
 const USAGE_SUITE: &str = "pragma2cuda suite DIR LIST [--jobs N] [--device auto|emulate|gpu] [--timeout SECS] [-- FLAGS...]";
 
@@ -115,6 +124,10 @@ pub struct TranslateArgs {
     pub cpp_flags: Vec<OsString>,
     /// `--shared-budget BYTES`: shared memory for a team's staged variables.
     pub shared_budget: u64,
+    /// `--max-input-size BYTES`: the largest input read (0: no limit).
+    pub max_input_size: u64,
+    /// `--max-errors N`: errors shown before the rest are counted (0: all).
+    pub max_errors: usize,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -306,6 +319,8 @@ pub fn parse(args: Vec<OsString>) -> Result<Command, ParseError> {
     let mut preprocess = false;
     let mut cpp_flags: Vec<OsString> = Vec::new();
     let mut shared_budget = crate::lower::generic::DEFAULT_SHARED_BUDGET;
+    let mut max_input_size = super::input::DEFAULT_MAX_INPUT;
+    let mut max_errors = super::DEFAULT_MAX_ERRORS;
     let mut only_positional = false;
     while let Some(raw) = c.next() {
         let s = raw.to_string_lossy().into_owned();
@@ -366,6 +381,20 @@ pub fn parse(args: Vec<OsString>) -> Result<Command, ParseError> {
                     }
                 };
             }
+            "--max-input-size" => {
+                let v = utf8(c.value(name, inline.as_deref(), u)?, "value", u)?;
+                max_input_size = parse_size(&v).ok_or_else(|| ParseError {
+                    message: format!("--max-input-size needs a byte count (a whole number, optionally with K, M or G), not `{v}`"),
+                    usage: u,
+                })?;
+            }
+            "--max-errors" => {
+                let v = utf8(c.value(name, inline.as_deref(), u)?, "value", u)?;
+                max_errors = v.parse::<usize>().map_err(|_| ParseError {
+                    message: format!("--max-errors needs a whole number (0: no limit), not `{v}`"),
+                    usage: u,
+                })?;
+            }
             "--preprocess" => preprocess = true,
             "-I" | "-D" | "-U" => {
                 let Some(v) = c.next() else {
@@ -408,7 +437,21 @@ pub fn parse(args: Vec<OsString>) -> Result<Command, ParseError> {
         preprocess,
         cpp_flags,
         shared_budget,
+        max_input_size,
+        max_errors,
     }))
+}
+
+/// `4096`, `64K`, `256M`, `1G` (binary units) as bytes.
+fn parse_size(v: &str) -> Option<u64> {
+    let (digits, shift) = match v.as_bytes().last()? {
+        b'K' | b'k' => (&v[..v.len() - 1], 10),
+        b'M' | b'm' => (&v[..v.len() - 1], 20),
+        b'G' | b'g' => (&v[..v.len() - 1], 30),
+        _ => (v, 0),
+    };
+    let n: u64 = digits.parse().ok()?;
+    n.checked_mul(1u64 << shift)
 }
 
 /// The argument after the first two bytes (`-Idir` -> `dir`), any bytes kept.

@@ -1,10 +1,11 @@
-//! Reading the input and writing the output atomically.
+//! The input and output streams: errors as messages, the output's checks.
+//! Reading is `input.rs`, writing a file `output.rs`.
 
 pub use super::args::Stream as Input;
 pub use super::args::Stream as Output;
-use crate::source::SourceFile;
-use std::io::{Read, Write};
-use std::path::Path;
+pub use super::input::read_input;
+use super::output::output_dir;
+use std::io::Write;
 
 /// The text of an I/O error without Rust's ` (os error N)` suffix, so messages
 /// read like the C tools' (`No such file or directory`).
@@ -19,46 +20,10 @@ pub fn io_message(e: &std::io::Error) -> String {
     s.split(" at path ").next().unwrap_or(s).to_string()
 }
 
-/// Reads the input as UTF-8. On failure returns the display name and the
-/// message of an E0001 diagnostic.
-pub fn read_input(input: &Input) -> Result<SourceFile, (String, String)> {
-    let (name, bytes) = match input {
-        Input::Std => {
-            let name = "<stdin>".to_string();
-            let mut buf = Vec::new();
-            if let Err(e) = std::io::stdin().lock().read_to_end(&mut buf) {
-                return Err((
-                    name,
-                    format!("cannot read standard input: {}", io_message(&e)),
-                ));
-            }
-            (name, buf)
-        }
-        Input::Path(p) => {
-            let name = p.display().to_string();
-            match std::fs::read(p) {
-                Ok(b) => (name, b),
-                Err(e) => {
-                    let msg = format!("cannot read input `{name}`: {}", io_message(&e));
-                    return Err((name, msg));
-                }
-            }
-        }
-    };
-    match String::from_utf8(bytes) {
-        Ok(text) => Ok(SourceFile::new(name, text)),
-        Err(e) => {
-            let at = e.utf8_error().valid_up_to();
-            let line = 1 + e.as_bytes()[..at].iter().filter(|&&b| b == b'\n').count();
-            let msg = format!("cannot read input `{name}`: not valid UTF-8 (first bad byte at offset {at}, line {line})");
-            Err((name, msg))
-        }
-    }
-}
-
-/// Writes `data` to the output. A file is written to a temporary file in the
-/// destination directory, flushed to disk, then renamed over the destination:
-/// readers never see a partial file and a failure leaves an old file intact.
+/// Writes `data` to the output. A regular file is written to a temporary file
+/// in the destination directory, flushed to disk, then renamed over the
+/// destination: readers never see a partial file and a failure leaves an old
+/// file intact. Links, devices and FIFOs are written into (`output.rs`).
 /// On failure returns the display name and the message of an E0002 diagnostic.
 pub fn write_atomic(output: &Output, data: &[u8]) -> Result<(), (String, String)> {
     match output {
@@ -71,19 +36,11 @@ pub fn write_atomic(output: &Output, data: &[u8]) -> Result<(), (String, String)
                 )
             })
         }
-        Output::Path(p) => write_file_atomic(p, data).map_err(|e| {
+        Output::Path(p) => super::output::write_file(p, data).map_err(|e| {
             let name = p.display().to_string();
             let msg = format!("cannot write output `{name}`: {}", io_message(&e));
             (name, msg)
         }),
-    }
-}
-
-/// The directory the output file goes into.
-fn output_dir(path: &Path) -> &Path {
-    match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
     }
 }
 
@@ -109,33 +66,23 @@ pub fn check_output(output: &Output) -> Result<(), (String, String)> {
     }
 }
 
-fn write_file_atomic(path: &Path, data: &[u8]) -> std::io::Result<()> {
-    if path.is_dir() {
-        return Err(std::io::Error::other("Is a directory"));
+/// Refuses an output file that is the input file (by path, hard link or
+/// symbolic link): the translation would replace the source it came from.
+pub fn check_not_input(input: &Input, output: &Output) -> Result<(), (String, String)> {
+    let (Input::Path(i), Output::Path(o)) = (input, output) else {
+        return Ok(());
+    };
+    if !super::output::is_same_file(i, o) {
+        return Ok(());
     }
-    let dir = output_dir(path);
-    let file_name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let prefix = format!(".{file_name}.");
-    let mut b = tempfile::Builder::new();
-    b.prefix(&prefix).suffix(".tmp");
-    #[cfg(unix)]
-    {
-        // A new output file gets the usual 0666 & ~umask, not tempfile's 0600.
-        use std::os::unix::fs::PermissionsExt;
-        b.permissions(std::fs::Permissions::from_mode(0o666));
-    }
-    let mut tmp = b.tempfile_in(dir)?;
-    tmp.write_all(data)?;
-    tmp.as_file().sync_all()?;
-    tmp.persist(path).map_err(|e| e.error)?;
-    // Make the rename itself durable; failing to sync a directory is not an error.
-    if let Ok(d) = std::fs::File::open(dir) {
-        let _ = d.sync_all();
-    }
-    Ok(())
+    Err((
+        o.display().to_string(),
+        format!(
+            "cannot write output `{}`: it is the input file `{}`; the translation would replace its own source (choose another -o)",
+            o.display(),
+            i.display()
+        ),
+    ))
 }
 
 #[cfg(test)]

@@ -10,11 +10,14 @@
 //! (or the preprocessor cannot be run).
 
 mod args;
+mod input;
 mod io;
+mod output;
 pub(crate) mod preprocess;
 
 pub use args::{parse, Command, ParseError, SuiteArgs, TranslateArgs, VerifyArgs};
-pub use io::{check_output, io_message, read_input, write_atomic, Input, Output};
+pub use input::{read_bounded, read_input_limited, DEFAULT_MAX_INPUT};
+pub use io::{check_not_input, check_output, io_message, read_input, write_atomic, Input, Output};
 
 use crate::diag::{self, Diagnostic, Format};
 use crate::source::{SourceFile, Span};
@@ -24,6 +27,9 @@ use std::io::{IsTerminal, Write};
 pub const EXIT_OK: i32 = 0;
 pub const EXIT_ERRORS: i32 = 1;
 pub const EXIT_USAGE: i32 = 2;
+
+/// The default of `--max-errors`, gcc's `-fmax-errors` idea.
+pub const DEFAULT_MAX_ERRORS: usize = 50;
 
 /// Runs the command line `args` (without the program name) and returns the
 /// process exit code. Writes diagnostics to stderr and output to stdout or a file.
@@ -77,6 +83,36 @@ fn stderr_color() -> bool {
     std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none()
 }
 
+/// The diagnostics up to and including the `max`-th error (0: all), and
+/// after them one E0006 counting the errors and warnings left out.
+pub fn cap_errors(diags: &[Diagnostic], max: usize) -> std::borrow::Cow<'_, [Diagnostic]> {
+    let mut errors = 0;
+    let cut = diags.iter().position(|d| {
+        errors += usize::from(d.is_error());
+        max > 0 && errors > max
+    });
+    let Some(cut) = cut else {
+        return std::borrow::Cow::Borrowed(diags);
+    };
+    let rest = &diags[cut..];
+    let hidden_errors = rest.iter().filter(|d| d.is_error()).count();
+    let hidden_other = rest.len() - hidden_errors;
+    let s = |n: usize| if n == 1 { "" } else { "s" };
+    let mut what = format!("{hidden_errors} more error{}", s(hidden_errors));
+    if hidden_other > 0 {
+        what = format!("{what} and {hidden_other} warning{}", s(hidden_other));
+    }
+    let mut shown = diags[..cut].to_vec();
+    let mut d = Diagnostic::new(
+        diag::codes::TOO_MANY_ERRORS,
+        rest[0].primary_span(),
+        format!("{what} not shown (--max-errors {max}; 0 shows all)"),
+    );
+    d.labels.clear();
+    shown.push(d);
+    std::borrow::Cow::Owned(shown)
+}
+
 fn print_diagnostics(file: &SourceFile, diags: &[Diagnostic], format: Format) {
     if diags.is_empty() && format != Format::Json {
         return;
@@ -106,11 +142,13 @@ pub fn report_io(name: &str, code: crate::diag::Code, message: String, format: F
 
 fn translate(t: &TranslateArgs) -> i32 {
     // Fail before reading and translating when the result could not be written anyway.
-    if let Err((name, msg)) = check_output(&t.output) {
+    if let Err((name, msg)) =
+        check_output(&t.output).and_then(|()| check_not_input(&t.input, &t.output))
+    {
         report_io(&name, diag::codes::IO_WRITE, msg, t.diagnostics_format);
         return EXIT_USAGE;
     }
-    let file = match read_input(&t.input) {
+    let file = match read_input_limited(&t.input, t.max_input_size) {
         Ok(f) => f,
         Err((name, msg)) => {
             report_io(&name, diag::codes::IO_READ, msg, t.diagnostics_format);
@@ -147,8 +185,11 @@ fn translate(t: &TranslateArgs) -> i32 {
         reduction_strategy: t.reduction_strategy,
         shared_budget: t.shared_budget,
     };
-    let result = crate::translate(&file, &opts);
+    let mut result = crate::translate(&file, &opts);
     let has_errors = result.has_errors();
+    if let std::borrow::Cow::Owned(d) = cap_errors(&result.diagnostics, t.max_errors) {
+        result.diagnostics = d;
+    }
     match (&result.output, has_errors) {
         (Some(text), false) => {
             print_diagnostics(&file, &result.diagnostics, t.diagnostics_format);

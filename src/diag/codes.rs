@@ -52,6 +52,8 @@ codes! {
     IO_WRITE = "E0002": "The output file cannot be written (directory missing, no permission).";
     C_PARSE = "E0003": "tree-sitter could not parse the C code of an offloaded region; no code is generated for it.";
     PREPROCESSOR = "E0004": "The C preprocessor of --preprocess cannot be run, or it failed on the input (its own messages precede this one).";
+    NESTING_TOO_DEEP = "E0005": "Brackets `{ ( [` nest more than 256 deep (clang's default -fbracket-depth), #if groups more than 256 deep, or the C syntax tree is deeper than 100000 levels (an `else if` chain of about 50000 arms); pragma2cuda refuses such a file rather than exhaust its stack. Split the expression or the block.";
+    TOO_MANY_ERRORS = "E0006": "More errors than --max-errors (default 50) allows: the rest are counted, not shown; `--max-errors 0` shows them all.";
 
     PRAGMA_SYNTAX = "E0101": "The pragma text is malformed: a clause, parenthesis or argument is missing or misplaced.";
     UNKNOWN_DIRECTIVE = "E0102": "The directive name is not an OpenMP 5.2 or OpenACC 3.3 directive.";

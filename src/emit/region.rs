@@ -938,13 +938,21 @@ fn host_text(r: &Region, fallback: &str, file_name: &str, n: &Names) -> String {
             ),
             Attr::Firstprivate => {}
             Attr::Private | Attr::ArrayPrivate { .. } => {}
-            Attr::Mapped { kind, sections } => {
+            Attr::Mapped {
+                kind,
+                sections,
+                always,
+            } => {
                 // An implicitly mapped whole array may find a section of itself present.
-                let k = if v.is_implicit() && v.sym.ty.is_array() {
+                let mut k = if v.is_implicit() && v.sym.ty.is_array() {
                     format!("{} | P2C_MAP_IMPLICIT", kind.runtime_name())
                 } else {
                     kind.runtime_name().to_string()
                 };
+                if *always {
+                    // Copied in at entry and back at exit even when present.
+                    k.push_str(" | P2C_MAP_ALWAYS");
+                }
                 if v.sym.ty.is_scalar() {
                     let _ = writeln!(
                         h,

@@ -7,6 +7,7 @@
 
 mod attach;
 mod cparse;
+pub mod depth;
 pub mod fields;
 
 pub use attach::{attach, function_name, Attached};

@@ -212,7 +212,7 @@ pub fn render(
                     ),
                     None => "private copy".to_string(),
                 },
-                Attr::Mapped { kind, sections } => {
+                Attr::Mapped { kind, sections, .. } => {
                     let secs: Vec<String> = sections
                         .iter()
                         .map(|s| {

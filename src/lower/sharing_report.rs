@@ -207,7 +207,7 @@ pub fn build(file: &SourceFile, tree: Option<&CTree>, regions: &[Region]) -> Rep
                         format!("private({text})")
                     }
                 }
-                Attr::Mapped { kind, sections } => {
+                Attr::Mapped { kind, sections, .. } => {
                     let secs: Vec<String> = sections
                         .iter()
                         .map(|s| {

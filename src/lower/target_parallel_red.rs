@@ -60,6 +60,7 @@ pub fn to_fork(
                 v.attr = Attr::Mapped {
                     kind: map,
                     sections: vec![],
+                    always: false,
                 };
                 v.rule = RULE;
             }
@@ -87,6 +88,7 @@ pub fn to_fork(
                 v.attr = Attr::Mapped {
                     kind: MapKind::ToFrom,
                     sections,
+                    always: false,
                 };
             }
             _ => {}

@@ -15,7 +15,7 @@ use super::{CType, Deriv};
 use crate::diag::{codes, Diagnostic};
 use crate::directives::{Clause, Directive, ListItem, Model, Section};
 use crate::source::Span;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MapKind {
@@ -163,6 +163,9 @@ pub enum Attr {
     Mapped {
         kind: MapKind,
         sections: Vec<Section>,
+        /// OpenMP's `always` map-type modifier: the transfer of `to` /
+        /// `from` happens even when the data is (or stays) present.
+        always: bool,
     },
     /// Reduced into the variable's device copy; `arith` is its scalar type;
     /// `map` how that copy is mapped: `ToFrom` (the combined construct's
@@ -514,6 +517,11 @@ pub fn decide(
     for clause in &dir.clauses {
         let name = clause.name.as_str();
         let kind = map_kind_of(dir.model, name, clause.modifiers());
+        // OpenMP 5.2 `always`: transfer even when present (never on a
+        // reduction or lastprivate pair, which has one attribute).
+        let always = dir.model == Model::Omp
+            && name == "map"
+            && clause.modifiers().iter().any(|m| m.text == "always");
         let is_list = kind.is_some()
             || matches!(name, "private" | "firstprivate" | "reduction")
             || (name == "lastprivate" && dir.model == Model::Omp);
@@ -545,6 +553,8 @@ pub fn decide(
         } else {
             None
         };
+        // A name repeated in this clause is reported once, however often.
+        let mut reported_here: HashSet<&str> = HashSet::new();
         for item in clause.items() {
             if !item.path.is_empty() {
                 diags.push(
@@ -582,7 +592,9 @@ pub fn decide(
             let pairable = match name {
                 "reduction" => whole && sym.ty.is_scalar(),
                 "lastprivate" => whole && (sym.ty.is_scalar() || sym.ty.is_array()),
-                _ => kind.is_some() && whole && (sym.ty.is_scalar() || sym.ty.is_array()),
+                _ => {
+                    kind.is_some() && whole && !always && (sym.ty.is_scalar() || sym.ty.is_array())
+                }
             };
             let mut map_of_pair = None;
             if let Some((_, prev_clause, prev_ok, prev_kind)) = claimed.get(&item.name) {
@@ -611,6 +623,9 @@ pub fn decide(
                 }
             }
             if let Some((prev, prev_clause, _, prev_kind)) = claimed.get(&item.name) {
+                if !reported_here.insert(item.name.as_str()) {
+                    continue;
+                }
                 // Validation has rejected the combinations the specifications
                 // forbid (E0204); what is left is valid but has one attribute
                 // per variable here.
@@ -629,7 +644,7 @@ pub fn decide(
                 .with_note("pragma2cuda gives each variable of a region one data attribute");
                 if red_and_map {
                     dg = dg.with_note(
-                        "lowered: a whole scalar in both, whose reduction combines into the mapped device copy; an array or section in both is not lowered yet",
+                        "lowered: a whole scalar in both, whose reduction combines into the mapped device copy; an array or section in both, or a map with `always`, is not lowered yet",
                     );
                 }
                 diags.push(dg);
@@ -703,6 +718,7 @@ pub fn decide(
                     Attr::Mapped {
                         kind,
                         sections: item.sections.clone(),
+                        always,
                     }
                 }
                 _ => continue,
@@ -753,6 +769,7 @@ pub fn decide(
         let mapped = |kind| Attr::Mapped {
             kind,
             sections: vec![],
+            always: false,
         };
         // OpenMP's defaultmap changes the implicit rule of its category;
         // declare target variables keep their device copy.
@@ -800,6 +817,7 @@ pub fn decide(
                     Attr::Mapped {
                         kind: MapKind::ToFrom,
                         sections: vec![],
+                        always: false,
                     },
                     "scalar in a kernels construct (implicit copy)",
                 )
@@ -820,6 +838,7 @@ pub fn decide(
                 Attr::Mapped {
                     kind,
                     sections: vec![],
+                    always: false,
                 },
                 if kind == MapKind::To {
                     "array of known extent with const elements (implicit map to)"
@@ -1016,6 +1035,7 @@ fn by_defaultmap(
         Attr::Mapped {
             kind,
             sections: vec![],
+            always: false,
         },
         rule,
     )

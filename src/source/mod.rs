@@ -8,6 +8,7 @@ mod file;
 pub mod linemap;
 pub mod macros;
 pub mod mask;
+pub mod nesting;
 mod span;
 
 pub use file::SourceFile;

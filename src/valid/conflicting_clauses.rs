@@ -31,7 +31,8 @@
 
 use super::{spec, Context, Sink};
 use crate::diag::{codes, Code, Diagnostic};
-use crate::directives::{Clause, ListItem, Model};
+use crate::directives::{ListItem, Model};
+use std::collections::{HashMap, HashSet};
 
 pub const CODES: &[Code] = &[codes::CONFLICTING_CLAUSES];
 
@@ -67,52 +68,52 @@ fn var(item: &ListItem) -> String {
     format!("{}{}", item.name, item.path)
 }
 
-/// `var(a) == var(b)`, without building the strings.
-fn same_var(a: &ListItem, b: &ListItem) -> bool {
-    a.name.len() + a.path.len() == b.name.len() + b.path.len()
-        && a.name
-            .bytes()
-            .chain(a.path.bytes())
-            .eq(b.name.bytes().chain(b.path.bytes()))
-}
-
 pub fn check(cx: &Context, out: &mut Sink) {
     for i in 0..cx.len() {
         let d = cx.directive(i);
         let combined = spec::leaves_of(d).len() > 1;
-        let mut seen: Vec<(&Clause, &ListItem)> = Vec::new();
-        for c in &d.clauses {
+        // Per variable, the distinct clauses (by index) it was seen in: a
+        // list of thousands of items costs a hash lookup each, not a scan.
+        let mut seen: HashMap<String, Vec<usize>> = HashMap::new();
+        // (variable, clause) pairs already reported: a duplicate is
+        // reported once per clause however often it repeats.
+        let mut reported: HashSet<(String, usize)> = HashSet::new();
+        for (ci, c) in d.clauses.iter().enumerate() {
             let relevant =
                 spec::is_sharing_clause(d.model, &c.name) || spec::is_map_clause(d.model, &c.name);
             if !relevant {
                 continue;
             }
             for item in c.items() {
-                let prior = seen
-                    .iter()
-                    .filter(|(_, w)| same_var(w, item))
-                    .find_map(|(pc, _)| {
-                        conflict(d.model, combined, &pc.name, &c.name).map(|why| (pc, why))
-                    });
-                if let Some((pc, why)) = prior {
-                    let v = var(item);
-                    let msg = if pc.name == c.name && std::ptr::eq(*pc, c) {
-                        format!("`{v}` is listed twice in `{}`", c.name)
-                    } else if pc.name == c.name {
-                        format!("`{v}` appears in two `{}` clauses", c.name)
-                    } else {
-                        format!("`{v}` appears in both `{}` and `{}`", pc.name, c.name)
-                    };
-                    out.push(
-                        i,
-                        Diagnostic::new(codes::CONFLICTING_CLAUSES, item.name_span, msg)
-                            .with_label(format!("in `{}` here", c.name))
-                            .with_secondary(pc.span, format!("`{}` clause", pc.name))
-                            .with_note(why),
-                    );
+                let v = var(item);
+                let clauses = seen.entry(v.clone()).or_default();
+                let prior = clauses.iter().find_map(|&pi| {
+                    let pc = &d.clauses[pi];
+                    conflict(d.model, combined, &pc.name, &c.name).map(|why| (pi, pc, why))
+                });
+                if clauses.last() != Some(&ci) {
+                    clauses.push(ci);
+                }
+                let Some((pi, pc, why)) = prior else {
+                    continue;
+                };
+                if !reported.insert((v.clone(), ci)) {
                     continue;
                 }
-                seen.push((c, item));
+                let msg = if pi == ci {
+                    format!("`{v}` is listed more than once in `{}`", c.name)
+                } else if pc.name == c.name {
+                    format!("`{v}` appears in two `{}` clauses", c.name)
+                } else {
+                    format!("`{v}` appears in both `{}` and `{}`", pc.name, c.name)
+                };
+                out.push(
+                    i,
+                    Diagnostic::new(codes::CONFLICTING_CLAUSES, item.name_span, msg)
+                        .with_label(format!("in `{}` here", c.name))
+                        .with_secondary(pc.span, format!("`{}` clause", pc.name))
+                        .with_note(why),
+                );
             }
         }
     }
@@ -148,6 +149,6 @@ mod tests {
             ]
         );
         let got = run_rule("conflicting_clauses", src);
-        assert!(got[2].2.contains("listed twice"), "{got:?}");
+        assert!(got[2].2.contains("listed more than once"), "{got:?}");
     }
 }
