@@ -734,7 +734,7 @@ pub fn lower_region_at(file: &SourceFile, offset: usize) -> (Option<RegionView>,
         let t = emit::render_region(r, file, &low.declare, &edits, &mut namer);
         if whole.start <= r.pragma.start && r.pragma.start < whole.end.max(whole.start + 1) {
             diags.extend(emit::guard::lost_directives(
-                file, r.stmt, &t.kernel, &t.host,
+                file, r.pragma, r.stmt, &t.kernel, &t.host,
             ));
             view = Some(RegionView {
                 pragma: r.pragma,

@@ -96,7 +96,7 @@ pub fn emit_file(
     let mut copies: BTreeMap<(usize, Span), Vec<usize>> = BTreeMap::new();
     for (r, sh) in regions.iter().zip(&shared) {
         let RegionText { kernel, host } = render_region(r, file, declare, &cxx_edits, namer);
-        diags.extend(guard::lost_directives(file, r.stmt, &kernel, &host));
+        diags.extend(guard::lost_directives(file, r.pragma, r.stmt, &kernel, &host));
         edits.push(Edit::insert(
             r.function_start,
             10,
@@ -150,6 +150,15 @@ pub fn emit_file(
     for e in decl_edits {
         if !inside_region(&e) {
             edits.push(e);
+        }
+    }
+    // No offload construct left as a pragma in a device function's body.
+    for f in &declare.fns {
+        // Only a body written with a pragma can hold one after its edits.
+        let Some(body) = f.body else { continue };
+        if !crate::source::mask::find_pragmas(file.slice(body)).is_empty() {
+            let device = apply(text, body, &edits);
+            diags.extend(guard::surviving(file, body, &device, guard::is_offload));
         }
     }
     let mut out = String::new();

@@ -159,18 +159,28 @@ pub(super) fn logical_line_end(b: &[u8], mut i: usize) -> usize {
     b.len()
 }
 
-/// The first word of `s` after spaces, tabs and continuations.
-pub(super) fn first_word(s: &[u8]) -> &[u8] {
-    let mut i = 0;
+/// The index of the first byte of `s` from `i` on that is not a space, a
+/// tab, a continuation or a `/* ... */` comment (a comment is whitespace to
+/// the preprocessor, so `#pragma /* c */ omp` and `#pragma/**/acc` are
+/// directives, as gcc and clang read them).
+pub(super) fn skip_blanks(s: &[u8], mut i: usize) -> usize {
     while i < s.len() {
         if let Some(j) = skip_splice(s, i) {
             i = j;
         } else if s[i] == b' ' || s[i] == b'\t' {
             i += 1;
+        } else if s[i] == b'/' && s.get(i + 1) == Some(&b'*') {
+            i = block_comment_end(s, i);
         } else {
             break;
         }
     }
+    i.min(s.len())
+}
+
+/// The first word of `s` after spaces, tabs, continuations and comments.
+pub(super) fn first_word(s: &[u8]) -> &[u8] {
+    let i = skip_blanks(s, 0);
     let n = s[i..].iter().take_while(|c| is_ident_byte(**c)).count();
     &s[i..i + n]
 }
@@ -197,7 +207,7 @@ pub(super) fn pragma_model(line: &[u8]) -> Option<Model> {
     if w != b"pragma"
         || !rest
             .first()
-            .is_some_and(|c| *c == b' ' || *c == b'\t' || *c == b'\\')
+            .is_some_and(|c| *c == b' ' || *c == b'\t' || *c == b'\\' || *c == b'/')
     {
         return None;
     }
@@ -318,6 +328,12 @@ pub(super) fn scan_idents(
             }
             if let Some(j) = skip_splice(b, i) {
                 i = j;
+                continue;
+            }
+            // A comment before `#` leaves it the first token of its line:
+            // `/* c */ #pragma omp ...` is a directive (gcc reads it so).
+            if b[i..].starts_with(b"/*") {
+                i = block_comment_end(b, i);
                 continue;
             }
             if i >= n {
@@ -500,6 +516,27 @@ mod tests {
                 ("#pragma acc loop /* two\nlines */ gang", PragmaForm::Hash)
             ]
         );
+    }
+
+    #[test]
+    fn comments_in_the_pragma_prefix() {
+        // gcc reads every one of these as an OpenMP/OpenACC directive.
+        let t = "/* c */ #pragma acc parallel loop\nx;\n#pragma /* c */ omp target\ny;\n#pragma /**/acc kernels\nz;\n# \t pragma \\\n /* x */ omp /* y */ parallel // z\nw;\n/* a\n b */ #pragma omp barrier\n#/**/pragma omp flush\n";
+        assert_eq!(
+            spans(t).iter().map(|s| s.0).collect::<Vec<_>>(),
+            [
+                "#pragma acc parallel loop",
+                "#pragma /* c */ omp target",
+                "#pragma /**/acc kernels",
+                "# \t pragma \\\n /* x */ omp /* y */ parallel // z",
+                "#pragma omp barrier",
+                "#/**/pragma omp flush",
+            ]
+        );
+        // Still not directives: a `#` after code, a comment that hides the
+        // pragma, a pragma of another namespace.
+        let t = "x; #pragma omp parallel\n/* #pragma omp parallel */\n#pragma /* omp */ GCC ivdep\n#pragmaomp parallel\n";
+        assert!(find_pragmas(t).is_empty());
     }
 
     #[test]
