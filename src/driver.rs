@@ -82,6 +82,13 @@ struct Analysis {
 }
 
 fn analyse(file: &SourceFile, diags: &mut Vec<Diagnostic>) -> Analysis {
+    if let Some(at) = mask::unterminated_comment(&file.text) {
+        diags.push(
+            Diagnostic::new(codes::UNTERMINATED_COMMENT, at, "unterminated comment")
+                .with_label("this `/*` is never closed")
+                .with_help("close the comment with `*/`; everything after it would be a comment"),
+        );
+    }
     let found = macros::find_all(&file.text);
     // Each directive with whether its pragma text had an error.
     let mut parsed_all: Vec<(Directive, bool)> = Vec::new();

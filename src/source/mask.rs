@@ -466,6 +466,30 @@ pub fn find_pragma_macros(text: &str) -> Vec<PragmaMacro> {
     out
 }
 
+/// The `/*` of a block comment that the file never closes, if any (outside
+/// literals and `//` comments). gcc rejects it ("unterminated comment");
+/// reading on would make the rest of the file a comment, which a `*/` that
+/// pragma2cuda inserts would then close, bringing dead code back.
+pub fn unterminated_comment(text: &str) -> Option<Span> {
+    let b = text.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b'/' if b.get(i + 1) == Some(&b'*') => {
+                let end = block_comment_end(b, i);
+                if end == b.len() && (end < i + 4 || !b.ends_with(b"*/")) {
+                    return Some(Span::new(i, i + 2));
+                }
+                i = end;
+            }
+            b'/' if b.get(i + 1) == Some(&b'/') => i = logical_line_end(b, i),
+            b'"' | b'\'' => i = skip_literal(b, i),
+            _ => i += 1,
+        }
+    }
+    None
+}
+
 /// A copy of `text` with every pragma in `pragmas` replaced by spaces; newlines
 /// are kept so lines and byte offsets do not move.
 pub fn mask(text: &str, pragmas: &[RawPragma]) -> String {
@@ -537,6 +561,21 @@ mod tests {
         // pragma, a pragma of another namespace.
         let t = "x; #pragma omp parallel\n/* #pragma omp parallel */\n#pragma /* omp */ GCC ivdep\n#pragmaomp parallel\n";
         assert!(find_pragmas(t).is_empty());
+    }
+
+    #[test]
+    fn unterminated_comments() {
+        for (t, at) in [
+            ("int a; /* b;\nint c;\n", Some(7)),
+            ("/*/", Some(0)),
+            ("/**/ x /* y */ /*", Some(15)),
+            ("char *s = \"/*\"; // /*\n'/'; /* */", None),
+            ("/* a */", None),
+            ("/**/", None),
+            ("x /* a * / b", Some(2)),
+        ] {
+            assert_eq!(unterminated_comment(t).map(|s| s.start), at, "{t}");
+        }
     }
 
     #[test]
