@@ -98,7 +98,7 @@ codes! {
 
     NOT_SUPPORTED = "E0901": "The construct is valid but pragma2cuda does not lower it yet.";
     USER_REDUCTION = "E0902": "A user-defined reduction (`declare reduction`) is used in offloaded code, which pragma2cuda does not lower yet.";
-    LOST_CONSTRUCT = "E0990": "Internal check: the CUDA written for an offloaded region does not account for a directive nested in it (a translator bug); pragma2cuda refuses to write the file rather than drop the directive. Please report it with the input.";
+    LOST_CONSTRUCT = "E0990": "Internal check: the CUDA written for an offloaded region does not account for a directive nested in it, or leaves an `omp`/`acc` directive as a pragma in device code (a kernel, or an offload construct in a device function), where it would have no effect (a translator bug); pragma2cuda refuses to write the file rather than drop the directive. Please report it with the input.";
 
     HOST_PASSTHROUGH = "W0001": "The pragma is not offloaded and is passed through to the host compiler unchanged.";
     CXX_REWRITE = "W0002": "C code that is not valid C++ was rewritten (cast added, identifier renamed).";

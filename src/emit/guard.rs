@@ -110,6 +110,22 @@ pub fn surviving(
     out
 }
 
+/// E0901 on a region or data construct inside the body of device function
+/// `function`: its lowering is host code (map calls, a kernel launch), which
+/// the function's device compilation cannot run.
+pub fn host_construct_in_device_fn(file: &SourceFile, pragma: Span, function: &str) -> Diagnostic {
+    Diagnostic::new(
+        codes::NOT_SUPPORTED,
+        pragma,
+        format!(
+            "`{}` in device function `{function}` is not supported yet",
+            pragma_one_line(file.slice(pragma))
+        ),
+    )
+    .with_label("lowered to host code, which the device cannot run")
+    .with_help("move the construct to the host code that calls the function")
+}
+
 /// The pragma of `within` whose one-line text is `quote`.
 fn written_at(file: &SourceFile, within: Span, quote: &str) -> Option<Span> {
     let inner = file.text.get(within.start..within.end)?;

@@ -162,10 +162,18 @@ pub fn emit_file(
             edits.push(e);
         }
     }
-    // No offload construct left as a pragma in a device function's body.
+    // No offload construct left as a pragma in a device function's body,
+    // and none lowered there into host code (map calls, a kernel launch).
     for f in &declare.fns {
         // Only a body written with a pragma can hold one after its edits.
         let Some(body) = f.body else { continue };
+        let pragmas = data
+            .iter()
+            .map(|op| op.pragma)
+            .chain(regions.iter().map(|r| r.pragma));
+        for p in pragmas.filter(|p| body.contains(p.start)) {
+            diags.push(guard::host_construct_in_device_fn(file, p, &f.name));
+        }
         if !crate::source::mask::find_pragmas(file.slice(body)).is_empty() {
             let device = apply(text, body, &edits);
             diags.extend(guard::surviving(file, body, &device, guard::is_offload));
