@@ -31,7 +31,10 @@ fn unterminated_comment_is_a_located_error() {
     let (o, cu) = translate("unterminated", text);
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(1), "{err}");
-    assert!(err.contains("unterminated.c:4:3: error: unterminated comment [E0320]"), "{err}");
+    assert!(
+        err.contains("unterminated.c:4:3: error: unterminated comment [E0320]"),
+        "{err}"
+    );
     assert!(cu.is_none(), "no output is written");
 }
 
@@ -39,21 +42,39 @@ fn unterminated_comment_is_a_located_error() {
 fn comments_in_the_pragma_prefix_are_directives() {
     let text = "int main(void) {\n  static int a[8];\n  /* c */ #pragma acc parallel loop copy(a)\n  for (int i = 0; i < 8; i++) a[i] = i;\n  return a[7] != 7;\n}\n";
     let (o, cu) = translate("prefix", text);
-    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
     let cu = cu.unwrap();
-    assert!(cu.contains("runs as kernel main_L3()"), "the loop must be offloaded");
-    assert!(!cu.contains("\n  /* c */ #pragma acc"), "the pragma must not be passed through");
+    assert!(
+        cu.contains("runs as kernel main_L3()"),
+        "the loop must be offloaded"
+    );
+    assert!(
+        !cu.contains("\n  /* c */ #pragma acc"),
+        "the pragma must not be passed through"
+    );
 }
 
 #[test]
 fn teams_in_a_target_block_leaves_no_pragma_in_the_kernel() {
     let text = "int main(void) {\n  int x = 0;\n#pragma omp target map(tofrom: x)\n  {\n#pragma omp teams num_teams(2)\n    {\n      x = 1;\n    }\n  }\n  return x != 1;\n}\n";
     let (o, cu) = translate("teams", text);
-    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
     let cu = cu.unwrap();
     let kernel = &cu[cu.find("__global__").unwrap()..cu.find("int main").unwrap()];
     assert!(
-        !kernel.lines().any(|l| l.trim_start().starts_with("#pragma omp")),
+        !kernel
+            .lines()
+            .any(|l| l.trim_start().starts_with("#pragma omp")),
         "{kernel}"
     );
 }

@@ -93,8 +93,7 @@ pub fn surviving(
         if !offload(&quote) {
             continue;
         }
-        let at = written_at(file, source, &quote)
-            .unwrap_or(Span::new(source.start, source.start));
+        let at = written_at(file, source, &quote).unwrap_or(Span::new(source.start, source.start));
         out.push(
             Diagnostic::new(
                 codes::LOST_CONSTRUCT,
@@ -131,7 +130,13 @@ fn written_at(file: &SourceFile, within: Span, quote: &str) -> Option<Span> {
     let inner = file.text.get(within.start..within.end)?;
     find_pragmas(inner)
         .into_iter()
-        .find(|p| inner.get(p.span.start..p.span.end).map(pragma_one_line).as_deref() == Some(quote))
+        .find(|p| {
+            inner
+                .get(p.span.start..p.span.end)
+                .map(pragma_one_line)
+                .as_deref()
+                == Some(quote)
+        })
         .map(|p| Span::new(within.start + p.span.start, within.start + p.span.end))
 }
 

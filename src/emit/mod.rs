@@ -106,7 +106,9 @@ pub fn emit_file(
     let mut copies: BTreeMap<(usize, Span), Vec<usize>> = BTreeMap::new();
     for ((r, sh), head) in regions.iter().zip(&shared).zip(&heads) {
         let RegionText { kernel, host } = render_region(r, file, declare, &cxx_edits, namer);
-        diags.extend(guard::lost_directives(file, r.pragma, r.stmt, &kernel, &host));
+        diags.extend(guard::lost_directives(
+            file, r.pragma, r.stmt, &kernel, &host,
+        ));
         edits.push(Edit::insert(
             r.function_start,
             10,
