@@ -104,6 +104,13 @@ fn analyse(file: &SourceFile, diags: &mut Vec<Diagnostic>) -> Analysis {
             text: String::new(),
         });
     }
+    if let Some(at) = mask::unterminated_comment(&file.text) {
+        diags.push(
+            Diagnostic::new(codes::UNTERMINATED_COMMENT, at, "unterminated comment")
+                .with_label("this `/*` is never closed")
+                .with_help("close the comment with `*/`; everything after it would be a comment"),
+        );
+    }
     let found = macros::find_all(&file.text);
     // Each directive with whether its pragma text had an error.
     let mut parsed_all: Vec<(Directive, bool)> = Vec::new();
@@ -777,7 +784,7 @@ fn lower_region_here(file: &SourceFile, offset: usize) -> (Option<RegionView>, V
         let t = emit::render_region(r, file, &low.declare, &edits, &mut namer);
         if whole.start <= r.pragma.start && r.pragma.start < whole.end.max(whole.start + 1) {
             diags.extend(emit::guard::lost_directives(
-                file, r.stmt, &t.kernel, &t.host,
+                file, r.pragma, r.stmt, &t.kernel, &t.host,
             ));
             view = Some(RegionView {
                 pragma: r.pragma,

@@ -82,6 +82,7 @@ fn one_line(text: &str) -> String {
         .collect::<Vec<_>>()
         .join(" ")
         .replace("*/", "* /")
+        .replace("/*", "/ *")
 }
 
 /// The statement each pragma governs ends here (or the pragma itself ends).

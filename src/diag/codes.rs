@@ -80,6 +80,8 @@ codes! {
     UNKNOWN_REDUCTION = "E0217": "The reduction identifier is not a built-in operator of the model and no `declare reduction` before it defines it.";
     NO_STATEMENT = "E0218": "A construct with a structured block (target data, acc data) must be followed by a statement, not a declaration or the end of a block.";
     UNMATCHED_DECLARE = "E0219": "begin declare target / declare target without clauses has no matching end declare target, or an end has no begin.";
+    STANDALONE_AS_BODY = "E0220": "A stand-alone directive (`target update`, `acc update`, `enter/exit data`, `barrier`, `wait`, ...) is the unbraced body of `if`, `else`, `for`, `while` or `do`; it may only be used in a compound statement.";
+    SPLIT_ACROSS_ARMS = "E0221": "The pragmas of one construct are in different `#if` arms (`#ifdef GPU` / `#pragma omp target` / `#endif` / `#pragma omp teams`): each arm would need its own translation of the statement.";
 
     LOOP_NOT_CANONICAL = "E0301": "The loop is not in OpenMP canonical form (init; test with < <= > >= !=; increment by a loop-invariant step).";
     UNDECLARED = "E0302": "A name used in a clause or an offloaded region has no visible declaration.";
@@ -87,6 +89,7 @@ codes! {
     BAD_REDUCTION_TYPE = "E0304": "The reduction operator is not defined for the variable's type.";
     GLOBAL_NOT_ON_DEVICE = "E0311": "A device function uses a file-scope variable that has no device copy; name it in `declare target` (or a file-scope `acc declare create`), or pass its value as a parameter.";
     CALL_NOT_ON_DEVICE = "E0310": "An offloaded region calls a function that has no definition in the file and is not in the CUDA device library, so it cannot run on the device.";
+    UNTERMINATED_COMMENT = "E0320": "A `/*` comment is never closed: the rest of the file would be a comment (gcc: unterminated comment).";
 
     POINTER_NO_EXTENT = "E0401": "A pointer is used in an offloaded region with no extent; map an array section such as map(tofrom: p[0:n]).";
     BAD_SECTION = "E0402": "The array section does not fit the variable (too many dimensions, or a section of a scalar).";
@@ -97,7 +100,7 @@ codes! {
 
     NOT_SUPPORTED = "E0901": "The construct is valid but pragma2cuda does not lower it yet.";
     USER_REDUCTION = "E0902": "A user-defined reduction (`declare reduction`) is used in offloaded code, which pragma2cuda does not lower yet.";
-    LOST_CONSTRUCT = "E0990": "Internal check: the CUDA written for an offloaded region does not account for a directive nested in it (a translator bug); pragma2cuda refuses to write the file rather than drop the directive. Please report it with the input.";
+    LOST_CONSTRUCT = "E0990": "Internal check: the CUDA written for an offloaded region does not account for a directive nested in it, or leaves an `omp`/`acc` directive as a pragma in device code (a kernel, or an offload construct in a device function), where it would have no effect (a translator bug); pragma2cuda refuses to write the file rather than drop the directive. Please report it with the input.";
 
     HOST_PASSTHROUGH = "W0001": "The pragma is not offloaded and is passed through to the host compiler unchanged.";
     CXX_REWRITE = "W0002": "C code that is not valid C++ was rewritten (cast added, identifier renamed).";

@@ -71,10 +71,20 @@ pub fn emit_file(
         .iter()
         .map(|r| cond::shared_statement(&groups, r.pragma, r.stmt))
         .collect();
+    // A region's pragmas that end an arm: the region's own and the
+    // construct's other pragmas after it (`target` / `teams` / `#endif`).
+    let heads: Vec<Span> = regions
+        .iter()
+        .zip(&shared)
+        .map(|(r, sh)| match sh {
+            Some((g, k)) => through_arm(text, &groups[*g], *k, r.pragma),
+            None => r.pragma,
+        })
+        .collect();
     let mut replaced: Vec<Span> = Vec::new();
-    for (r, sh) in regions.iter().zip(&shared) {
+    for ((r, sh), head) in regions.iter().zip(&shared).zip(&heads) {
         if sh.is_some() {
-            replaced.push(r.pragma);
+            replaced.push(*head);
             replaced.push(r.stmt);
         } else {
             replaced.push(Span::new(r.pragma.start, r.stmt.end));
@@ -94,9 +104,11 @@ pub fn emit_file(
     }
     // (group, statement) -> arms whose pragma was lowered.
     let mut copies: BTreeMap<(usize, Span), Vec<usize>> = BTreeMap::new();
-    for (r, sh) in regions.iter().zip(&shared) {
+    for ((r, sh), head) in regions.iter().zip(&shared).zip(&heads) {
         let RegionText { kernel, host } = render_region(r, file, declare, &cxx_edits, namer);
-        diags.extend(guard::lost_directives(file, r.stmt, &kernel, &host));
+        diags.extend(guard::lost_directives(
+            file, r.pragma, r.stmt, &kernel, &host,
+        ));
         edits.push(Edit::insert(
             r.function_start,
             10,
@@ -105,7 +117,7 @@ pub fn emit_file(
         let host = host.replace('\n', &format!("\n{}", indent_at(text, r.pragma.start)));
         match sh {
             Some((g, k)) => {
-                edits.push(Edit::replace(r.pragma, host));
+                edits.push(Edit::replace(*head, host));
                 copies.entry((*g, r.stmt)).or_default().push(*k);
             }
             None => edits.push(Edit::replace(Span::new(r.pragma.start, r.stmt.end), host)),
@@ -150,6 +162,23 @@ pub fn emit_file(
     for e in decl_edits {
         if !inside_region(&e) {
             edits.push(e);
+        }
+    }
+    // No offload construct left as a pragma in a device function's body,
+    // and none lowered there into host code (map calls, a kernel launch).
+    for f in &declare.fns {
+        // Only a body written with a pragma can hold one after its edits.
+        let Some(body) = f.body else { continue };
+        let pragmas = data
+            .iter()
+            .map(|op| op.pragma)
+            .chain(regions.iter().map(|r| r.pragma));
+        for p in pragmas.filter(|p| body.contains(p.start)) {
+            diags.push(guard::host_construct_in_device_fn(file, p, &f.name));
+        }
+        if !crate::source::mask::find_pragmas(file.slice(body)).is_empty() {
+            let device = apply(text, body, &edits);
+            diags.extend(guard::surviving(file, body, &device, guard::is_offload));
         }
     }
     let mut out = String::new();
@@ -257,6 +286,20 @@ fn indent_at(text: &str, pos: usize) -> String {
         .chars()
         .take_while(|c| *c == ' ' || *c == '\t')
         .collect()
+}
+
+/// `pragma` extended over the pragmas after it in its arm `k` of `grp`
+/// (nothing else stands between a pragma that ends an arm and the arm's
+/// end: `attach` skipped only blanks, comments and masked pragmas).
+fn through_arm(text: &str, grp: &cond::CondGroup, k: usize, pragma: Span) -> Span {
+    let Some(next) = grp.lines.get(k + 1) else {
+        return pragma;
+    };
+    let tail = text.get(pragma.end..next.start).unwrap_or("");
+    match crate::source::mask::find_pragmas(tail).last() {
+        Some(p) => Span::new(pragma.start, pragma.end + p.span.end),
+        None => pragma,
+    }
 }
 
 /// `span` widened to whole lines when nothing but blanks shares its lines.

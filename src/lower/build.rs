@@ -755,12 +755,13 @@ fn written_pragma(text: &str, d: &Directive) -> String {
     }
 }
 
-/// The pragma on one line, continuations joined, spaces collapsed; `*/`
+/// The pragma on one line, continuations joined, spaces collapsed; `*/` and `/*`
 /// defused so it can sit inside a C comment.
 pub fn pragma_one_line(text: &str) -> String {
     let joined = text.replace("\\\r\n", " ").replace("\\\n", " ");
     let words: Vec<&str> = joined.split_whitespace().collect();
-    words.join(" ").replace("*/", "* /")
+    // Quoted inside `/* ... */` comments: neither may end or open one.
+    words.join(" ").replace("*/", "* /").replace("/*", "/ *")
 }
 
 /// `shared(list)` on a combined OpenMP construct (`target teams distribute`,

@@ -41,6 +41,8 @@ pub struct DeviceFn {
     /// Free uses of device variables in the definition's body, rewritten to
     /// the mirror on the device: (variable, span).
     pub var_uses: Vec<(String, Span)>,
+    /// The definition's body (`{ ... }`), when this file defines it.
+    pub body: Option<Span>,
 }
 
 /// A file-scope variable with a device copy.
@@ -578,6 +580,7 @@ fn device_fn(
         rule,
         decl_starts,
         var_uses: Vec::new(),
+        body: decls.iter().find_map(|t| t.body.as_ref().map(|(b, _)| *b)),
     })
 }
 

@@ -159,18 +159,28 @@ pub(super) fn logical_line_end(b: &[u8], mut i: usize) -> usize {
     b.len()
 }
 
-/// The first word of `s` after spaces, tabs and continuations.
-pub(super) fn first_word(s: &[u8]) -> &[u8] {
-    let mut i = 0;
+/// The index of the first byte of `s` from `i` on that is not a space, a
+/// tab, a continuation or a `/* ... */` comment (a comment is whitespace to
+/// the preprocessor, so `#pragma /* c */ omp` and `#pragma/**/acc` are
+/// directives, as gcc and clang read them).
+pub(super) fn skip_blanks(s: &[u8], mut i: usize) -> usize {
     while i < s.len() {
         if let Some(j) = skip_splice(s, i) {
             i = j;
         } else if s[i] == b' ' || s[i] == b'\t' {
             i += 1;
+        } else if s[i] == b'/' && s.get(i + 1) == Some(&b'*') {
+            i = block_comment_end(s, i);
         } else {
             break;
         }
     }
+    i.min(s.len())
+}
+
+/// The first word of `s` after spaces, tabs, continuations and comments.
+pub(super) fn first_word(s: &[u8]) -> &[u8] {
+    let i = skip_blanks(s, 0);
     let n = s[i..].iter().take_while(|c| is_ident_byte(**c)).count();
     &s[i..i + n]
 }
@@ -197,7 +207,7 @@ pub(super) fn pragma_model(line: &[u8]) -> Option<Model> {
     if w != b"pragma"
         || !rest
             .first()
-            .is_some_and(|c| *c == b' ' || *c == b'\t' || *c == b'\\')
+            .is_some_and(|c| *c == b' ' || *c == b'\t' || *c == b'\\' || *c == b'/')
     {
         return None;
     }
@@ -318,6 +328,12 @@ pub(super) fn scan_idents(
             }
             if let Some(j) = skip_splice(b, i) {
                 i = j;
+                continue;
+            }
+            // A comment before `#` leaves it the first token of its line:
+            // `/* c */ #pragma omp ...` is a directive (gcc reads it so).
+            if b[i..].starts_with(b"/*") {
+                i = block_comment_end(b, i);
                 continue;
             }
             if i >= n {
@@ -450,6 +466,30 @@ pub fn find_pragma_macros(text: &str) -> Vec<PragmaMacro> {
     out
 }
 
+/// The `/*` of a block comment that the file never closes, if any (outside
+/// literals and `//` comments). gcc rejects it ("unterminated comment");
+/// reading on would make the rest of the file a comment, which a `*/` that
+/// pragma2cuda inserts would then close, bringing dead code back.
+pub fn unterminated_comment(text: &str) -> Option<Span> {
+    let b = text.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b'/' if b.get(i + 1) == Some(&b'*') => {
+                let end = block_comment_end(b, i);
+                if end == b.len() && (end < i + 4 || !b.ends_with(b"*/")) {
+                    return Some(Span::new(i, i + 2));
+                }
+                i = end;
+            }
+            b'/' if b.get(i + 1) == Some(&b'/') => i = logical_line_end(b, i),
+            b'"' | b'\'' => i = skip_literal(b, i),
+            _ => i += 1,
+        }
+    }
+    None
+}
+
 /// A copy of `text` with every pragma in `pragmas` replaced by spaces; newlines
 /// are kept so lines and byte offsets do not move.
 pub fn mask(text: &str, pragmas: &[RawPragma]) -> String {
@@ -500,6 +540,42 @@ mod tests {
                 ("#pragma acc loop /* two\nlines */ gang", PragmaForm::Hash)
             ]
         );
+    }
+
+    #[test]
+    fn comments_in_the_pragma_prefix() {
+        // gcc reads every one of these as an OpenMP/OpenACC directive.
+        let t = "/* c */ #pragma acc parallel loop\nx;\n#pragma /* c */ omp target\ny;\n#pragma /**/acc kernels\nz;\n# \t pragma \\\n /* x */ omp /* y */ parallel // z\nw;\n/* a\n b */ #pragma omp barrier\n#/**/pragma omp flush\n";
+        assert_eq!(
+            spans(t).iter().map(|s| s.0).collect::<Vec<_>>(),
+            [
+                "#pragma acc parallel loop",
+                "#pragma /* c */ omp target",
+                "#pragma /**/acc kernels",
+                "# \t pragma \\\n /* x */ omp /* y */ parallel // z",
+                "#pragma omp barrier",
+                "#/**/pragma omp flush",
+            ]
+        );
+        // Still not directives: a `#` after code, a comment that hides the
+        // pragma, a pragma of another namespace.
+        let t = "x; #pragma omp parallel\n/* #pragma omp parallel */\n#pragma /* omp */ GCC ivdep\n#pragmaomp parallel\n";
+        assert!(find_pragmas(t).is_empty());
+    }
+
+    #[test]
+    fn unterminated_comments() {
+        for (t, at) in [
+            ("int a; /* b;\nint c;\n", Some(7)),
+            ("/*/", Some(0)),
+            ("/**/ x /* y */ /*", Some(15)),
+            ("char *s = \"/*\"; // /*\n'/'; /* */", None),
+            ("/* a */", None),
+            ("/**/", None),
+            ("x /* a * / b", Some(2)),
+        ] {
+            assert_eq!(unterminated_comment(t).map(|s| s.start), at, "{t}");
+        }
     }
 
     #[test]

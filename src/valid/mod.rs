@@ -87,17 +87,27 @@ rules! {
     acc_loop_levels,
     acc_loop_outside_compute,
     acc_runtime_in_compute,
+    standalone_as_body,
+    split_across_arms,
 }
 
 /// What the rules report, each diagnostic with the directive it belongs to.
 #[derive(Default)]
 pub struct Sink {
     items: Vec<(usize, Diagnostic)>,
+    /// Directives rejected with another one's error (one construct).
+    also: Vec<usize>,
 }
 
 impl Sink {
     pub fn push(&mut self, directive: usize, d: Diagnostic) {
         self.items.push((directive, d));
+    }
+
+    /// Directive `other` is not lowered either: it belongs to the construct
+    /// that `directive`'s error (pushed with [`Sink::push`]) is about.
+    pub fn reject_with(&mut self, other: usize) {
+        self.also.push(other);
     }
 }
 
@@ -311,6 +321,11 @@ pub fn validate(file: &SourceFile, tree: &CTree, dirs: &[Attached], malformed: &
             }
         }
         diagnostics.push(d);
+    }
+    for i in sink.also {
+        if let Some(r) = rejected.get_mut(i) {
+            *r = true;
+        }
     }
     Report {
         diagnostics,

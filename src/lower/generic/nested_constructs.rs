@@ -64,6 +64,15 @@ pub(super) fn lower(cx: &mut Ctx<'_>, rc: &Construct<'_>, reds: &ConstructReds) 
             reds.parallel.clone(),
         ));
     }
+    // A `teams` merged into `target` from inside the block (`target` /
+    // `{` / `teams` / block / `}`): its pragma is the construct's, not code.
+    if let Some(t) = rc.teams {
+        if rc.block.contains(t.directive.span.start) {
+            parts
+                .stripped
+                .push((t.directive.span, "teams: merged into the target construct"));
+        }
+    }
     let mut sorted: Vec<&&Attached> = rc.nested.iter().collect();
     sorted.sort_by_key(|a| a.directive.span.start);
     for na in sorted {
