@@ -706,7 +706,14 @@ pub fn emit_generic(
                 from = from.max(f.end);
             }
             named |= mentions(&file.text[from.min(g.block.end)..g.block.end], &s.name);
-            if !named {
+            // A loop over it that has its own copy in the frame does not use it.
+            let own_loop = g.master_loops.iter().any(|w| {
+                w.nest
+                    .iter()
+                    .zip(&w.staged_vars)
+                    .any(|(l, sv)| l.var == s.name && sv.is_some_and(|k| g.staged[k].loop_var))
+            });
+            if !named || own_loop {
                 decl_edits.push(Edit::insert(end, 50, format!(" (void){};", s.name)));
             }
         }
@@ -1162,9 +1169,15 @@ pub fn emit_generic(
                 }
             }
             (Attr::Private, None) if g.kind != GenKind::OmpParallel && named => {
+                // A loop variable the region's loops may all declare themselves.
                 let _ = writeln!(
                     prologue,
-                    "{};",
+                    "{}{};",
+                    if v.rule == crate::sema::sharing::LOOP_VAR {
+                        "[[maybe_unused]] "
+                    } else {
+                        ""
+                    },
                     storage_type(&v.sym.ty).declare(&v.sym.name)
                 );
             }

@@ -302,11 +302,15 @@ pub fn build(file: &SourceFile, tree: Option<&CTree>, regions: &[Region]) -> Rep
                     ty: s.ty.type_name(),
                     attribute: "private".into(),
                     location: l,
-                    rule: private_rule.into(),
+                    rule: if s.loop_var {
+                        "loop iteration variable of a loop over the teams (predetermined private): one copy per team, the current iteration's value".into()
+                    } else {
+                        private_rule.into()
+                    },
                     rule_kind: RuleKind::Predetermined.as_str(),
                     spec: spec(r.model),
                     at: pos(file, s.span),
-                    declared: Some(pos(file, s.span)),
+                    declared: (!s.loop_var).then(|| pos(file, s.span)),
                 });
             }
             for l in &g.locals {

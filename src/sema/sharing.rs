@@ -385,6 +385,12 @@ pub struct VarAttr {
 /// The rule of every attribute that a clause gave.
 pub const EXPLICIT: &str = "explicit clause";
 
+/// The rule of a loop iteration variable (OpenMP 5.2 5.1.1, OpenACC 3.3
+/// 2.6.1): of the construct's associated loops, or (generic mode) a
+/// variable the region names only as the iteration variable of nested
+/// loop constructs.
+pub const LOOP_VAR: &str = "loop iteration variable (predetermined private)";
+
 impl VarAttr {
     /// Decided by an implicit rule, not by a clause of the construct.
     pub fn is_implicit(&self) -> bool {
@@ -761,7 +767,7 @@ pub fn decide(
             out.push(VarAttr {
                 sym: sym.clone(),
                 attr: Attr::Private,
-                rule: "loop iteration variable (predetermined private)",
+                rule: LOOP_VAR,
                 span: u.span,
             });
             continue;

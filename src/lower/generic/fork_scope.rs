@@ -44,6 +44,7 @@ pub(super) fn fork_scope(
         Model::Omp => "parallel construct without default clause: shared",
         Model::Acc => "declared outside the partitioned loop: one copy per gang, visible to its workers and vector lanes",
     };
+    let loop_var_rule = "iteration variable of the enclosing loop over the teams (predetermined private to the team running the iteration): the team's copy, read by its threads";
     let mut push = |v: ScopeVar| {
         if !out.iter().any(|o| o.name == v.name) {
             out.push(v);
@@ -102,7 +103,23 @@ pub(super) fn fork_scope(
         }
         if let Some(si) = staged
             .iter()
-            .position(|s| !s.region_var && s.span == sym.span)
+            .position(|s| s.loop_var && s.name == u.name && s.forks.contains(&f.id))
+        {
+            push(ScopeVar {
+                name: u.name.clone(),
+                ty: staged[si].ty.clone(),
+                attribute: "shared".into(),
+                home: VarHome::Staged(si),
+                rule: loop_var_rule,
+                kind: RuleKind::Predetermined,
+                span: u.span,
+                decl: None,
+            });
+            continue;
+        }
+        if let Some(si) = staged
+            .iter()
+            .position(|s| !s.region_var && !s.loop_var && s.span == sym.span)
         {
             push(ScopeVar {
                 name: u.name.clone(),

@@ -79,12 +79,13 @@ fn layouts(
     let mut ok = vec![true; wants.len()];
     let mut vla = vec![false; wants.len()];
     for (k, w) in wants.iter().enumerate() {
-        let live = match w.decl_span {
-            Some(s) => {
+        let live = match (w.decl_span, w.loop_var) {
+            (Some(s), _) => {
                 let decl = symbols_decl_span(tree, s).unwrap_or(s);
                 (decl.start, scope_end(tree, decl, block.end))
             }
-            None => (block.start, block.end),
+            (None, Some((stmt, _))) => (stmt.start, stmt.end),
+            (None, None) => (block.start, block.end),
         };
         // Region variables' types are already what the frame holds.
         let ty = w.ty.clone();
@@ -183,7 +184,7 @@ fn staged_vars(cx: &mut Ctx<'_>, wants: Vec<Want>, lay: &Layouts, st: &Staging) 
             .and_then(|ds| node_at(tree, ds))
             .filter(|n| n.parent().is_some_and(|p| p.kind() == "compound_statement"))
             .map(|n| n.end_byte());
-        if !w.region_var && declarator.is_none() && ok[k] {
+        if !w.region_var && w.loop_var.is_none() && declarator.is_none() && ok[k] {
             cx.diags.push(not_supported(
                 w.span,
                 format!(
@@ -229,6 +230,7 @@ fn staged_vars(cx: &mut Ctx<'_>, wants: Vec<Want>, lay: &Layouts, st: &Staging) 
             ty,
             span: w.span,
             region_var: w.region_var,
+            loop_var: w.loop_var.is_some(),
             layout: lays[k],
             home: st.homes[k],
             declarator,

@@ -23,6 +23,12 @@ pub(super) struct Want {
     /// The declared name (a variable of the sequential part).
     pub decl_span: Option<Span>,
     pub region_var: bool,
+    /// The iteration variable of a loop of the sequential part, declared
+    /// before the loop: the loop's statement and the variable's place in
+    /// its nest. The team's private copy of the current iteration's value
+    /// (OpenMP 5.2 5.1.1, OpenACC 3.3 2.6.1: private to the executing
+    /// team), which the forks inside the loop read.
+    pub loop_var: Option<(Span, usize)>,
     /// Forks that use it.
     pub forks: Vec<u32>,
     pub why: String,
@@ -58,6 +64,7 @@ pub(super) fn collect(
     let mut wants: Vec<Want> = Vec::new();
     let mut fork_wants: Vec<Vec<usize>> = vec![vec![]; forks.len()];
     let mut fork_mapped: Vec<Vec<usize>> = vec![vec![]; forks.len()];
+    let loop_decls = outer_loop_var_decls(root, text, tree, master_loops);
     for (fi, f) in forks.iter().enumerate() {
         if kind == GenKind::OmpParallel {
             // The whole block is the fork: nothing of a sequential part to share.
@@ -125,7 +132,9 @@ pub(super) fn collect(
             if sym.is_typedef || sym.ty.is_function() {
                 continue;
             }
-            if sym.decl_span.within(block) {
+            if let Some((w, idx)) = enclosing_loop_var(master_loops, &loop_decls, f, sym) {
+                want_loop_var(w, idx, f.id, &mut wants, &mut fork_wants[fi]);
+            } else if sym.decl_span.within(block) {
                 want_sequential(cx, sym, f.id, &mut wants, &mut fork_wants[fi]);
             } else if let Some(vi) = region_var(&u.name) {
                 let v = &vars[vi];
@@ -200,6 +209,7 @@ pub(super) fn collect(
                                 span: v.span,
                                 decl_span: None,
                                 region_var: true,
+                                loop_var: None,
                                 forks: vec![],
                                 why: why.into(),
                             });
@@ -234,10 +244,15 @@ fn master_loop_vars(
 ) {
     for w in master_loops.iter_mut() {
         let body = w.nest.last().and_then(|l| node_at(tree, l.body));
+        let stmt = w.stmt;
         w.staged_vars = w
             .nest
             .iter()
-            .map(|l| {
+            .enumerate()
+            .map(|(idx, l)| {
+                if let Some(k) = wants.iter().position(|x| x.loop_var == Some((stmt, idx))) {
+                    return Some(k);
+                }
                 let b = body?;
                 let s = symbols::visible_at(root, text, b);
                 let sym = s.get(&l.var)?;
@@ -277,8 +292,98 @@ fn want_sequential(
                 span: sym.span,
                 decl_span: Some(sym.span),
                 region_var: false,
+                loop_var: None,
                 forks: vec![],
                 why: "declared in the sequential part and used in a parallel region".into(),
+            });
+            wants.len() - 1
+        }
+    };
+    if !wants[k].forks.contains(&fid) {
+        wants[k].forks.push(fid);
+    }
+    fork_wants.push(k);
+}
+
+/// Per loop of the sequential part, per loop of its nest: the declaration
+/// of an iteration variable declared before the loop (`int i; ... for (i =
+/// 0; ...)`), as the loop's body sees it.
+fn outer_loop_var_decls(
+    root: Node<'_>,
+    text: &str,
+    tree: &crate::front::CTree,
+    master_loops: &[WsLoop],
+) -> Vec<Vec<Option<Span>>> {
+    master_loops
+        .iter()
+        .map(|w| {
+            let outer = w.nest.iter().any(|l| l.declared_type.is_none());
+            let body = w.nest.last().and_then(|l| node_at(tree, l.body));
+            let at_loop = match (outer, body) {
+                (true, Some(b)) => symbols::visible_at(root, text, b),
+                _ => Default::default(),
+            };
+            w.nest
+                .iter()
+                .map(|l| {
+                    l.declared_type
+                        .is_none()
+                        .then(|| at_loop.get(&l.var).map(|s| s.span))
+                        .flatten()
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// The innermost loop of the sequential part around fork `f` whose
+/// iteration variable, declared before the loop, is `sym` (as the fork sees
+/// it), and the variable's place in the loop's nest.
+fn enclosing_loop_var<'w>(
+    master_loops: &'w [WsLoop],
+    decls: &[Vec<Option<Span>>],
+    f: &super::Fork,
+    sym: &symbols::Symbol,
+) -> Option<(&'w WsLoop, usize)> {
+    let (wi, w) = master_loops
+        .iter()
+        .enumerate()
+        .filter(|(_, w)| w.nest.last().is_some_and(|l| f.stmt.within(l.body)))
+        .min_by_key(|(_, w)| w.stmt.end - w.stmt.start)?;
+    let idx = w
+        .nest
+        .iter()
+        .zip(&decls[wi])
+        .position(|(l, d)| l.var == sym.name && *d == Some(sym.span))?;
+    Some((w, idx))
+}
+
+/// The iteration variable `idx` of the sequential part's loop `w`, which
+/// fork `fid` uses: wanted in the frame as the team's private copy.
+fn want_loop_var(
+    w: &WsLoop,
+    idx: usize,
+    fid: u32,
+    wants: &mut Vec<Want>,
+    fork_wants: &mut Vec<usize>,
+) {
+    let key = Some((w.stmt, idx));
+    let k = match wants.iter().position(|x| x.loop_var == key) {
+        Some(k) => k,
+        None => {
+            let l = &w.nest[idx];
+            wants.push(Want {
+                name: l.var.clone(),
+                ty: w.types[idx].clone(),
+                span: l.var_span,
+                decl_span: None,
+                region_var: false,
+                loop_var: key,
+                forks: vec![],
+                why: format!(
+                    "iteration variable of the `{}` loop, private to the team running the iteration; the team's current value, read by the parallel regions in the loop",
+                    w.construct
+                ),
             });
             wants.len() - 1
         }

@@ -26,6 +26,7 @@
 // 1. The construct (`target` + `teams` merged), its clauses and block.
 mod construct;
 // 2. The variables of the region and their attributes.
+mod loop_only_vars;
 mod region_vars;
 // 3. The reductions of the compute construct (across teams).
 mod construct_reductions;
@@ -295,6 +296,10 @@ pub struct Staged {
     /// A region variable (kernel parameter or target-level private) rather
     /// than one declared in the sequential part.
     pub region_var: bool,
+    /// The iteration variable of a loop of the sequential part, declared
+    /// before the loop: the team's private copy of the current iteration's
+    /// value (the loop binds it; `span` is the name in the loop's header).
+    pub loop_var: bool,
     pub layout: Layout,
     pub home: Home,
     /// The size depends on a macro: the kernel asserts it.
@@ -490,6 +495,7 @@ pub fn build_generic(
     let mut rv = region_vars::decide(&mut cx, &rc, &kernel, env);
     let reds = construct_reductions::gather(&mut cx, &rc, &mut rv);
     let mut parts = nested_constructs::lower(&mut cx, &rc, &reds);
+    loop_only_vars::privatize_in_forks(rc.text, &rv, &mut parts);
     team_barriers::place(tree, rc.text, &mut parts);
     team_barriers::reductions_write(&parts, &mut rv.written);
     let launch = launch::shape(&mut cx, &rc, &parts, &rv.region_calls);

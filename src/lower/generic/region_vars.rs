@@ -32,6 +32,9 @@ pub(super) struct RegionVars {
     pub written: BTreeSet<String>,
     /// Names declared in the block.
     pub locals: Vec<String>,
+    /// Variables the block names only as iteration variables of nested
+    /// loop constructs (`loop_only_vars`): private to the region.
+    pub loop_only: Vec<String>,
 }
 
 /// Decides the attribute of every variable the region uses.
@@ -46,12 +49,13 @@ pub(super) fn decide(
     let (mut used, region_calls) = uses::free_identifiers(stmt, text);
     clause_uses(cx.tree, text, rc.root, block, &rc.nested, &mut used);
     crate::lower::privarray::drop_nested_private_uses(&mut used, &rc.nested, block, text);
+    let loop_only = super::loop_only_vars::loop_only_vars(cx.tree, text, block, &rc.nested, &used);
     let mut vars = sharing::decide(
         d,
         rc.is_kernels,
         &used,
         &symbols_at_region,
-        &[],
+        &loop_only,
         env,
         text,
         cx.diags,
@@ -105,5 +109,6 @@ pub(super) fn decide(
         hoisted,
         written,
         locals,
+        loop_only,
     }
 }
