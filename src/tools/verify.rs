@@ -10,10 +10,9 @@ use crate::cli::{io_message, read_input, Input, VerifyArgs};
 use crate::directives::Model;
 use crate::source::mask::find_pragmas;
 use std::collections::BTreeSet;
-use std::io::Read;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::process::Command;
+use std::time::Duration;
 
 /// Where translated programs run besides the emulator.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -202,133 +201,7 @@ fn find_emu_include(explicit: Option<PathBuf>) -> Option<PathBuf> {
 // Running programs with a time limit
 // ---------------------------------------------------------------------------
 
-/// Captured output is cut at this many bytes per stream.
-const CAPTURE_LIMIT: usize = 16 << 20;
-
-/// What a program did.
-#[derive(Clone, Debug, Default)]
-pub struct RunOutput {
-    /// The exit code; `None` when killed by a signal or on timeout.
-    pub code: Option<i32>,
-    /// The signal that ended it, when one did.
-    pub signal: Option<i32>,
-    pub timed_out: bool,
-    pub stdout: Vec<u8>,
-    pub stderr: Vec<u8>,
-    pub duration: Duration,
-}
-
-impl RunOutput {
-    pub fn success(&self) -> bool {
-        self.code == Some(0) && !self.timed_out
-    }
-
-    /// "exit code 3", "killed by signal 11", "timed out after 60 s".
-    pub fn status_text(&self, limit: Duration) -> String {
-        if self.timed_out {
-            format!("timed out after {} s", limit.as_secs())
-        } else if let Some(c) = self.code {
-            format!("exit code {c}")
-        } else if let Some(s) = self.signal {
-            format!("killed by signal {s}")
-        } else {
-            "ended without a status".to_string()
-        }
-    }
-
-    /// Stdout and stderr together, lossily decoded, for logs.
-    pub fn text(&self) -> String {
-        let mut s = String::from_utf8_lossy(&self.stdout).into_owned();
-        if !s.is_empty() && !s.ends_with('\n') {
-            s.push('\n');
-        }
-        s.push_str(&String::from_utf8_lossy(&self.stderr));
-        s
-    }
-}
-
-fn drain(mut r: impl Read + Send + 'static) -> std::thread::JoinHandle<Vec<u8>> {
-    std::thread::spawn(move || {
-        let mut kept = Vec::new();
-        let mut buf = [0u8; 65536];
-        loop {
-            match r.read(&mut buf) {
-                Ok(0) | Err(_) => break,
-                Ok(n) => {
-                    let room = CAPTURE_LIMIT.saturating_sub(kept.len());
-                    kept.extend_from_slice(&buf[..n.min(room)]);
-                }
-            }
-        }
-        kept
-    })
-}
-
-/// Runs `cmd` with stdin closed and both outputs captured; kills it when it
-/// runs past `limit`.
-/// `cmd.spawn()`, tried again a few times when it fails with "not found"
-/// although the program is an existing file: on the shared development
-/// machine, under heavy load, spawns of existing compilers have failed that
-/// way for a few seconds at a time (sessions 2 and 3, cause not found).
-pub fn spawn_retrying(cmd: &mut Command) -> std::io::Result<std::process::Child> {
-    let mut tries: u64 = 0;
-    loop {
-        match cmd.spawn() {
-            Err(e)
-                if e.kind() == std::io::ErrorKind::NotFound
-                    && tries < 6
-                    && Path::new(cmd.get_program()).is_file() =>
-            {
-                tries += 1;
-                std::thread::sleep(Duration::from_millis(250 * tries));
-            }
-            r => return r,
-        }
-    }
-}
-
-pub fn run_limited(cmd: &mut Command, limit: Duration) -> std::io::Result<RunOutput> {
-    let start = Instant::now();
-    let mut child = spawn_retrying(
-        cmd.stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped()),
-    )?;
-    let out = child.stdout.take().map(drain);
-    let err = child.stderr.take().map(drain);
-    let mut timed_out = false;
-    let status = loop {
-        if let Some(s) = child.try_wait()? {
-            break s;
-        }
-        if start.elapsed() >= limit {
-            timed_out = true;
-            let _ = child.kill();
-            break child.wait()?;
-        }
-        std::thread::sleep(Duration::from_millis(
-            if start.elapsed() < Duration::from_secs(1) {
-                2
-            } else {
-                20
-            },
-        ));
-    };
-    let stdout = out.and_then(|h| h.join().ok()).unwrap_or_default();
-    let stderr = err.and_then(|h| h.join().ok()).unwrap_or_default();
-    #[cfg(unix)]
-    let signal = std::os::unix::process::ExitStatusExt::signal(&status);
-    #[cfg(not(unix))]
-    let signal = None;
-    Ok(RunOutput {
-        code: if timed_out { None } else { status.code() },
-        signal,
-        timed_out,
-        stdout,
-        stderr,
-        duration: start.elapsed(),
-    })
-}
+pub use super::run::{run_limited, run_with, spawn_retrying, Limits, RunOutput, Whole};
 
 /// The command line as one shell-like string, for logs.
 pub fn command_text(cmd: &Command) -> String {
@@ -1411,26 +1284,6 @@ ptxas info    : Used 9 registers, used 1 barriers, 1024 bytes smem
         };
         let d = compare(&out(Some(0), ""), &hung, "emulator", t).unwrap();
         assert!(d.contains("emulator timed out after 60 s"), "{d}");
-    }
-
-    #[test]
-    fn runs_are_limited_in_time() {
-        let r = run_limited(
-            Command::new("sh").args(["-c", "echo hi; exec sleep 30"]),
-            Duration::from_millis(300),
-        )
-        .unwrap();
-        assert!(r.timed_out && r.code.is_none());
-        assert!(r.duration < Duration::from_secs(10));
-        let r = run_limited(
-            Command::new("sh").args(["-c", "echo out; echo err >&2; exit 3"]),
-            Duration::from_secs(30),
-        )
-        .unwrap();
-        assert_eq!(
-            (r.code, r.stdout.as_slice(), r.stderr.as_slice()),
-            (Some(3), &b"out\n"[..], &b"err\n"[..])
-        );
     }
 }
 
