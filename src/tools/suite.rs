@@ -83,6 +83,7 @@ pub fn run_one(
     let line = match r.outcome {
         Outcome::Pass => format!("PASS {rel}"),
         Outcome::TranslateError => format!("TRANSLATE-ERROR {rel}: {}", r.summary),
+        Outcome::ReferenceFailed => format!("REFERENCE-FAILED {rel}: {}", r.summary),
         Outcome::Fail | Outcome::Setup => format!("FAIL {rel}: {}", r.summary),
     };
     SuiteResult {
@@ -166,6 +167,7 @@ pub fn main(a: &SuiteArgs) -> i32 {
         // (`OMPVV_TEST_OFFLOADING`) and keep C++ code under `#ifdef
         // __cplusplus`: the preprocessed file is what a compiler translates.
         preprocess: true,
+        cpu_limit: None,
     };
     let scratch = match tempfile::Builder::new().prefix("p2c-suite.").tempdir() {
         Ok(t) => t,

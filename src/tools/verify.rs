@@ -516,15 +516,14 @@ pub fn build_gpu(
 // Comparing runs
 // ---------------------------------------------------------------------------
 
-fn show_line(l: Option<&str>) -> String {
-    match l {
-        Some(l) => format!("`{}`", l.chars().take(200).collect::<String>()),
-        None => "(no line: output ended)".to_string(),
-    }
+fn show_line(l: &[u8]) -> String {
+    let l = String::from_utf8_lossy(l);
+    format!("`{}`", l.chars().take(200).collect::<String>())
 }
 
-/// Compares a run with the reference: `None` when exit status and stdout are
-/// equal, otherwise what differed, in words.
+/// Compares a run with the reference: `None` when the exit status, stdout
+/// and stderr are all equal (each stream read whole), otherwise what
+/// differed, in words: the status, and per stream its first differing line.
 pub fn compare(
     reference: &RunOutput,
     other: &RunOutput,
@@ -542,21 +541,28 @@ pub fn compare(
             other.status_text(limit)
         ));
     }
-    if reference.stdout != other.stdout {
-        let a = String::from_utf8_lossy(&reference.stdout);
-        let b = String::from_utf8_lossy(&other.stdout);
-        let (la, lb): (Vec<&str>, Vec<&str>) = (a.split('\n').collect(), b.split('\n').collect());
-        let i = (0..la.len().max(lb.len()))
-            .find(|&i| la.get(i) != lb.get(i))
-            .unwrap_or(0);
-        diffs.push(format!(
-            "stdout line {}: reference {}, {other_name} {} ({} vs {} bytes)",
-            i + 1,
-            show_line(la.get(i).copied()),
-            show_line(lb.get(i).copied()),
-            reference.stdout.len(),
-            other.stdout.len()
-        ));
+    let streams = [
+        ("stdout", (&reference.stdout, &reference.stdout_whole), (&other.stdout, &other.stdout_whole)),
+        ("stderr", (&reference.stderr, &reference.stderr_whole), (&other.stderr, &other.stderr_whole)),
+    ];
+    for (name, (ra, rw), (oa, ow)) in streams {
+        match super::compare::first_difference(rw.reader(ra), ow.reader(oa)) {
+            Ok(None) => {}
+            Ok(Some(d)) => {
+                let line = |h: &[u8], w: &Whole| {
+                    super::compare::line_at(w.reader(h), d.line_start).unwrap_or_default()
+                };
+                diffs.push(format!(
+                    "{name} line {}: reference {}, {other_name} {} ({} vs {} bytes)",
+                    d.line,
+                    show_line(&line(ra, rw)),
+                    show_line(&line(oa, ow)),
+                    rw.length(ra),
+                    ow.length(oa)
+                ));
+            }
+            Err(e) => diffs.push(format!("{name}: cannot compare: {}", io_message(&e))),
+        }
     }
     (!diffs.is_empty()).then(|| diffs.join("; "))
 }
@@ -583,6 +589,10 @@ pub struct VerifyOptions {
     /// Translate the preprocessed file (`--preprocess`), with the `-I`,
     /// `-D`, `-U` of the build flags and the include directories.
     pub preprocess: bool,
+    /// Judge time-outs on CPU time (all threads together) with this limit;
+    /// `timeout` is then the wall-clock backstop. For loaded machines: their
+    /// wall clock stretches, a program's CPU time does not.
+    pub cpu_limit: Option<Duration>,
 }
 
 /// The verdict of one verification.
@@ -593,6 +603,10 @@ pub enum Outcome {
     TranslateError,
     /// A build, a run or the comparison failed.
     Fail,
+    /// The reference (gcc's build of the original) failed to build, was
+    /// killed by a signal or timed out: there is nothing to compare with, so
+    /// no pass, whatever the translation did.
+    ReferenceFailed,
     /// The input could not be read or a tool is missing.
     Setup,
 }
@@ -776,34 +790,62 @@ pub fn verify_translated(
         Ok(e) => e,
         Err(e) => return fail(vec![e], "building the extra C files failed".into()),
     };
+    let limits = Limits {
+        wall: opts.timeout,
+        cpu: opts.cpu_limit,
+    };
+    let shown = limits.shown();
     let run = |bin: &Path| -> Result<RunOutput, String> {
         let mut cmd = Command::new(bin);
         cmd.current_dir(work);
-        run_limited(&mut cmd, opts.timeout)
+        run_with(&mut cmd, limits)
             .map_err(|e| format!("cannot run `{}`: {}", bin.display(), io_message(&e)))
+    };
+    let reference_failed = |log: Vec<String>, summary: String| VerifyReport {
+        outcome: Outcome::ReferenceFailed,
+        summary,
+        log,
+        diagnostics: String::new(),
     };
 
     let reference = if opts.judge == Judge::Reference {
         let bin = work.join("reference");
         if let Err(e) = build_reference(tc, c_file, &inputs, &extra, &bin) {
             log.push(format!("reference build (gcc) failed:\n{e}"));
-            return fail(log, "the reference build (gcc) failed".into());
+            return reference_failed(log, "the reference build (gcc) failed".into());
         }
         match run(&bin) {
             Ok(r) => {
                 log.push(format!(
                     "reference: {} in {:.2} s",
-                    r.status_text(opts.timeout),
+                    r.status_text(shown),
                     r.duration.as_secs_f64()
                 ));
+                if r.abnormal() {
+                    let stderr = String::from_utf8_lossy(&r.stderr);
+                    if !stderr.trim().is_empty() {
+                        log.push(format!("reference stderr:\n{}", tail_lines(&stderr, 30)));
+                    }
+                    return reference_failed(
+                        log,
+                        format!(
+                            "the reference (gcc's build of the original) {}: nothing to compare with",
+                            r.status_text(shown)
+                        ),
+                    );
+                }
                 Some(r)
             }
-            Err(e) => return fail(vec![e.clone()], e),
+            Err(e) => return reference_failed(vec![e.clone()], e),
         }
     } else {
         None
     };
 
+    if let Some(v) = leftover_check(cu_file) {
+        log.push(v.clone());
+        return fail(log, v);
+    }
     let mut targets: Vec<(&str, PathBuf, Result<(), String>)> = Vec::new();
     let emu_bin = work.join("emulator");
     targets.push((
@@ -835,13 +877,13 @@ pub fn verify_translated(
         };
         log.push(format!(
             "{name}: {} in {:.2} s",
-            r.status_text(opts.timeout),
+            r.status_text(shown),
             r.duration.as_secs_f64()
         ));
         let verdict = match &reference {
-            Some(reference) => compare(reference, &r, name, opts.timeout),
+            Some(reference) => compare(reference, &r, name, shown),
             None if r.success() => None,
-            None => Some(format!("{name}: {}", r.status_text(opts.timeout))),
+            None => Some(format!("{name}: {}", r.status_text(shown))),
         };
         if let Some(v) = verdict {
             let stderr = String::from_utf8_lossy(&r.stderr);
@@ -874,6 +916,24 @@ pub fn verify_translated(
     }
 }
 
+/// `Some(message)` when the translation still holds offload pragmas: the
+/// `-fopenmp`/`-fopenacc` builds would run those regions on the host, and an
+/// untranslated region agreeing with the reference proves nothing.
+fn leftover_check(cu_file: &Path) -> Option<String> {
+    let text = std::fs::read_to_string(cu_file).ok()?;
+    let found = super::leftover::offload_pragmas(&text);
+    let first = found.first()?;
+    Some(format!(
+        "the translation still contains {} offload pragma{} that the emulator and GPU builds \
+         would run on the host (an untranslated region is no agreement): {}:{}: `#pragma {}`",
+        found.len(),
+        if found.len() == 1 { "" } else { "s" },
+        cu_file.display(),
+        first.line,
+        first.text
+    ))
+}
+
 /// `pragma2cuda verify`.
 pub fn main(a: &VerifyArgs) -> i32 {
     let tc = Toolchain::from_env();
@@ -886,6 +946,7 @@ pub fn main(a: &VerifyArgs) -> i32 {
         inputs,
         judge: Judge::Reference,
         preprocess: a.preprocess,
+        cpu_limit: None,
     };
     let tmp;
     let work: PathBuf = match &a.keep {
@@ -898,7 +959,9 @@ pub fn main(a: &VerifyArgs) -> i32 {
                 );
                 return crate::cli::EXIT_USAGE;
             }
-            k.clone()
+            // Programs run with the work directory as their current
+            // directory: a relative DIR must not be resolved again there.
+            k.canonicalize().unwrap_or_else(|_| k.clone())
         }
         None => match tempfile::Builder::new().prefix("p2c-verify.").tempdir() {
             Ok(t) => {
@@ -931,6 +994,10 @@ pub fn main(a: &VerifyArgs) -> i32 {
         }
         Outcome::Fail => {
             println!("FAIL {name}: {}", r.summary);
+            crate::cli::EXIT_ERRORS
+        }
+        Outcome::ReferenceFailed => {
+            println!("REFERENCE-FAILED {name}: {}", r.summary);
             crate::cli::EXIT_ERRORS
         }
         Outcome::Setup => {
@@ -1336,6 +1403,7 @@ int main(void) {
             inputs: BuildInputs::from_extra(&[d.path().join("helper.c").display().to_string()]),
             judge: Judge::Reference,
             preprocess: false,
+            cpu_limit: None,
         };
         (d, tc, opts)
     }
@@ -1470,6 +1538,94 @@ int main(void) {
         assert_eq!(
             (r.outcome, r.summary.as_str()),
             (Outcome::Fail, "emulator: exit code 1")
+        );
+    }
+
+    /// Runs `c_src` as the reference and `cu_src` as the translation.
+    fn verify_pair(c_src: &str, cu_src: &str) -> VerifyReport {
+        let (d, tc, opts) = setup();
+        std::fs::write(d.path().join("prog.c"), c_src).unwrap();
+        let cu_path = d.path().join("prog.cu");
+        std::fs::write(&cu_path, cu_src).unwrap();
+        verify_translated(
+            &d.path().join("prog.c"),
+            &cu_path,
+            &opts,
+            &tc,
+            &d.path().join("work"),
+        )
+    }
+
+    #[test]
+    fn a_difference_only_on_stderr_fails() {
+        let r = verify_pair(
+            "#include <stdio.h>\nint main(void) { printf(\"same\\n\"); fprintf(stderr, \"warn 1\\n\"); return 0; }\n",
+            "#include <cuda_runtime.h>\n#include <cstdio>\nint main() { std::printf(\"same\\n\"); std::fprintf(stderr, \"warn 2\\n\"); return 0; }\n",
+        );
+        assert_eq!(r.outcome, Outcome::Fail, "{}", r.summary);
+        assert!(
+            r.summary
+                .contains("stderr line 1: reference `warn 1`, emulator `warn 2`"),
+            "{}",
+            r.summary
+        );
+        assert!(!r.summary.contains("stdout"), "{}", r.summary);
+    }
+
+    /// A reference killed by a signal is no reference, even when the
+    /// translation dies the same way.
+    #[test]
+    fn a_crashing_reference_is_not_a_pass() {
+        let r = verify_pair(
+            "#include <stdlib.h>\nint main(void) { abort(); }\n",
+            "#include <cuda_runtime.h>\n#include <cstdlib>\nint main() { std::abort(); }\n",
+        );
+        assert_eq!(r.outcome, Outcome::ReferenceFailed, "{}", r.summary);
+        assert!(r.summary.contains("killed by signal 6"), "{}", r.summary);
+    }
+
+    #[test]
+    fn a_hanging_reference_is_not_a_pass() {
+        let (d, tc, mut opts) = setup();
+        opts.timeout = Duration::from_secs(1);
+        std::fs::write(
+            d.path().join("prog.c"),
+            "int main(void) { for (volatile int k = 0;; k = k) {} }\n",
+        )
+        .unwrap();
+        let cu_path = d.path().join("prog.cu");
+        std::fs::write(&cu_path, cu("for (volatile int k = 0;; k = k) {}", "3")).unwrap();
+        let r = verify_translated(
+            &d.path().join("prog.c"),
+            &cu_path,
+            &opts,
+            &tc,
+            &d.path().join("work"),
+        );
+        assert_eq!(r.outcome, Outcome::ReferenceFailed, "{}", r.summary);
+        assert!(r.summary.contains("timed out after 1 s"), "{}", r.summary);
+    }
+
+    #[test]
+    fn a_reference_that_fails_to_build_is_not_a_pass() {
+        let r = verify_pair(
+            "int main(void) { return undeclared_name; }\n",
+            "#include <cuda_runtime.h>\nint main() { return 0; }\n",
+        );
+        assert_eq!(r.outcome, Outcome::ReferenceFailed, "{}", r.summary);
+    }
+
+    #[test]
+    fn a_left_over_offload_pragma_fails() {
+        let r = verify_pair(
+            "int main(void) { return 0; }\n",
+            "#include <cuda_runtime.h>\nint main() {\n  int s = 0;\n#pragma /* c */ omp target teams distribute map(tofrom: s)\n  for (int i = 0; i < 4; i++) s += 0;\n  return s;\n}\n",
+        );
+        assert_eq!(r.outcome, Outcome::Fail, "{}", r.summary);
+        assert!(
+            r.summary.contains("prog.cu:4: `#pragma omp target teams distribute map(tofrom: s)`"),
+            "{}",
+            r.summary
         );
     }
 
