@@ -31,6 +31,19 @@ const TSAN_LIMIT: Duration = Duration::from_secs(180);
 /// a program that sleeps for ever, generous enough for any load seen.
 const WALL_BACKSTOP: u32 = 15;
 
+/// Blocks the emulator runs at once for the fixtures whose races between
+/// gangs/teams matter: the reduction fixtures and those of fixtures/tsan.list
+/// (ThreadSanitizer sees races between blocks only when blocks overlap).
+const CONCURRENT_BLOCKS: u32 = 2;
+
+fn concurrent_blocks(file_name: &str) -> u32 {
+    if file_name.contains("reduction") || tsan_wanted(file_name) {
+        CONCURRENT_BLOCKS
+    } else {
+        0
+    }
+}
+
 fn cpu_limits(cpu: Duration) -> Limits {
     Limits {
         wall: cpu * WALL_BACKSTOP,
@@ -325,6 +338,7 @@ fn check_fixture_with(path: &Path, tc: &Toolchain, opts: &pragma2cuda::Options) 
             // `p2c-reference: sequential` (see fixtures/README.md).
             sequential_reference: std::fs::read_to_string(path)
                 .is_ok_and(|t| pragma2cuda::tools::verify::wants_sequential_reference(&t)),
+            concurrent_blocks: concurrent_blocks(&file_name),
             ..Default::default()
         },
         judge: Judge::Reference,
@@ -346,6 +360,7 @@ fn check_fixture_with(path: &Path, tc: &Toolchain, opts: &pragma2cuda::Options) 
                 .parent()
                 .map(|p| vec![p.to_path_buf()])
                 .unwrap_or_default(),
+            concurrent_blocks: concurrent_blocks(&file_name),
             ..Default::default()
         };
         match build_emulator(

@@ -158,10 +158,18 @@ pub fn main(a: &SuiteArgs) -> i32 {
         eprintln!("error: {}", missing.join("; "));
         return crate::cli::EXIT_USAGE;
     }
+    let mut inputs = BuildInputs::from_extra(&a.extra);
+    inputs.concurrent_blocks = match super::verify::emu_blocks_from_env() {
+        Ok(k) => k,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return crate::cli::EXIT_USAGE;
+        }
+    };
     let opts = VerifyOptions {
         device: a.device,
         timeout: Duration::from_secs(a.timeout_secs),
-        inputs: BuildInputs::from_extra(&a.extra),
+        inputs,
         judge: Judge::ExitZero,
         // The suites spell pragmas through macros of their headers
         // (`OMPVV_TEST_OFFLOADING`) and keep C++ code under `#ifdef

@@ -307,6 +307,10 @@ pub struct BuildInputs {
     /// cannot compile (gcc 12 stops with an internal compiler error on
     /// OpenACC array reductions).
     pub sequential_reference: bool,
+    /// Emulator builds run up to this many blocks of a grid at once
+    /// (`-DP2C_SIM_CONCURRENT_BLOCKS`, with `__shared__` declarations
+    /// rewritten per block: [`super::emu_shared`]); 0 or 1: one after another.
+    pub concurrent_blocks: u32,
 }
 
 /// A program whose text says `p2c-reference: sequential` is judged against
@@ -432,8 +436,15 @@ pub fn build_emulator(
     let text = std::fs::read_to_string(cu_file)
         .map_err(|e| format!("cannot read `{}`: {}", cu_file.display(), io_message(&e)))?;
     let m = Models::of(&text).union(extra.models);
+    let (source, blocks) = concurrent_source(cu_file, &text, inputs.concurrent_blocks, out)?;
     let mut cmd = Command::new(gxx);
     cmd.args(["-std=c++20", "-O1", "-pthread", "-DP2C_SIMT_EMULATOR"]);
+    if let Some(k) = blocks {
+        cmd.arg(format!("-DP2C_SIM_CONCURRENT_BLOCKS={k}"));
+        if let Some(dir) = cu_file.parent().filter(|d| !d.as_os_str().is_empty()) {
+            cmd.arg("-iquote").arg(dir);
+        }
+    }
     if sanitizer == Sanitizer::Thread {
         cmd.args(["-fsanitize=thread", "-g"]);
     }
@@ -443,13 +454,40 @@ pub fn build_emulator(
         .args(inputs.include_args())
         .args(&inputs.flags)
         .args(["-x", "c++"])
-        .arg(cu_file)
+        .arg(&source)
         .args(["-x", "none"])
         .args(&extra.objects)
         .arg("-o")
         .arg(out)
         .arg("-lm");
     compile(&mut cmd).map(|_| ())
+}
+
+/// The file an emulator build compiles: `cu_file` itself, or with
+/// concurrent blocks its copy beside `out` with every `__shared__`
+/// declaration made per block (and `#line` naming the original).
+fn concurrent_source(
+    cu_file: &Path,
+    text: &str,
+    blocks: u32,
+    out: &Path,
+) -> Result<(PathBuf, Option<u32>), String> {
+    if blocks <= 1 {
+        return Ok((cu_file.to_path_buf(), None));
+    }
+    let rewritten = super::emu_shared::per_block_shared(text).map_err(|e| {
+        format!(
+            "{}: {e}: the emulator cannot run its blocks concurrently",
+            cu_file.display()
+        )
+    })?;
+    let mut name = out.file_name().unwrap_or_default().to_os_string();
+    name.push(".blocks.cu");
+    let path = out.with_file_name(name);
+    let quoted = cu_file.display().to_string().replace('\\', "\\\\").replace('"', "\\\"").replace('\n', "\\n");
+    std::fs::write(&path, format!("#line 1 \"{quoted}\"\n{rewritten}"))
+        .map_err(|e| format!("cannot write `{}`: {}", path.display(), io_message(&e)))?;
+    Ok((path, Some(blocks)))
 }
 
 /// The GPU's architecture (`sm_90`), from nvidia-smi; `None` when no GPU is listed.
@@ -934,12 +972,32 @@ fn leftover_check(cu_file: &Path) -> Option<String> {
     ))
 }
 
+/// `P2C_EMU_BLOCKS=K`: the emulator runs up to K (1..=16) blocks of a grid
+/// at once; unset or empty: one after another.
+pub fn emu_blocks_from_env() -> Result<u32, String> {
+    match std::env::var("P2C_EMU_BLOCKS") {
+        Err(_) => Ok(0),
+        Ok(v) if v.trim().is_empty() => Ok(0),
+        Ok(v) => match v.trim().parse::<u32>() {
+            Ok(k @ 1..=16) => Ok(k),
+            _ => Err(format!("P2C_EMU_BLOCKS must be a number from 1 to 16, not `{v}`")),
+        },
+    }
+}
+
 /// `pragma2cuda verify`.
 pub fn main(a: &VerifyArgs) -> i32 {
     let tc = Toolchain::from_env();
     let mut inputs = BuildInputs::from_extra(&a.extra);
     inputs.sequential_reference =
         std::fs::read_to_string(&a.file).is_ok_and(|t| wants_sequential_reference(&t));
+    inputs.concurrent_blocks = match emu_blocks_from_env() {
+        Ok(k) => k,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return crate::cli::EXIT_USAGE;
+        }
+    };
     let opts = VerifyOptions {
         device: a.device,
         timeout: Duration::from_secs(a.timeout_secs),
