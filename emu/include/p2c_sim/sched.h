@@ -43,6 +43,21 @@ inline double deadlock_seconds() {
     return s;
 }
 
+// How much slower than an idle machine this one runs now: the 1-minute load average per
+// online CPU, at least 1, at most 30. A wait is called a deadlock only after
+// deadlock_seconds() times this factor, so a loaded machine (a 2-core CI machine running
+// hundreds of emulator threads beside other jobs) does not turn slowness into a deadlock.
+inline double load_factor() {
+    double load = 0.0;
+    if (FILE *f = std::fopen("/proc/loadavg", "r")) {
+        if (std::fscanf(f, "%lf", &load) != 1) load = 0.0;
+        std::fclose(f);
+    }
+    const long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    const double r = cpus > 0 ? load / static_cast<double>(cpus) : 1.0;
+    return r < 1.0 ? 1.0 : (r > 30.0 ? 30.0 : r);
+}
+
 // ---- futex ----------------------------------------------------------------------------
 static_assert(sizeof(std::atomic<uint32_t>) == sizeof(uint32_t));
 
@@ -71,12 +86,19 @@ template <class Describe>
 inline void wait_while_equal(std::atomic<uint32_t> &a, uint32_t old, Describe &&describe) {
     using clock = std::chrono::steady_clock;
     if (yield_while_equal(a, old)) return;
-    const auto deadline =
-        clock::now() + std::chrono::duration_cast<clock::duration>(
-                           std::chrono::duration<double>(deadlock_seconds()));
+    const auto start = clock::now();
+    auto allowed = [&](double factor) {
+        return start + std::chrono::duration_cast<clock::duration>(
+                           std::chrono::duration<double>(deadlock_seconds() * factor));
+    };
+    auto deadline = allowed(1.0);
     while (a.load(std::memory_order_acquire) == old) {
         auto now = clock::now();
-        if (now >= deadline) describe();
+        if (now >= deadline) {
+            // Past the limit: scaled by the machine's load it may not be a deadlock yet.
+            deadline = allowed(load_factor());
+            if (now >= deadline) describe();
+        }
         auto left = std::chrono::duration_cast<std::chrono::nanoseconds>(deadline - now);
         if (left > std::chrono::seconds(1)) left = std::chrono::seconds(1);
         struct timespec ts;
