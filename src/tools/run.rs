@@ -214,9 +214,12 @@ pub fn run_with(cmd: &mut Command, limits: Limits) -> std::io::Result<RunOutput>
         .stderr(err.try_clone()?)
         .env(TAG_VAR, &tag)
         .process_group(0);
-    // SAFETY: only async-signal-safe calls (setrlimit) between fork and exec.
+    // SAFETY: only async-signal-safe calls (prctl, setrlimit) between fork and exec.
     unsafe {
         cmd.pre_exec(move || {
+            // In its own group the program no longer gets the terminal's SIGINT: it dies
+            // with the thread that started it (which waits for it, so never before).
+            libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
             set_limit(libc::RLIMIT_FSIZE, OUTPUT_LIMIT, OUTPUT_LIMIT)?;
             if let Some(c) = cpu {
                 set_limit(libc::RLIMIT_CPU, c, c + 2)?;
