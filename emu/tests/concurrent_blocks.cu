@@ -15,8 +15,9 @@ __global__ void overlap(int *saw) {
     if (threadIdx.x == 0) {
         if (blockIdx.x == 1) atomicExch(flag, 1);
         if (blockIdx.x == 0) {
-            for (long spin = 0; spin < 200000000L && atomicAdd(flag, 0) == 0; ++spin)
-                __nanosleep(100);
+            // At most about 20 s: with blocks one after another block 1 never starts.
+            for (long spin = 0; spin < 200000L && atomicAdd(flag, 0) == 0; ++spin)
+                __nanosleep(100000);
             saw[0] = atomicAdd(flag, 0);
         }
     }

@@ -1687,6 +1687,22 @@ int main(void) {
         );
     }
 
+    /// Outputs that differ only after 16 MiB (where captures used to be cut).
+    #[test]
+    fn a_difference_past_16_mib_fails() {
+        let big = "for (int k = 0; k < 17 * 1024; k++) fwrite(kb, 1, 1024, stdout);";
+        let r = verify_pair(
+            &format!("#include <stdio.h>\nstatic char kb[1024];\nint main(void) {{ {big} printf(\"\\nend a\\n\"); return 0; }}\n"),
+            &format!("#include <cuda_runtime.h>\n#include <cstdio>\nstatic char kb[1024];\nint main() {{ {big} std::printf(\"\\nend b\\n\"); return 0; }}\n"),
+        );
+        assert_eq!(r.outcome, Outcome::Fail, "{}", r.summary);
+        assert!(
+            r.summary.contains("stdout line 2: reference `end a`, emulator `end b`"),
+            "{}",
+            r.summary
+        );
+    }
+
     #[test]
     fn missing_emulator_is_a_setup_error() {
         let (d, mut tc, opts) = setup();
