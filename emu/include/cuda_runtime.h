@@ -2,7 +2,8 @@
 //
 // Lets g++ compile a CUDA .cu file unchanged and run it on the CPU:
 //   g++ -std=c++20 -O1 -pthread -DP2C_SIMT_EMULATOR -I emu/include -x c++ prog.cu -o prog
-// Every CUDA thread of a block is an OS thread; blocks of a grid run one after another.
+// Every CUDA thread of a block is an OS thread; blocks of a grid run one after another
+// (or up to K at once with -DP2C_SIM_CONCURRENT_BLOCKS=K).
 // See emu/README.md for what is supported and the known limits.
 #ifndef P2C_SIM_CUDA_RUNTIME_H
 #define P2C_SIM_CUDA_RUNTIME_H

@@ -74,10 +74,21 @@ OPTIONS:
 SUBCOMMANDS:
     verify      translate FILE.c, build and run the original with gcc (reference) and the translation
                 on the CPU SIMT emulator (and on a GPU: --device gpu, or auto when nvidia-smi lists one
-                and nvcc is found); compare exit codes and standard output. Arguments after `--` are
+                and nvcc is found); compare the exit status, standard output and standard error, each
+                stream read whole (a difference on stderr alone fails). Arguments after `--` are
                 compiler flags for every build; the ones ending in .c are extra C files of the program,
                 compiled with gcc and linked into every build. --keep DIR keeps the .cu, binaries and
-                logs in DIR. --timeout limits each program run (default 60 s).
+                logs in DIR. --timeout limits each program run (default 60 s); the program runs in its
+                own process group and, when it times out or ends, that group and every process it
+                started (those that called setsid included) are killed. An output stream beyond
+                1 GiB stops the program (SIGXFSZ) and fails the run.
+                Verdicts: PASS; FAIL (a difference, a failed build or run, or offload pragmas left in
+                the translation: an OpenMP target/teams/distribute or any OpenACC directive, which the
+                -fopenmp/-fopenacc builds would run on the host); REFERENCE-FAILED (exit 1: gcc's
+                build of the original failed to build, was killed by a signal or timed out, so there
+                is nothing to compare with, whatever the translation did). A reference that exits
+                normally with a non-zero code (a test that prints FAIL and returns 1) is compared
+                like any other: the translation must exit with the same code and print the same.
     suite       run every file listed in LIST (one path per line relative to DIR, or a TSV whose first
                 column is the path; a header line `file...` and lines starting with # are skipped)
                 through the translation and the emulator (and GPU); a file passes when the translated
@@ -88,6 +99,9 @@ SUBCOMMANDS:
 ENVIRONMENT:
     P2C_NVCC, P2C_CLANG_CUDA_ROOT, P2C_CLANG   tools for verify (read from ~/.cache/pragma2cuda/env.sh when unset)
     P2C_EMU_INCLUDE                            the emulator's include directory
+    P2C_EMU_BLOCKS                             verify/suite: the emulator runs up to this many (1-16)
+                                               blocks of a grid at once, as a GPU does, so races between
+                                               gangs/teams can show (default: one after another)
     P2C_CPP                                    the preprocessor command for --preprocess (default: cc, gcc, clang;
                                                it is run with -E -C -dD -x c and must write GNU
                                                line markers, as gcc and clang do)

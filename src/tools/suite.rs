@@ -83,6 +83,7 @@ pub fn run_one(
     let line = match r.outcome {
         Outcome::Pass => format!("PASS {rel}"),
         Outcome::TranslateError => format!("TRANSLATE-ERROR {rel}: {}", r.summary),
+        Outcome::ReferenceFailed => format!("REFERENCE-FAILED {rel}: {}", r.summary),
         Outcome::Fail | Outcome::Setup => format!("FAIL {rel}: {}", r.summary),
     };
     SuiteResult {
@@ -157,15 +158,24 @@ pub fn main(a: &SuiteArgs) -> i32 {
         eprintln!("error: {}", missing.join("; "));
         return crate::cli::EXIT_USAGE;
     }
+    let mut inputs = BuildInputs::from_extra(&a.extra);
+    inputs.concurrent_blocks = match super::verify::emu_blocks_from_env() {
+        Ok(k) => k,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return crate::cli::EXIT_USAGE;
+        }
+    };
     let opts = VerifyOptions {
         device: a.device,
         timeout: Duration::from_secs(a.timeout_secs),
-        inputs: BuildInputs::from_extra(&a.extra),
+        inputs,
         judge: Judge::ExitZero,
         // The suites spell pragmas through macros of their headers
         // (`OMPVV_TEST_OFFLOADING`) and keep C++ code under `#ifdef
         // __cplusplus`: the preprocessed file is what a compiler translates.
         preprocess: true,
+        cpu_limit: None,
     };
     let scratch = match tempfile::Builder::new().prefix("p2c-suite.").tempdir() {
         Ok(t) => t,

@@ -10,10 +10,9 @@ use crate::cli::{io_message, read_input, Input, VerifyArgs};
 use crate::directives::Model;
 use crate::source::mask::find_pragmas;
 use std::collections::BTreeSet;
-use std::io::Read;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::process::Command;
+use std::time::Duration;
 
 /// Where translated programs run besides the emulator.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -202,133 +201,7 @@ fn find_emu_include(explicit: Option<PathBuf>) -> Option<PathBuf> {
 // Running programs with a time limit
 // ---------------------------------------------------------------------------
 
-/// Captured output is cut at this many bytes per stream.
-const CAPTURE_LIMIT: usize = 16 << 20;
-
-/// What a program did.
-#[derive(Clone, Debug, Default)]
-pub struct RunOutput {
-    /// The exit code; `None` when killed by a signal or on timeout.
-    pub code: Option<i32>,
-    /// The signal that ended it, when one did.
-    pub signal: Option<i32>,
-    pub timed_out: bool,
-    pub stdout: Vec<u8>,
-    pub stderr: Vec<u8>,
-    pub duration: Duration,
-}
-
-impl RunOutput {
-    pub fn success(&self) -> bool {
-        self.code == Some(0) && !self.timed_out
-    }
-
-    /// "exit code 3", "killed by signal 11", "timed out after 60 s".
-    pub fn status_text(&self, limit: Duration) -> String {
-        if self.timed_out {
-            format!("timed out after {} s", limit.as_secs())
-        } else if let Some(c) = self.code {
-            format!("exit code {c}")
-        } else if let Some(s) = self.signal {
-            format!("killed by signal {s}")
-        } else {
-            "ended without a status".to_string()
-        }
-    }
-
-    /// Stdout and stderr together, lossily decoded, for logs.
-    pub fn text(&self) -> String {
-        let mut s = String::from_utf8_lossy(&self.stdout).into_owned();
-        if !s.is_empty() && !s.ends_with('\n') {
-            s.push('\n');
-        }
-        s.push_str(&String::from_utf8_lossy(&self.stderr));
-        s
-    }
-}
-
-fn drain(mut r: impl Read + Send + 'static) -> std::thread::JoinHandle<Vec<u8>> {
-    std::thread::spawn(move || {
-        let mut kept = Vec::new();
-        let mut buf = [0u8; 65536];
-        loop {
-            match r.read(&mut buf) {
-                Ok(0) | Err(_) => break,
-                Ok(n) => {
-                    let room = CAPTURE_LIMIT.saturating_sub(kept.len());
-                    kept.extend_from_slice(&buf[..n.min(room)]);
-                }
-            }
-        }
-        kept
-    })
-}
-
-/// Runs `cmd` with stdin closed and both outputs captured; kills it when it
-/// runs past `limit`.
-/// `cmd.spawn()`, tried again a few times when it fails with "not found"
-/// although the program is an existing file: on the shared development
-/// machine, under heavy load, spawns of existing compilers have failed that
-/// way for a few seconds at a time (sessions 2 and 3, cause not found).
-pub fn spawn_retrying(cmd: &mut Command) -> std::io::Result<std::process::Child> {
-    let mut tries: u64 = 0;
-    loop {
-        match cmd.spawn() {
-            Err(e)
-                if e.kind() == std::io::ErrorKind::NotFound
-                    && tries < 6
-                    && Path::new(cmd.get_program()).is_file() =>
-            {
-                tries += 1;
-                std::thread::sleep(Duration::from_millis(250 * tries));
-            }
-            r => return r,
-        }
-    }
-}
-
-pub fn run_limited(cmd: &mut Command, limit: Duration) -> std::io::Result<RunOutput> {
-    let start = Instant::now();
-    let mut child = spawn_retrying(
-        cmd.stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped()),
-    )?;
-    let out = child.stdout.take().map(drain);
-    let err = child.stderr.take().map(drain);
-    let mut timed_out = false;
-    let status = loop {
-        if let Some(s) = child.try_wait()? {
-            break s;
-        }
-        if start.elapsed() >= limit {
-            timed_out = true;
-            let _ = child.kill();
-            break child.wait()?;
-        }
-        std::thread::sleep(Duration::from_millis(
-            if start.elapsed() < Duration::from_secs(1) {
-                2
-            } else {
-                20
-            },
-        ));
-    };
-    let stdout = out.and_then(|h| h.join().ok()).unwrap_or_default();
-    let stderr = err.and_then(|h| h.join().ok()).unwrap_or_default();
-    #[cfg(unix)]
-    let signal = std::os::unix::process::ExitStatusExt::signal(&status);
-    #[cfg(not(unix))]
-    let signal = None;
-    Ok(RunOutput {
-        code: if timed_out { None } else { status.code() },
-        signal,
-        timed_out,
-        stdout,
-        stderr,
-        duration: start.elapsed(),
-    })
-}
+pub use super::run::{run_limited, run_with, spawn_retrying, Limits, RunOutput, Whole};
 
 /// The command line as one shell-like string, for logs.
 pub fn command_text(cmd: &Command) -> String {
@@ -434,6 +307,10 @@ pub struct BuildInputs {
     /// cannot compile (gcc 12 stops with an internal compiler error on
     /// OpenACC array reductions).
     pub sequential_reference: bool,
+    /// Emulator builds run up to this many blocks of a grid at once
+    /// (`-DP2C_SIM_CONCURRENT_BLOCKS`, with `__shared__` declarations
+    /// rewritten per block: [`super::emu_shared`]); 0 or 1: one after another.
+    pub concurrent_blocks: u32,
 }
 
 /// A program whose text says `p2c-reference: sequential` is judged against
@@ -559,8 +436,15 @@ pub fn build_emulator(
     let text = std::fs::read_to_string(cu_file)
         .map_err(|e| format!("cannot read `{}`: {}", cu_file.display(), io_message(&e)))?;
     let m = Models::of(&text).union(extra.models);
+    let (source, blocks) = concurrent_source(cu_file, &text, inputs.concurrent_blocks, out)?;
     let mut cmd = Command::new(gxx);
     cmd.args(["-std=c++20", "-O1", "-pthread", "-DP2C_SIMT_EMULATOR"]);
+    if let Some(k) = blocks {
+        cmd.arg(format!("-DP2C_SIM_CONCURRENT_BLOCKS={k}"));
+        if let Some(dir) = cu_file.parent().filter(|d| !d.as_os_str().is_empty()) {
+            cmd.arg("-iquote").arg(dir);
+        }
+    }
     if sanitizer == Sanitizer::Thread {
         cmd.args(["-fsanitize=thread", "-g"]);
     }
@@ -570,13 +454,40 @@ pub fn build_emulator(
         .args(inputs.include_args())
         .args(&inputs.flags)
         .args(["-x", "c++"])
-        .arg(cu_file)
+        .arg(&source)
         .args(["-x", "none"])
         .args(&extra.objects)
         .arg("-o")
         .arg(out)
         .arg("-lm");
     compile(&mut cmd).map(|_| ())
+}
+
+/// The file an emulator build compiles: `cu_file` itself, or with
+/// concurrent blocks its copy beside `out` with every `__shared__`
+/// declaration made per block (and `#line` naming the original).
+fn concurrent_source(
+    cu_file: &Path,
+    text: &str,
+    blocks: u32,
+    out: &Path,
+) -> Result<(PathBuf, Option<u32>), String> {
+    if blocks <= 1 {
+        return Ok((cu_file.to_path_buf(), None));
+    }
+    let rewritten = super::emu_shared::per_block_shared(text).map_err(|e| {
+        format!(
+            "{}: {e}: the emulator cannot run its blocks concurrently",
+            cu_file.display()
+        )
+    })?;
+    let mut name = out.file_name().unwrap_or_default().to_os_string();
+    name.push(".blocks.cu");
+    let path = out.with_file_name(name);
+    let quoted = cu_file.display().to_string().replace('\\', "\\\\").replace('"', "\\\"").replace('\n', "\\n");
+    std::fs::write(&path, format!("#line 1 \"{quoted}\"\n{rewritten}"))
+        .map_err(|e| format!("cannot write `{}`: {}", path.display(), io_message(&e)))?;
+    Ok((path, Some(blocks)))
 }
 
 /// The GPU's architecture (`sm_90`), from nvidia-smi; `None` when no GPU is listed.
@@ -643,15 +554,14 @@ pub fn build_gpu(
 // Comparing runs
 // ---------------------------------------------------------------------------
 
-fn show_line(l: Option<&str>) -> String {
-    match l {
-        Some(l) => format!("`{}`", l.chars().take(200).collect::<String>()),
-        None => "(no line: output ended)".to_string(),
-    }
+fn show_line(l: &[u8]) -> String {
+    let l = String::from_utf8_lossy(l);
+    format!("`{}`", l.chars().take(200).collect::<String>())
 }
 
-/// Compares a run with the reference: `None` when exit status and stdout are
-/// equal, otherwise what differed, in words.
+/// Compares a run with the reference: `None` when the exit status, stdout
+/// and stderr are all equal (each stream read whole), otherwise what
+/// differed, in words: the status, and per stream its first differing line.
 pub fn compare(
     reference: &RunOutput,
     other: &RunOutput,
@@ -669,21 +579,28 @@ pub fn compare(
             other.status_text(limit)
         ));
     }
-    if reference.stdout != other.stdout {
-        let a = String::from_utf8_lossy(&reference.stdout);
-        let b = String::from_utf8_lossy(&other.stdout);
-        let (la, lb): (Vec<&str>, Vec<&str>) = (a.split('\n').collect(), b.split('\n').collect());
-        let i = (0..la.len().max(lb.len()))
-            .find(|&i| la.get(i) != lb.get(i))
-            .unwrap_or(0);
-        diffs.push(format!(
-            "stdout line {}: reference {}, {other_name} {} ({} vs {} bytes)",
-            i + 1,
-            show_line(la.get(i).copied()),
-            show_line(lb.get(i).copied()),
-            reference.stdout.len(),
-            other.stdout.len()
-        ));
+    let streams = [
+        ("stdout", (&reference.stdout, &reference.stdout_whole), (&other.stdout, &other.stdout_whole)),
+        ("stderr", (&reference.stderr, &reference.stderr_whole), (&other.stderr, &other.stderr_whole)),
+    ];
+    for (name, (ra, rw), (oa, ow)) in streams {
+        match super::compare::first_difference(rw.reader(ra), ow.reader(oa)) {
+            Ok(None) => {}
+            Ok(Some(d)) => {
+                let line = |h: &[u8], w: &Whole| {
+                    super::compare::line_at(w.reader(h), d.line_start).unwrap_or_default()
+                };
+                diffs.push(format!(
+                    "{name} line {}: reference {}, {other_name} {} ({} vs {} bytes)",
+                    d.line,
+                    show_line(&line(ra, rw)),
+                    show_line(&line(oa, ow)),
+                    rw.length(ra),
+                    ow.length(oa)
+                ));
+            }
+            Err(e) => diffs.push(format!("{name}: cannot compare: {}", io_message(&e))),
+        }
     }
     (!diffs.is_empty()).then(|| diffs.join("; "))
 }
@@ -710,6 +627,10 @@ pub struct VerifyOptions {
     /// Translate the preprocessed file (`--preprocess`), with the `-I`,
     /// `-D`, `-U` of the build flags and the include directories.
     pub preprocess: bool,
+    /// Judge time-outs on CPU time (all threads together) with this limit;
+    /// `timeout` is then the wall-clock backstop. For loaded machines: their
+    /// wall clock stretches, a program's CPU time does not.
+    pub cpu_limit: Option<Duration>,
 }
 
 /// The verdict of one verification.
@@ -720,6 +641,10 @@ pub enum Outcome {
     TranslateError,
     /// A build, a run or the comparison failed.
     Fail,
+    /// The reference (gcc's build of the original) failed to build, was
+    /// killed by a signal or timed out: there is nothing to compare with, so
+    /// no pass, whatever the translation did.
+    ReferenceFailed,
     /// The input could not be read or a tool is missing.
     Setup,
 }
@@ -903,34 +828,62 @@ pub fn verify_translated(
         Ok(e) => e,
         Err(e) => return fail(vec![e], "building the extra C files failed".into()),
     };
+    let limits = Limits {
+        wall: opts.timeout,
+        cpu: opts.cpu_limit,
+    };
+    let shown = limits.shown();
     let run = |bin: &Path| -> Result<RunOutput, String> {
         let mut cmd = Command::new(bin);
         cmd.current_dir(work);
-        run_limited(&mut cmd, opts.timeout)
+        run_with(&mut cmd, limits)
             .map_err(|e| format!("cannot run `{}`: {}", bin.display(), io_message(&e)))
+    };
+    let reference_failed = |log: Vec<String>, summary: String| VerifyReport {
+        outcome: Outcome::ReferenceFailed,
+        summary,
+        log,
+        diagnostics: String::new(),
     };
 
     let reference = if opts.judge == Judge::Reference {
         let bin = work.join("reference");
         if let Err(e) = build_reference(tc, c_file, &inputs, &extra, &bin) {
             log.push(format!("reference build (gcc) failed:\n{e}"));
-            return fail(log, "the reference build (gcc) failed".into());
+            return reference_failed(log, "the reference build (gcc) failed".into());
         }
         match run(&bin) {
             Ok(r) => {
                 log.push(format!(
                     "reference: {} in {:.2} s",
-                    r.status_text(opts.timeout),
+                    r.status_text(shown),
                     r.duration.as_secs_f64()
                 ));
+                if r.abnormal() {
+                    let stderr = String::from_utf8_lossy(&r.stderr);
+                    if !stderr.trim().is_empty() {
+                        log.push(format!("reference stderr:\n{}", tail_lines(&stderr, 30)));
+                    }
+                    return reference_failed(
+                        log,
+                        format!(
+                            "the reference (gcc's build of the original) {}: nothing to compare with",
+                            r.status_text(shown)
+                        ),
+                    );
+                }
                 Some(r)
             }
-            Err(e) => return fail(vec![e.clone()], e),
+            Err(e) => return reference_failed(vec![e.clone()], e),
         }
     } else {
         None
     };
 
+    if let Some(v) = leftover_check(cu_file) {
+        log.push(v.clone());
+        return fail(log, v);
+    }
     let mut targets: Vec<(&str, PathBuf, Result<(), String>)> = Vec::new();
     let emu_bin = work.join("emulator");
     targets.push((
@@ -962,13 +915,13 @@ pub fn verify_translated(
         };
         log.push(format!(
             "{name}: {} in {:.2} s",
-            r.status_text(opts.timeout),
+            r.status_text(shown),
             r.duration.as_secs_f64()
         ));
         let verdict = match &reference {
-            Some(reference) => compare(reference, &r, name, opts.timeout),
+            Some(reference) => compare(reference, &r, name, shown),
             None if r.success() => None,
-            None => Some(format!("{name}: {}", r.status_text(opts.timeout))),
+            None => Some(format!("{name}: {}", r.status_text(shown))),
         };
         if let Some(v) = verdict {
             let stderr = String::from_utf8_lossy(&r.stderr);
@@ -1001,18 +954,57 @@ pub fn verify_translated(
     }
 }
 
+/// `Some(message)` when the translation still holds offload pragmas: the
+/// `-fopenmp`/`-fopenacc` builds would run those regions on the host, and an
+/// untranslated region agreeing with the reference proves nothing.
+fn leftover_check(cu_file: &Path) -> Option<String> {
+    let text = std::fs::read_to_string(cu_file).ok()?;
+    let found = super::leftover::offload_pragmas(&text);
+    let first = found.first()?;
+    Some(format!(
+        "the translation still contains {} offload pragma{} that the emulator and GPU builds \
+         would run on the host (an untranslated region is no agreement): {}:{}: `#pragma {}`",
+        found.len(),
+        if found.len() == 1 { "" } else { "s" },
+        cu_file.display(),
+        first.line,
+        first.text
+    ))
+}
+
+/// `P2C_EMU_BLOCKS=K`: the emulator runs up to K (1..=16) blocks of a grid
+/// at once; unset or empty: one after another.
+pub fn emu_blocks_from_env() -> Result<u32, String> {
+    match std::env::var("P2C_EMU_BLOCKS") {
+        Err(_) => Ok(0),
+        Ok(v) if v.trim().is_empty() => Ok(0),
+        Ok(v) => match v.trim().parse::<u32>() {
+            Ok(k @ 1..=16) => Ok(k),
+            _ => Err(format!("P2C_EMU_BLOCKS must be a number from 1 to 16, not `{v}`")),
+        },
+    }
+}
+
 /// `pragma2cuda verify`.
 pub fn main(a: &VerifyArgs) -> i32 {
     let tc = Toolchain::from_env();
     let mut inputs = BuildInputs::from_extra(&a.extra);
     inputs.sequential_reference =
         std::fs::read_to_string(&a.file).is_ok_and(|t| wants_sequential_reference(&t));
+    inputs.concurrent_blocks = match emu_blocks_from_env() {
+        Ok(k) => k,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return crate::cli::EXIT_USAGE;
+        }
+    };
     let opts = VerifyOptions {
         device: a.device,
         timeout: Duration::from_secs(a.timeout_secs),
         inputs,
         judge: Judge::Reference,
         preprocess: a.preprocess,
+        cpu_limit: None,
     };
     let tmp;
     let work: PathBuf = match &a.keep {
@@ -1025,7 +1017,9 @@ pub fn main(a: &VerifyArgs) -> i32 {
                 );
                 return crate::cli::EXIT_USAGE;
             }
-            k.clone()
+            // Programs run with the work directory as their current
+            // directory: a relative DIR must not be resolved again there.
+            k.canonicalize().unwrap_or_else(|_| k.clone())
         }
         None => match tempfile::Builder::new().prefix("p2c-verify.").tempdir() {
             Ok(t) => {
@@ -1058,6 +1052,10 @@ pub fn main(a: &VerifyArgs) -> i32 {
         }
         Outcome::Fail => {
             println!("FAIL {name}: {}", r.summary);
+            crate::cli::EXIT_ERRORS
+        }
+        Outcome::ReferenceFailed => {
+            println!("REFERENCE-FAILED {name}: {}", r.summary);
             crate::cli::EXIT_ERRORS
         }
         Outcome::Setup => {
@@ -1412,26 +1410,6 @@ ptxas info    : Used 9 registers, used 1 barriers, 1024 bytes smem
         let d = compare(&out(Some(0), ""), &hung, "emulator", t).unwrap();
         assert!(d.contains("emulator timed out after 60 s"), "{d}");
     }
-
-    #[test]
-    fn runs_are_limited_in_time() {
-        let r = run_limited(
-            Command::new("sh").args(["-c", "echo hi; exec sleep 30"]),
-            Duration::from_millis(300),
-        )
-        .unwrap();
-        assert!(r.timed_out && r.code.is_none());
-        assert!(r.duration < Duration::from_secs(10));
-        let r = run_limited(
-            Command::new("sh").args(["-c", "echo out; echo err >&2; exit 3"]),
-            Duration::from_secs(30),
-        )
-        .unwrap();
-        assert_eq!(
-            (r.code, r.stdout.as_slice(), r.stderr.as_slice()),
-            (Some(3), &b"out\n"[..], &b"err\n"[..])
-        );
-    }
 }
 
 /// The build-and-compare plumbing with hand-written files: a C reference and
@@ -1483,6 +1461,7 @@ int main(void) {
             inputs: BuildInputs::from_extra(&[d.path().join("helper.c").display().to_string()]),
             judge: Judge::Reference,
             preprocess: false,
+            cpu_limit: None,
         };
         (d, tc, opts)
     }
@@ -1617,6 +1596,110 @@ int main(void) {
         assert_eq!(
             (r.outcome, r.summary.as_str()),
             (Outcome::Fail, "emulator: exit code 1")
+        );
+    }
+
+    /// Runs `c_src` as the reference and `cu_src` as the translation.
+    fn verify_pair(c_src: &str, cu_src: &str) -> VerifyReport {
+        let (d, tc, opts) = setup();
+        std::fs::write(d.path().join("prog.c"), c_src).unwrap();
+        let cu_path = d.path().join("prog.cu");
+        std::fs::write(&cu_path, cu_src).unwrap();
+        verify_translated(
+            &d.path().join("prog.c"),
+            &cu_path,
+            &opts,
+            &tc,
+            &d.path().join("work"),
+        )
+    }
+
+    #[test]
+    fn a_difference_only_on_stderr_fails() {
+        let r = verify_pair(
+            "#include <stdio.h>\nint main(void) { printf(\"same\\n\"); fprintf(stderr, \"warn 1\\n\"); return 0; }\n",
+            "#include <cuda_runtime.h>\n#include <cstdio>\nint main() { std::printf(\"same\\n\"); std::fprintf(stderr, \"warn 2\\n\"); return 0; }\n",
+        );
+        assert_eq!(r.outcome, Outcome::Fail, "{}", r.summary);
+        assert!(
+            r.summary
+                .contains("stderr line 1: reference `warn 1`, emulator `warn 2`"),
+            "{}",
+            r.summary
+        );
+        assert!(!r.summary.contains("stdout"), "{}", r.summary);
+    }
+
+    /// A reference killed by a signal is no reference, even when the
+    /// translation dies the same way.
+    #[test]
+    fn a_crashing_reference_is_not_a_pass() {
+        let r = verify_pair(
+            "#include <stdlib.h>\nint main(void) { abort(); }\n",
+            "#include <cuda_runtime.h>\n#include <cstdlib>\nint main() { std::abort(); }\n",
+        );
+        assert_eq!(r.outcome, Outcome::ReferenceFailed, "{}", r.summary);
+        assert!(r.summary.contains("killed by signal 6"), "{}", r.summary);
+    }
+
+    #[test]
+    fn a_hanging_reference_is_not_a_pass() {
+        let (d, tc, mut opts) = setup();
+        opts.timeout = Duration::from_secs(1);
+        std::fs::write(
+            d.path().join("prog.c"),
+            "int main(void) { for (volatile int k = 0;; k = k) {} }\n",
+        )
+        .unwrap();
+        let cu_path = d.path().join("prog.cu");
+        std::fs::write(&cu_path, cu("for (volatile int k = 0;; k = k) {}", "3")).unwrap();
+        let r = verify_translated(
+            &d.path().join("prog.c"),
+            &cu_path,
+            &opts,
+            &tc,
+            &d.path().join("work"),
+        );
+        assert_eq!(r.outcome, Outcome::ReferenceFailed, "{}", r.summary);
+        assert!(r.summary.contains("timed out after 1 s"), "{}", r.summary);
+    }
+
+    #[test]
+    fn a_reference_that_fails_to_build_is_not_a_pass() {
+        let r = verify_pair(
+            "int main(void) { return undeclared_name; }\n",
+            "#include <cuda_runtime.h>\nint main() { return 0; }\n",
+        );
+        assert_eq!(r.outcome, Outcome::ReferenceFailed, "{}", r.summary);
+    }
+
+    #[test]
+    fn a_left_over_offload_pragma_fails() {
+        let r = verify_pair(
+            "int main(void) { return 0; }\n",
+            "#include <cuda_runtime.h>\nint main() {\n  int s = 0;\n#pragma /* c */ omp target teams distribute map(tofrom: s)\n  for (int i = 0; i < 4; i++) s += 0;\n  return s;\n}\n",
+        );
+        assert_eq!(r.outcome, Outcome::Fail, "{}", r.summary);
+        assert!(
+            r.summary.contains("prog.cu:4: `#pragma omp target teams distribute map(tofrom: s)`"),
+            "{}",
+            r.summary
+        );
+    }
+
+    /// Outputs that differ only after 16 MiB (where captures used to be cut).
+    #[test]
+    fn a_difference_past_16_mib_fails() {
+        let big = "for (int k = 0; k < 17 * 1024; k++) fwrite(kb, 1, 1024, stdout);";
+        let r = verify_pair(
+            &format!("#include <stdio.h>\nstatic char kb[1024];\nint main(void) {{ {big} printf(\"\\nend a\\n\"); return 0; }}\n"),
+            &format!("#include <cuda_runtime.h>\n#include <cstdio>\nstatic char kb[1024];\nint main() {{ {big} std::printf(\"\\nend b\\n\"); return 0; }}\n"),
+        );
+        assert_eq!(r.outcome, Outcome::Fail, "{}", r.summary);
+        assert!(
+            r.summary.contains("stdout line 2: reference `end a`, emulator `end b`"),
+            "{}",
+            r.summary
         );
     }
 

@@ -5,21 +5,21 @@
 
 // ---- block barriers ---------------------------------------------------------------------
 inline void __syncthreads() {
-    p2c_sim::Launch &L = *p2c_sim::ctx("__syncthreads").launch;
+    p2c_sim::Block &L = *p2c_sim::ctx("__syncthreads").blk;
     p2c_sim::barrier("__syncthreads", 0, L.nwarps * 32, true, true, 0);
 }
 inline int __syncthreads_count(int pred) {
-    p2c_sim::Launch &L = *p2c_sim::ctx("__syncthreads_count").launch;
+    p2c_sim::Block &L = *p2c_sim::ctx("__syncthreads_count").blk;
     return static_cast<int>(
         p2c_sim::barrier("__syncthreads_count", 0, L.nwarps * 32, true, true, pred).count);
 }
 inline int __syncthreads_and(int pred) {
-    p2c_sim::Launch &L = *p2c_sim::ctx("__syncthreads_and").launch;
+    p2c_sim::Block &L = *p2c_sim::ctx("__syncthreads_and").blk;
     return static_cast<int>(
         p2c_sim::barrier("__syncthreads_and", 0, L.nwarps * 32, true, true, pred).all);
 }
 inline int __syncthreads_or(int pred) {
-    p2c_sim::Launch &L = *p2c_sim::ctx("__syncthreads_or").launch;
+    p2c_sim::Block &L = *p2c_sim::ctx("__syncthreads_or").blk;
     return static_cast<int>(
         p2c_sim::barrier("__syncthreads_or", 0, L.nwarps * 32, true, true, pred).any);
 }
@@ -60,7 +60,7 @@ inline int __all_sync(unsigned mask, int pred) { return __ballot_sync(mask, pred
 // returned from the kernel.
 inline unsigned __activemask() {
     p2c_sim::ThreadCtx &c = p2c_sim::ctx("__activemask");
-    return p2c_sim::live_lanes(*c.launch, c.warp);
+    return p2c_sim::live_lanes(*c.blk, c.warp);
 }
 
 namespace p2c_sim {
@@ -238,7 +238,7 @@ inline bool p2c_sim_on_device() { return p2c_sim::tctx != nullptr; }
 
 // ---- dynamic shared memory --------------------------------------------------------------
 inline unsigned char *p2c_sim_dynamic_shared() {
-    return p2c_sim::ctx("p2c_sim_dynamic_shared").launch->dyn_shared;
+    return p2c_sim::ctx("p2c_sim_dynamic_shared").blk->dyn_shared;
 }
 
 // ---- fences ---------------------------------------------------------------------------------

@@ -504,20 +504,31 @@ struct Launcher {
         L.nwarps = (L.nthreads + 31) / 32;
         L.nblocks = static_cast<unsigned long long>(grid.x) * grid.y * grid.z;
         L.shmem = shmem;
-        // Dynamic shared memory starts with a recognisable pattern, as it is undefined.
+        L.nslots = static_cast<unsigned>(
+            std::min<unsigned long long>(kSlots, std::max<unsigned long long>(L.nblocks, 1)));
+        // Dynamic shared memory (one buffer per block slot) starts with a recognisable
+        // pattern, as it is undefined.
+        const size_t dyn_bytes = (shmem + 15) / 16 * 16 + 16;
         std::unique_ptr<unsigned char, void (*)(void *)> dyn(
-            static_cast<unsigned char *>(std::aligned_alloc(16, (shmem + 15) / 16 * 16 + 16)),
+            static_cast<unsigned char *>(std::aligned_alloc(16, dyn_bytes * L.nslots)),
             std::free);
-        std::memset(dyn.get(), 0xA5, (shmem + 15) / 16 * 16 + 16);
-        L.dyn_shared = dyn.get();
-        for (unsigned w = 0; w < L.nwarps; ++w) {
-            unsigned n = std::min(32u, L.nthreads - w * 32);
-            L.warps[w].existing = n == 32 ? 0xffffffffu : ((1u << n) - 1u);
+        std::memset(dyn.get(), 0xA5, dyn_bytes * L.nslots);
+        for (unsigned k = 0; k < L.nslots; ++k) {
+            Block &B = L.slots[k];
+            B.index = k;
+            B.nwarps = L.nwarps;
+            B.current = k;
+            B.dyn_shared = dyn.get() + k * dyn_bytes;
+            for (unsigned w = 0; w < L.nwarps; ++w) {
+                unsigned n = std::min(32u, L.nthreads - w * 32);
+                B.warps[w].existing = n == 32 ? 0xffffffffu : ((1u << n) - 1u);
+            }
+            B.end_arrived.store(0, std::memory_order_relaxed);
+            B.reset_block();
         }
-        L.end_arrived.store(0, std::memory_order_relaxed);
-        L.reset_block();
+        L.next_block.store(L.nslots, std::memory_order_relaxed);
         pool.run(L);
-        L.dyn_shared = nullptr;
+        for (unsigned k = 0; k < L.nslots; ++k) L.slots[k].dyn_shared = nullptr;
         L.args = nullptr;
     }
 };

@@ -1,8 +1,11 @@
 // pragma2cuda SIMT emulator: threads, blocks, barriers and warp collectives.
 //
 // One OS thread runs one CUDA thread of a block. A launch wakes blockDim threads of a
-// persistent pool; each of them runs its thread of block 0, 1, 2, ... in turn, with a
-// block-end barrier between blocks (so blocks never overlap and __shared__ statics are safe).
+// persistent pool per block slot (P2C_SIM_CONCURRENT_BLOCKS slots, default 1); the threads
+// of a slot run their thread of one block after another, with a block-end barrier between
+// blocks, and take the next block of the grid (in increasing order) when one ends. With
+// one slot blocks never overlap and __shared__ statics are safe; with several, blocks run
+// at once as on a GPU and __shared__ variables live per slot (block_shared below).
 // Every wait sleeps on a futex (no busy spinning) and every wait inside a kernel has a
 // deadline: past it the emulator prints who waited where and aborts.
 #pragma once
@@ -40,6 +43,21 @@ inline double deadlock_seconds() {
     return s;
 }
 
+// How much slower than an idle machine this one runs now: the 1-minute load average per
+// online CPU, at least 1, at most 30. A wait is called a deadlock only after
+// deadlock_seconds() times this factor, so a loaded machine (a 2-core CI machine running
+// hundreds of emulator threads beside other jobs) does not turn slowness into a deadlock.
+inline double load_factor() {
+    double load = 0.0;
+    if (FILE *f = std::fopen("/proc/loadavg", "r")) {
+        if (std::fscanf(f, "%lf", &load) != 1) load = 0.0;
+        std::fclose(f);
+    }
+    const long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    const double r = cpus > 0 ? load / static_cast<double>(cpus) : 1.0;
+    return r < 1.0 ? 1.0 : (r > 30.0 ? 30.0 : r);
+}
+
 // ---- futex ----------------------------------------------------------------------------
 static_assert(sizeof(std::atomic<uint32_t>) == sizeof(uint32_t));
 
@@ -68,12 +86,19 @@ template <class Describe>
 inline void wait_while_equal(std::atomic<uint32_t> &a, uint32_t old, Describe &&describe) {
     using clock = std::chrono::steady_clock;
     if (yield_while_equal(a, old)) return;
-    const auto deadline =
-        clock::now() + std::chrono::duration_cast<clock::duration>(
-                           std::chrono::duration<double>(deadlock_seconds()));
+    const auto start = clock::now();
+    auto allowed = [&](double factor) {
+        return start + std::chrono::duration_cast<clock::duration>(
+                           std::chrono::duration<double>(deadlock_seconds() * factor));
+    };
+    auto deadline = allowed(1.0);
     while (a.load(std::memory_order_acquire) == old) {
         auto now = clock::now();
-        if (now >= deadline) describe();
+        if (now >= deadline) {
+            // Past the limit: scaled by the machine's load it may not be a deadlock yet.
+            deadline = allowed(load_factor());
+            if (now >= deadline) describe();
+        }
         auto left = std::chrono::duration_cast<std::chrono::nanoseconds>(deadline - now);
         if (left > std::chrono::seconds(1)) left = std::chrono::seconds(1);
         struct timespec ts;
@@ -149,22 +174,20 @@ struct Warp {
     WarpSlot slots[32];
 };
 
-struct Launch {
-    void (*invoke)(const void *) = nullptr;
-    const void *args = nullptr;
-    dim3 grid, block;
-    unsigned nthreads = 0, nwarps = 0;
-    unsigned long long nblocks = 0;
+constexpr unsigned kSlots = P2C_SIM_CONCURRENT_BLOCKS;
+
+// The state of one running block (one slot of concurrently running blocks).
+struct Block {
+    unsigned index = 0;                     // slot number
+    unsigned nwarps = 0;
+    unsigned long long current = 0;         // the block it runs; >= nblocks: none left
     unsigned char *dyn_shared = nullptr;
-    size_t shmem = 0;
     NamedBarrier bars[kNamedBarriers];
     Warp warps[kMaxWarps];
     std::atomic<uint32_t> exited_threads{0};
     std::atomic<uint32_t> pending_bars{0};  // bit per barrier with a phase in progress
     std::atomic<uint32_t> end_arrived{0};
     std::atomic<uint32_t> end_gen{0};
-    std::atomic<uint32_t> remaining{0};
-    std::atomic<uint32_t> done{0};
 
     // Called by the last thread to finish a block, while all others wait for end_gen.
     void reset_block() {
@@ -179,8 +202,22 @@ struct Launch {
     }
 };
 
+struct Launch {
+    void (*invoke)(const void *) = nullptr;
+    const void *args = nullptr;
+    dim3 grid, block;
+    unsigned nthreads = 0, nwarps = 0, nslots = 1;
+    unsigned long long nblocks = 0;
+    size_t shmem = 0;
+    Block slots[kSlots];
+    std::atomic<unsigned long long> next_block{0};
+    std::atomic<uint32_t> remaining{0};
+    std::atomic<uint32_t> done{0};
+};
+
 struct ThreadCtx {
     Launch *launch = nullptr;
+    Block *blk = nullptr;
     unsigned linear = 0, warp = 0, lane = 0;
 };
 
@@ -216,12 +253,12 @@ inline ThreadCtx &ctx(const char *what) {
 }
 
 // ---- named barriers / __syncthreads -------------------------------------------------------
-inline unsigned live_lanes(Launch &L, unsigned w) {
+inline unsigned live_lanes(Block &L, unsigned w) {
     return L.warps[w].existing & ~L.warps[w].exited.load(std::memory_order_seq_cst);
 }
 
 // Completes the phase if enough warps have arrived. Caller holds b.m.
-inline bool barrier_try_complete(Launch &L, unsigned id) {
+inline bool barrier_try_complete(Block &L, unsigned id) {
     NamedBarrier &b = L.bars[id];
     if (b.expected == 0 || b.warps_arrived * 32 < b.expected) return false;
     L.pending_bars.fetch_and(~(1u << id), std::memory_order_seq_cst);
@@ -236,7 +273,7 @@ inline bool barrier_try_complete(Launch &L, unsigned id) {
 }
 
 // Marks warp w arrived if all its live lanes have. Caller holds b.m.
-inline void barrier_count_warp(Launch &L, NamedBarrier &b, unsigned w) {
+inline void barrier_count_warp(Block &L, NamedBarrier &b, unsigned w) {
     unsigned live = live_lanes(L, w);
     if (b.lanes[w] == 0 || (b.lanes[w] & live) != live) return;
     unsigned &c = b.counted[w / 32];
@@ -252,7 +289,7 @@ struct BarrierResult {
 inline BarrierResult barrier(const char *what, unsigned id, unsigned count, bool wait,
                              bool all_threads, int pred) {
     ThreadCtx &c = ctx(what);
-    Launch &L = *c.launch;
+    Block &L = *c.blk;
     if (id >= kNamedBarriers)
         fail_at(what, "barrier id %u out of range (0..%u)", id, kNamedBarriers - 1);
     if (!all_threads) {
@@ -313,7 +350,7 @@ inline BarrierResult barrier(const char *what, unsigned id, unsigned count, bool
 // A thread's kernel returned: check nobody waits for it, and let the warp's barrier
 // arrivals count without it.
 inline void thread_exit(ThreadCtx &c) {
-    Launch &L = *c.launch;
+    Block &L = *c.blk;
     unsigned bit = 1u << c.lane;
     L.exited_threads.fetch_add(1, std::memory_order_seq_cst);
     L.warps[c.warp].exited.fetch_or(bit, std::memory_order_seq_cst);
@@ -348,7 +385,7 @@ template <class Read>
 inline auto warp_collective(const char *what, WarpOp op, unsigned mask, uint64_t val,
                             Read &&read) {
     ThreadCtx &c = ctx(what);
-    Launch &L = *c.launch;
+    Block &L = *c.blk;
     Warp &w = L.warps[c.warp];
     const unsigned bit = 1u << c.lane;
     if (!(mask & bit))
@@ -423,9 +460,11 @@ inline auto warp_collective(const char *what, WarpOp op, unsigned mask, uint64_t
 }
 
 // ---- worker pool ----------------------------------------------------------------------
-inline void run_thread(Launch &L, unsigned t) {
+inline void run_thread(Launch &L, unsigned slot, unsigned t) {
+    Block &B = L.slots[slot];
     ThreadCtx c;
     c.launch = &L;
+    c.blk = &B;
     c.linear = t;
     c.warp = t / 32;
     c.lane = t % 32;
@@ -435,20 +474,24 @@ inline void run_thread(Launch &L, unsigned t) {
     gridDim = L.grid;
     tctx = &c;
     const unsigned long long gx = L.grid.x, gy = L.grid.y;
-    for (unsigned long long b = 0; b < L.nblocks; ++b) {
+    for (;;) {
+        const unsigned long long b = B.current;
+        if (b >= L.nblocks) break;
         blockIdx = uint3{static_cast<unsigned>(b % gx), static_cast<unsigned>((b / gx) % gy),
                          static_cast<unsigned>(b / (gx * gy))};
         L.invoke(L.args);
         thread_exit(c);
-        // Block-end barrier: nobody starts block b+1 before every thread finished block b.
-        uint32_t g = L.end_gen.load(std::memory_order_acquire);
-        if (L.end_arrived.fetch_add(1, std::memory_order_acq_rel) + 1 == L.nthreads) {
-            L.end_arrived.store(0, std::memory_order_relaxed);
-            L.reset_block();
-            L.end_gen.fetch_add(1, std::memory_order_release);
-            futex_wake_all(&L.end_gen);
+        // Block-end barrier: nobody of this slot starts its next block before every thread
+        // finished this one. The last thread takes the grid's next block for the slot.
+        uint32_t g = B.end_gen.load(std::memory_order_acquire);
+        if (B.end_arrived.fetch_add(1, std::memory_order_acq_rel) + 1 == L.nthreads) {
+            B.end_arrived.store(0, std::memory_order_relaxed);
+            B.reset_block();
+            B.current = L.next_block.fetch_add(1, std::memory_order_relaxed);
+            B.end_gen.fetch_add(1, std::memory_order_release);
+            futex_wake_all(&B.end_gen);
         } else {
-            wait_forever_while_equal(L.end_gen, g);
+            wait_forever_while_equal(B.end_gen, g);
         }
     }
     tctx = nullptr;
@@ -475,7 +518,7 @@ class Pool {
             wait_forever_while_equal(w->seq, seen);
             seen = w->seq.load(std::memory_order_acquire);
             if (shutdown_.load(std::memory_order_acquire)) return;
-            run_thread(*current_, index);
+            run_thread(*current_, index / current_->nthreads, index % current_->nthreads);
         }
     }
 
@@ -499,9 +542,10 @@ class Pool {
         if (from_worker) (void)state.release();  // workers may still touch it
     }
 
-    // Runs L on nthreads pool threads and returns when all blocks are done.
+    // Runs L on nthreads pool threads per slot and returns when all blocks are done.
     void run(Launch &L) {
-        while (workers_.size() < L.nthreads) {
+        const unsigned total = L.nthreads * L.nslots;
+        while (workers_.size() < total) {
             auto w = std::make_unique<Worker>();
             Worker *raw = w.get();
             unsigned index = static_cast<unsigned>(workers_.size());
@@ -513,8 +557,8 @@ class Pool {
         current_ = &L;
         ++seq_;
         L.done.store(0, std::memory_order_relaxed);
-        L.remaining.store(L.nthreads, std::memory_order_relaxed);
-        for (unsigned i = 0; i < L.nthreads; ++i) {
+        L.remaining.store(total, std::memory_order_relaxed);
+        for (unsigned i = 0; i < total; ++i) {
             workers_[i]->seq.store(seq_, std::memory_order_release);
             futex_wake_all(&workers_[i]->seq);
         }
@@ -525,6 +569,29 @@ class Pool {
 inline Pool &pool() {
     static Pool p;
     return p;
+}
+
+// The storage of one __shared__ variable (declaration `Id`, type T) for the calling
+// thread's block slot: allocated zero-filled on first use, kept for the process (a slot's
+// blocks reuse it, as they would a static). `pragma2cuda verify` rewrites `__shared__ T x;`
+// into `auto &x = *p2c_sim::block_shared<T, align, id>();` for concurrent blocks.
+template <class T, size_t Align, unsigned Id>
+inline T *block_shared() {
+    static std::atomic<void *> per_slot[kSlots];
+    std::atomic<void *> &s = per_slot[ctx("a __shared__ variable").blk->index];
+    void *p = s.load(std::memory_order_acquire);
+    if (p) return static_cast<T *>(p);
+    constexpr size_t a0 = Align > alignof(T) ? Align : alignof(T);
+    constexpr size_t a = a0 > 16 ? a0 : 16;
+    const size_t bytes = (sizeof(T) + a - 1) / a * a;
+    void *fresh = std::aligned_alloc(a, bytes);
+    if (!fresh) fail("out of memory for a __shared__ variable");
+    std::memset(fresh, 0, bytes);
+    if (s.compare_exchange_strong(p, fresh, std::memory_order_acq_rel,
+                                  std::memory_order_acquire))
+        return static_cast<T *>(fresh);
+    std::free(fresh);
+    return static_cast<T *>(p);
 }
 
 }  // namespace p2c_sim

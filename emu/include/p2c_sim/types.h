@@ -15,9 +15,23 @@
 #define __forceinline__ inline __attribute__((always_inline))
 #define __noinline__ __attribute__((noinline))
 #define __launch_bounds__(...)
+// P2C_SIM_CONCURRENT_BLOCKS=K (default 1) runs up to K blocks of a grid at once.
+#ifndef P2C_SIM_CONCURRENT_BLOCKS
+#define P2C_SIM_CONCURRENT_BLOCKS 1
+#endif
+#if P2C_SIM_CONCURRENT_BLOCKS < 1 || P2C_SIM_CONCURRENT_BLOCKS > 16
+#error "pragma2cuda SIMT emulator: P2C_SIM_CONCURRENT_BLOCKS must be 1..16"
+#endif
+#if P2C_SIM_CONCURRENT_BLOCKS == 1
 // Blocks of a grid run one after another, so one copy of each __shared__ variable serves
 // every block: a function-local static is shared by the threads of the running block.
 #define __shared__ static
+#else
+// Concurrent blocks need a copy of each __shared__ variable per running block: `pragma2cuda
+// verify` rewrites every declaration into a p2c_sim::block_shared<T, align, id>() reference
+// before compiling. One that is left is a compile error, never a variable shared by blocks.
+#define __shared__ p2c_sim_shared_needs_the_per_block_rewrite_of_pragma2cuda_verify
+#endif
 // __restrict__ is a GCC keyword already.
 
 namespace p2c_sim {}

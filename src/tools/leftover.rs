@@ -1,0 +1,185 @@
+//! Offload pragmas left in a translation. An OpenMP `target` / `teams` /
+//! `distribute` or an OpenACC directive that survives in the `.cu` is run on
+//! the host by the `-fopenmp` / `-fopenacc` emulator and GPU builds, so the
+//! run would agree with the reference without the region ever being
+//! translated: `verify` reports such lines instead of a pass.
+//!
+//! The scan is comment-aware (comments anywhere in the line, the pragma
+//! prefix included, are blanks; strings are kept) and knows line splices,
+//! `#pragma` and `_Pragma("...")`.
+
+/// One leftover pragma: its 1-based line and its words.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Leftover {
+    pub line: usize,
+    pub text: String,
+}
+
+/// Every offload pragma in `text`.
+pub fn offload_pragmas(text: &str) -> Vec<Leftover> {
+    let clean = blank_comments(text);
+    let mut out = Vec::new();
+    let mut line_no = 1;
+    let mut logical = String::new();
+    let mut start_line = 1;
+    for line in clean.split('\n') {
+        if logical.is_empty() {
+            start_line = line_no;
+        }
+        line_no += 1;
+        if let Some(body) = line.strip_suffix('\\') {
+            logical.push_str(body);
+            logical.push(' ');
+            continue;
+        }
+        logical.push_str(line);
+        for p in pragma_bodies(&logical) {
+            if is_offload(&p) {
+                out.push(Leftover {
+                    line: start_line,
+                    text: p.split_whitespace().collect::<Vec<_>>().join(" "),
+                });
+            }
+        }
+        logical.clear();
+    }
+    out
+}
+
+/// The text after `#pragma` of a logical line, and the contents of each
+/// `_Pragma("...")` in it.
+fn pragma_bodies(line: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let t = line.trim_start();
+    if let Some(rest) = t.strip_prefix('#') {
+        let rest = rest.trim_start();
+        if let Some(body) = rest.strip_prefix("pragma") {
+            if body.starts_with(|c: char| c.is_whitespace()) {
+                out.push(body.to_string());
+            }
+        }
+    }
+    let mut rest = line;
+    while let Some(i) = rest.find("_Pragma") {
+        rest = &rest[i + 7..];
+        let r = rest.trim_start();
+        let Some(r) = r.strip_prefix('(') else { continue };
+        let Some(r) = r.trim_start().strip_prefix('"') else {
+            continue;
+        };
+        let mut body = String::new();
+        let mut chars = r.chars();
+        while let Some(c) = chars.next() {
+            match c {
+                '"' => break,
+                '\\' => body.extend(chars.next()),
+                c => body.push(c),
+            }
+        }
+        out.push(body);
+    }
+    out
+}
+
+/// `omp` with a `target`, `teams` or `distribute` directive word, or any `acc` directive.
+fn is_offload(body: &str) -> bool {
+    let mut words = body
+        .split(|c: char| c.is_whitespace() || c == '(' || c == ',')
+        .filter(|w| !w.is_empty());
+    match words.next() {
+        Some("acc") => true,
+        Some("omp") => words
+            .take_while(|w| w.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'))
+            .any(|w| matches!(w, "target" | "teams" | "distribute")),
+        _ => false,
+    }
+}
+
+/// `text` with every comment replaced by spaces (newlines kept); string and
+/// character literals are kept as they are.
+fn blank_comments(text: &str) -> String {
+    let b = text.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b'/' if b.get(i + 1) == Some(&b'*') => {
+                out.extend_from_slice(b"  ");
+                i += 2;
+                while i < b.len() && !(b[i] == b'*' && b.get(i + 1) == Some(&b'/')) {
+                    out.push(if b[i] == b'\n' { b'\n' } else { b' ' });
+                    i += 1;
+                }
+                i = (i + 2).min(b.len());
+                out.extend_from_slice(b"  ");
+            }
+            b'/' if b.get(i + 1) == Some(&b'/') => {
+                // A `//` comment ends at a newline not preceded by a splice.
+                while i < b.len() && !(b[i] == b'\n' && (i == 0 || b[i - 1] != b'\\')) {
+                    out.push(if b[i] == b'\n' { b'\n' } else { b' ' });
+                    i += 1;
+                }
+            }
+            q @ (b'"' | b'\'') => {
+                out.push(q);
+                i += 1;
+                while i < b.len() && b[i] != q && b[i] != b'\n' {
+                    if b[i] == b'\\' && i + 1 < b.len() {
+                        out.push(b[i]);
+                        i += 1;
+                    }
+                    out.push(b[i]);
+                    i += 1;
+                }
+                if i < b.len() && b[i] == q {
+                    out.push(q);
+                    i += 1;
+                }
+            }
+            c => {
+                out.push(c);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lines(text: &str) -> Vec<usize> {
+        offload_pragmas(text).iter().map(|l| l.line).collect()
+    }
+
+    #[test]
+    fn offload_pragmas_are_found_in_every_spelling() {
+        let text = "\
+#pragma omp parallel for\n\
+#pragma omp target teams distribute parallel for map(to: a)\n\
+  #  pragma /* c */ omp teams\n\
+/* c */ #pragma acc parallel loop\n\
+#pragma /**/acc data copy(a)\n\
+_Pragma(\"omp target\") int x;\n\
+#pragma omp \\\n  distribute\n\
+#pragma omp declare target\n\
+#pragma omp parallel num_threads(4)\n\
+#pragma once\n";
+        assert_eq!(lines(text), vec![2, 3, 4, 5, 6, 7, 9]);
+        let l = &offload_pragmas("#pragma omp target /* x */ map(to: a)\n")[0];
+        assert_eq!(l.text, "omp target map(to: a)");
+    }
+
+    #[test]
+    fn comments_and_strings_are_not_pragmas() {
+        let text = "\
+// #pragma omp target\n\
+/* #pragma acc parallel\n\
+   #pragma acc loop */\n\
+const char *s = \"#pragma omp target\";\n\
+// a comment that continues \\\n#pragma omp target\n\
+#pragma omp parallel for /* target */\n";
+        assert_eq!(lines(text), Vec::<usize>::new());
+    }
+}
