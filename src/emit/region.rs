@@ -941,7 +941,7 @@ fn host_text(r: &Region, fallback: &str, file_name: &str, n: &Names) -> String {
             Attr::Mapped {
                 kind,
                 sections,
-                always,
+                mods,
             } => {
                 // An implicitly mapped whole array may find a section of itself present.
                 let mut k = if v.is_implicit() && v.sym.ty.is_array() {
@@ -949,10 +949,9 @@ fn host_text(r: &Region, fallback: &str, file_name: &str, n: &Names) -> String {
                 } else {
                     kind.runtime_name().to_string()
                 };
-                if *always {
-                    // Copied in at entry and back at exit even when present.
-                    k.push_str(" | P2C_MAP_ALWAYS");
-                }
+                // `always`: copied in and back even when present;
+                // `present`: a runtime error when absent.
+                k.push_str(&mods.runtime_flags());
                 if v.sym.ty.is_scalar() {
                     let _ = writeln!(
                         h,

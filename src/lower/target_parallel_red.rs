@@ -60,7 +60,7 @@ pub fn to_fork(
                 v.attr = Attr::Mapped {
                     kind: map,
                     sections: vec![],
-                    always: false,
+                    mods: Default::default(),
                 };
                 v.rule = RULE;
             }
@@ -88,7 +88,7 @@ pub fn to_fork(
                 v.attr = Attr::Mapped {
                     kind: MapKind::ToFrom,
                     sections,
-                    always: false,
+                    mods: Default::default(),
                 };
             }
             _ => {}

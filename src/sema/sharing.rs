@@ -153,6 +153,46 @@ impl RedOp {
     }
 }
 
+/// The OpenMP 5.2 map-type modifiers (5.8.3) a region's map honours at
+/// run time; `close` is a hint and OpenACC has none.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MapMods {
+    /// `always`: `to` / `from` transfer even when the data is (or stays) present.
+    pub always: bool,
+    /// `present`: a runtime error when the data is not present already.
+    pub present: bool,
+}
+
+impl MapMods {
+    /// The modifiers of clause `name` (only OpenMP `map` has them).
+    pub fn of(model: Model, name: &str, modifiers: &[crate::directives::Word]) -> Self {
+        let has = |w: &str| modifiers.iter().any(|m| m.text == w);
+        if model != Model::Omp || name != "map" {
+            return MapMods::default();
+        }
+        MapMods {
+            always: has("always"),
+            present: has("present"),
+        }
+    }
+
+    pub fn is_none(self) -> bool {
+        self == MapMods::default()
+    }
+
+    /// The prelude's flags for these modifiers, each as ` | FLAG`.
+    pub fn runtime_flags(self) -> String {
+        let mut f = String::new();
+        if self.always {
+            f.push_str(" | P2C_MAP_ALWAYS");
+        }
+        if self.present {
+            f.push_str(" | P2C_MAP_MUST_BE_PRESENT");
+        }
+        f
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Attr {
     /// Each thread has its own uninitialised copy.
@@ -163,9 +203,8 @@ pub enum Attr {
     Mapped {
         kind: MapKind,
         sections: Vec<Section>,
-        /// OpenMP's `always` map-type modifier: the transfer of `to` /
-        /// `from` happens even when the data is (or stays) present.
-        always: bool,
+        /// The OpenMP map-type modifiers honoured at run time.
+        mods: MapMods,
     },
     /// Reduced into the variable's device copy; `arith` is its scalar type;
     /// `map` how that copy is mapped: `ToFrom` (the combined construct's
@@ -523,11 +562,9 @@ pub fn decide(
     for clause in &dir.clauses {
         let name = clause.name.as_str();
         let kind = map_kind_of(dir.model, name, clause.modifiers());
-        // OpenMP 5.2 `always`: transfer even when present (never on a
-        // reduction or lastprivate pair, which has one attribute).
-        let always = dir.model == Model::Omp
-            && name == "map"
-            && clause.modifiers().iter().any(|m| m.text == "always");
+        // OpenMP 5.2 `always` / `present` (never on a reduction or
+        // lastprivate pair, which has one attribute).
+        let mods = MapMods::of(dir.model, name, clause.modifiers());
         let is_list = kind.is_some()
             || matches!(name, "private" | "firstprivate" | "reduction")
             || (name == "lastprivate" && dir.model == Model::Omp);
@@ -599,7 +636,10 @@ pub fn decide(
                 "reduction" => whole && sym.ty.is_scalar(),
                 "lastprivate" => whole && (sym.ty.is_scalar() || sym.ty.is_array()),
                 _ => {
-                    kind.is_some() && whole && !always && (sym.ty.is_scalar() || sym.ty.is_array())
+                    kind.is_some()
+                        && whole
+                        && mods.is_none()
+                        && (sym.ty.is_scalar() || sym.ty.is_array())
                 }
             };
             let mut map_of_pair = None;
@@ -650,7 +690,7 @@ pub fn decide(
                 .with_note("pragma2cuda gives each variable of a region one data attribute");
                 if red_and_map {
                     dg = dg.with_note(
-                        "lowered: a whole scalar in both, whose reduction combines into the mapped device copy; an array or section in both, or a map with `always`, is not lowered yet",
+                        "lowered: a whole scalar in both, whose reduction combines into the mapped device copy; an array or section in both, or a map with `always` or `present`, is not lowered yet",
                     );
                 }
                 diags.push(dg);
@@ -724,7 +764,7 @@ pub fn decide(
                     Attr::Mapped {
                         kind,
                         sections: item.sections.clone(),
-                        always,
+                        mods,
                     }
                 }
                 _ => continue,
@@ -775,7 +815,7 @@ pub fn decide(
         let mapped = |kind| Attr::Mapped {
             kind,
             sections: vec![],
-            always: false,
+            mods: MapMods::default(),
         };
         // OpenMP's defaultmap changes the implicit rule of its category;
         // declare target variables keep their device copy.
@@ -823,7 +863,7 @@ pub fn decide(
                     Attr::Mapped {
                         kind: MapKind::ToFrom,
                         sections: vec![],
-                        always: false,
+                        mods: MapMods::default(),
                     },
                     "scalar in a kernels construct (implicit copy)",
                 )
@@ -844,7 +884,7 @@ pub fn decide(
                 Attr::Mapped {
                     kind,
                     sections: vec![],
-                    always: false,
+                    mods: MapMods::default(),
                 },
                 if kind == MapKind::To {
                     "array of known extent with const elements (implicit map to)"
@@ -1041,7 +1081,7 @@ fn by_defaultmap(
         Attr::Mapped {
             kind,
             sections: vec![],
-            always: false,
+            mods: MapMods::default(),
         },
         rule,
     )
