@@ -10,7 +10,7 @@
 //! (or the preprocessor cannot be run).
 
 mod args;
-mod input;
+pub mod input;
 mod io;
 mod output;
 pub(crate) mod preprocess;

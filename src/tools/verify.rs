@@ -985,8 +985,27 @@ pub fn emu_blocks_from_env() -> Result<u32, String> {
     }
 }
 
+/// verify reads its input several times (reference build, translation,
+/// markers), so it takes only a regular file within the translator's input
+/// size limit: `/dev/zero`, a FIFO or a huge file is refused before any read.
+fn check_input_file(path: &Path) -> Result<(), String> {
+    let meta = std::fs::metadata(path).map_err(|e| format!("cannot read input `{}`: {e}", path.display()))?;
+    if !meta.is_file() {
+        return Err(format!("`{}` is not a regular file: verify needs a C source file it can read more than once", path.display()));
+    }
+    let limit = crate::cli::input::DEFAULT_MAX_INPUT;
+    if meta.len() > limit {
+        return Err(format!("input `{}` is larger than the input size limit of {} MiB", path.display(), limit >> 20));
+    }
+    Ok(())
+}
+
 /// `pragma2cuda verify`.
 pub fn main(a: &VerifyArgs) -> i32 {
+    if let Err(e) = check_input_file(&a.file) {
+        eprintln!("error: {e}");
+        return crate::cli::EXIT_USAGE;
+    }
     let tc = Toolchain::from_env();
     let mut inputs = BuildInputs::from_extra(&a.extra);
     inputs.sequential_reference =
