@@ -628,10 +628,21 @@ fn build_generic_region(
     Some(r)
 }
 
+/// Shares one index of the file scope among the symbol lookups on this
+/// file's tree (dropped before the tree: declare it after the analysis).
+fn scope_cache(file: &SourceFile, a: &Analysis) -> Option<crate::sema::symbols::ScopeCache> {
+    let root = a.tree.root()?;
+    Some(crate::sema::symbols::ScopeCache::new(
+        root,
+        &[&file.text, &a.tree.text],
+    ))
+}
+
 /// Translates one file. Never panics; returns the output with all diagnostics.
 pub fn translate(file: &SourceFile, opts: &Options) -> Translation {
     let mut diags: Vec<Diagnostic> = Vec::new();
     let a = analyse(file, &mut diags);
+    let _scopes = scope_cache(file, &a);
     let output = match opts.emit {
         Emit::Directives => Some(directives::render_text(
             file,
@@ -697,6 +708,7 @@ pub fn translate(file: &SourceFile, opts: &Options) -> Translation {
 pub fn lower_region_at(file: &SourceFile, offset: usize) -> (Option<RegionView>, Vec<Diagnostic>) {
     let mut diags = Vec::new();
     let a = analyse(file, &mut diags);
+    let _scopes = scope_cache(file, &a);
     let Some(at) = a.attached.iter().enumerate().find_map(|(i, at)| {
         let end = at.stmt.map(|s| s.end).unwrap_or(at.directive.span.end);
         (at.directive.span.start <= offset

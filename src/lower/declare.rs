@@ -106,11 +106,7 @@ fn top_level(root: Node<'_>, text: &str) -> BTreeMap<String, Vec<TopDecl>> {
                         .map(|(_, _, d)| d)
                         .unwrap_or_default();
                     let body = item.child_by_field_name("body").map(|b| {
-                        let params = symbols::visible_at(root, text, b)
-                            .into_values()
-                            .filter(|s| s.storage == Storage::Param)
-                            .map(|s| s.name)
-                            .collect();
+                        let params = symbols::param_names(item, text);
                         (Span::new(b.start_byte(), b.end_byte()), params)
                     });
                     out.entry(name).or_default().push(TopDecl {
@@ -617,7 +613,7 @@ pub fn add_called(
     }
     let visible = |name: &str, at: Span| -> Option<crate::sema::Symbol> {
         let node = root.descendant_for_byte_range(at.start, at.end)?;
-        let mut s = symbols::visible_at(root, text, node).remove(name)?;
+        let mut s = symbols::visible_at(root, text, node).get(name)?.clone();
         // A function designator is not a pointer variable.
         if matches!(s.ty.derivs.first(), Some(crate::sema::Deriv::Function)) {
             s.ty.derivs.truncate(1);

@@ -419,7 +419,7 @@ pub fn base_layout(base: &str) -> Option<Layout> {
 /// `typedef double real_t;` as 8 bytes.
 pub fn resolve_typedefs(
     ty: &CType,
-    syms: &std::collections::HashMap<String, super::symbols::Symbol>,
+    syms: &super::symbols::Scope,
 ) -> CType {
     let mut t = ty.clone();
     for _ in 0..8 {

@@ -16,6 +16,7 @@ pub mod loops;
 pub mod privarray;
 pub mod sharing;
 pub mod symbols;
+pub mod visible;
 pub mod threadprivate;
 pub mod uses;
 

@@ -1,0 +1,174 @@
+//! What [`super::symbols::visible_at`] answers: the local declarations seen
+//! at a point, and the file-scope declarations before the enclosing
+//! top-level item, looked up in an index of the file scope built once per
+//! tree (issue 15: each answer used to collect every earlier top-level item,
+//! quadratic in the file).
+//!
+//! The index is kept while a [`ScopeCache`] guard lives, for the tree and
+//! texts the guard names; the driver holds one over each translation.
+//! Without a guard (or for another tree) an index of the file scope is built
+//! for the one lookup, as before.
+
+use super::symbols::{collect_file_scope, Symbol};
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
+use tree_sitter::Node;
+
+/// Each name's file-scope declarations: (start of their top-level item,
+/// symbol), in order.
+pub(crate) struct GlobalIndex {
+    by_name: HashMap<String, Vec<(usize, Symbol)>>,
+}
+
+impl GlobalIndex {
+    /// The file-scope declarations of the top-level items of `root` that
+    /// start before `limit`.
+    fn build(root: Node<'_>, text: &str, limit: usize) -> Self {
+        let mut by_name: HashMap<String, Vec<(usize, Symbol)>> = HashMap::new();
+        let mut c = root.walk();
+        for item in root.children(&mut c) {
+            if item.start_byte() >= limit {
+                break;
+            }
+            let mut syms = Vec::new();
+            collect_file_scope(item, text, &mut syms);
+            for s in syms {
+                by_name
+                    .entry(s.name.clone())
+                    .or_default()
+                    .push((item.start_byte(), s));
+            }
+        }
+        GlobalIndex { by_name }
+    }
+
+    /// The last declaration of `name` in an item starting before `before`.
+    fn get(&self, name: &str, before: usize) -> Option<&Symbol> {
+        self.by_name
+            .get(name)?
+            .iter()
+            .rev()
+            .find(|(at, _)| *at < before)
+            .map(|(_, s)| s)
+    }
+}
+
+/// (root node id, text address, text length) a guard vouches for.
+type Key = (usize, usize, usize);
+
+#[derive(Default)]
+struct Cache {
+    keys: Vec<Key>,
+    built: Vec<(Key, Rc<GlobalIndex>)>,
+}
+
+thread_local! {
+    static CACHE: RefCell<Vec<Cache>> = const { RefCell::new(Vec::new()) };
+}
+
+/// While it lives, lookups on `root` with the given texts share one index
+/// of the file scope. The tree and the texts must outlive the guard (they
+/// do when the guard is made after them in the same function).
+pub struct ScopeCache {
+    _private: (),
+}
+
+impl ScopeCache {
+    pub fn new(root: Node<'_>, texts: &[&str]) -> Self {
+        let keys = texts
+            .iter()
+            .map(|t| (root.id(), t.as_ptr() as usize, t.len()))
+            .collect();
+        CACHE.with(|c| {
+            c.borrow_mut().push(Cache {
+                keys,
+                built: Vec::new(),
+            })
+        });
+        ScopeCache { _private: () }
+    }
+}
+
+impl Drop for ScopeCache {
+    fn drop(&mut self) {
+        CACHE.with(|c| {
+            c.borrow_mut().pop();
+        });
+    }
+}
+
+/// The file-scope index for `root` and `text`: the cached one under a guard
+/// that names them, else one of the items before `limit`, built now.
+pub(crate) fn global_index(root: Node<'_>, text: &str, limit: usize) -> Rc<GlobalIndex> {
+    let key = (root.id(), text.as_ptr() as usize, text.len());
+    let cached = CACHE.with(|c| {
+        let mut c = c.borrow_mut();
+        let cache = c.iter_mut().rev().find(|c| c.keys.contains(&key))?;
+        if let Some((_, ix)) = cache.built.iter().find(|(k, _)| *k == key) {
+            return Some(ix.clone());
+        }
+        let ix = Rc::new(GlobalIndex::build(root, text, usize::MAX));
+        cache.built.push((key, ix.clone()));
+        Some(ix)
+    });
+    cached.unwrap_or_else(|| Rc::new(GlobalIndex::build(root, text, limit)))
+}
+
+/// The symbols visible at a point: locals (parameters and block
+/// declarations, inner ones hiding outer ones) over the file scope before
+/// the enclosing top-level item.
+#[derive(Clone, Default)]
+pub struct Scope {
+    locals: HashMap<String, Symbol>,
+    globals: Option<Rc<GlobalIndex>>,
+    /// Start of the enclosing top-level item.
+    before: usize,
+}
+
+impl Scope {
+    pub(crate) fn new(
+        locals: HashMap<String, Symbol>,
+        globals: Rc<GlobalIndex>,
+        before: usize,
+    ) -> Self {
+        Scope {
+            locals,
+            globals: Some(globals),
+            before,
+        }
+    }
+
+    /// The symbol `name` names here.
+    pub fn get(&self, name: &str) -> Option<&Symbol> {
+        self.locals
+            .get(name)
+            .or_else(|| self.globals.as_ref()?.get(name, self.before))
+    }
+
+    pub fn contains_key(&self, name: &str) -> bool {
+        self.get(name).is_some()
+    }
+
+    /// Declares `s` here (hiding what had its name).
+    pub fn insert(&mut self, s: Symbol) {
+        self.locals.insert(s.name.clone(), s);
+    }
+
+    /// The declarations made inside the enclosing top-level item
+    /// (parameters and locals), and those added with [`Scope::insert`].
+    pub fn locals(&self) -> impl Iterator<Item = &Symbol> {
+        self.locals.values()
+    }
+}
+
+/// A scope of exactly these symbols (tests, and lookups built by hand).
+impl From<HashMap<String, Symbol>> for Scope {
+    fn from(locals: HashMap<String, Symbol>) -> Self {
+        Scope {
+            locals,
+            globals: None,
+            before: 0,
+        }
+    }
+}
