@@ -10,6 +10,7 @@
 //! for the one lookup, as before.
 
 use super::symbols::{collect_file_scope, Symbol};
+use std::any::{Any, TypeId};
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
@@ -61,6 +62,8 @@ type Key = (usize, usize, usize);
 struct Cache {
     keys: Vec<Key>,
     built: Vec<(Key, Rc<GlobalIndex>)>,
+    /// Values computed from one of the texts, by (address, length, type).
+    memos: Vec<(usize, usize, TypeId, Rc<dyn Any>)>,
 }
 
 thread_local! {
@@ -83,7 +86,7 @@ impl ScopeCache {
         CACHE.with(|c| {
             c.borrow_mut().push(Cache {
                 keys,
-                built: Vec::new(),
+                ..Cache::default()
             })
         });
         ScopeCache { _private: () }
@@ -113,6 +116,45 @@ pub(crate) fn global_index(root: Node<'_>, text: &str, limit: usize) -> Rc<Globa
         Some(ix)
     });
     cached.unwrap_or_else(|| Rc::new(GlobalIndex::build(root, text, limit)))
+}
+
+/// `make()`, computed once per text of a live guard (a value that depends on
+/// `text` alone, such as its object-like macros); computed each time for
+/// any other text.
+pub fn memo_for_text<T: Clone + 'static>(text: &str, make: impl FnOnce() -> T) -> T {
+    let (ptr, len) = (text.as_ptr() as usize, text.len());
+    let found = CACHE.with(|c| {
+        let c = c.borrow();
+        let cache = c
+            .iter()
+            .rev()
+            .find(|c| c.keys.iter().any(|k| (k.1, k.2) == (ptr, len)))?;
+        let hit = cache
+            .memos
+            .iter()
+            .find(|m| (m.0, m.1, m.2) == (ptr, len, TypeId::of::<T>()))
+            .and_then(|m| m.3.downcast_ref::<T>().cloned());
+        Some(hit)
+    });
+    match found {
+        Some(Some(v)) => v,
+        Some(None) => {
+            let v = make();
+            CACHE.with(|c| {
+                let mut c = c.borrow_mut();
+                if let Some(cache) = c
+                    .iter_mut()
+                    .rev()
+                    .find(|c| c.keys.iter().any(|k| (k.1, k.2) == (ptr, len)))
+                {
+                    let rc: Rc<dyn Any> = Rc::new(v.clone());
+                    cache.memos.push((ptr, len, TypeId::of::<T>(), rc));
+                }
+            });
+            v
+        }
+        None => make(),
+    }
 }
 
 /// The symbols visible at a point: locals (parameters and block
