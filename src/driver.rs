@@ -739,7 +739,8 @@ pub fn lower_region_at(file: &SourceFile, offset: usize) -> (Option<RegionView>,
     let mut elsewhere = Vec::new();
     let low = lower_all(file, &a, &Options::default(), &mut namer, &mut elsewhere);
     let offloaded = offloaded_spans(&low.regions);
-    let edits = cxx::compat_edits(&a.tree, &file.text, &offloaded, &mut namer, &mut elsewhere);
+    let mut edits = cxx::compat_edits(&a.tree, &file.text, &offloaded, &mut namer, &mut elsewhere);
+    edits.sort_by_key(|e| e.span.start);
     diags.extend(elsewhere.into_iter().filter(|d| here(d)));
     let mut view = None;
     for r in &low.regions {
