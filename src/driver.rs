@@ -13,6 +13,9 @@ use crate::lower::{plan, sharing_report, Region};
 use crate::sema::sharing::DataEnv;
 use crate::source::{cond, macros, mask, SourceFile, Span};
 use crate::valid;
+
+mod editor;
+pub use editor::EditorSession;
 use std::collections::HashMap;
 
 /// What to produce.
@@ -709,28 +712,15 @@ pub fn lower_region_at(file: &SourceFile, offset: usize) -> (Option<RegionView>,
     let mut diags = Vec::new();
     let a = analyse(file, &mut diags);
     let _scopes = scope_cache(file, &a);
-    let Some(at) = a.attached.iter().enumerate().find_map(|(i, at)| {
-        let end = at.stmt.map(|s| s.end).unwrap_or(at.directive.span.end);
-        (at.directive.span.start <= offset
-            && offset < end
-            && !a.rejected.get(i).copied().unwrap_or(false)
-            && (matches!(
-                build::classify(&at.directive, at.function.is_some()),
-                Kind::Offload
-            ) || generic::handles(&at.directive)))
-        .then_some(at)
-    }) else {
+    let Some(whole) = editor::target(&a, offset) else {
         return (None, diags);
     };
     // The whole file is lowered as `translate` lowers it (the data
     // environment, names, splits and atomics are the file's), and the
     // regions are rendered in order up to this one, so the view is the
     // text the whole translation writes. Only diagnostics located in this
-    // region are this region's.
-    let whole = Span::new(
-        at.directive.span.start,
-        at.stmt.map_or(at.directive.span.end, |s| s.end),
-    );
+    // region are this region's. (`EditorSession` keeps this work for many
+    // look-ups.)
     let here = |d: &Diagnostic| {
         let s = d.primary_span().start;
         whole.start <= s && s < whole.end.max(whole.start + 1)

@@ -28,4 +28,6 @@ pub mod valid;
 
 mod driver;
 
-pub use driver::{lower_region_at, translate, Emit, Options, RegionView, Translation};
+pub use driver::{
+    lower_region_at, translate, EditorSession, Emit, Options, RegionView, Translation,
+};
