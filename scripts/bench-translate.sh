@@ -10,6 +10,8 @@
 #   scripts/bench-translate.sh [WORKDIR] [SIZES_MB] [DENSITIES]
 #     defaults: a temporary directory, "1 2 5", "50 10 0"
 #   e.g. scripts/bench-translate.sh /tmp/bt "1 2 5 10 20" "50"
+#   P2C=path: measure that pragma2cuda binary (e.g. an older build) instead
+#   of this checkout's; ONLY_P2C=1: skip gcc and clang (the growth table).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 work=${1:-$(mktemp -d)}
@@ -17,9 +19,10 @@ sizes=${2:-"1 2 5"}
 dens=${3:-"50 10 0"}
 mkdir -p "$work"
 [ -f "$HOME/.cache/pragma2cuda/env.sh" ] && source "$HOME/.cache/pragma2cuda/env.sh"
-cargo build --release >&2
-p2c=$PWD/target/release/pragma2cuda
+[ -n "${P2C:-}" ] || cargo build --release >&2
+p2c=${P2C:-$PWD/target/release/pragma2cuda}
 clang=$(command -v clang-19 || command -v clang || true)
+only=${ONLY_P2C:-0}
 
 # Instructions of one command (children included: gcc runs cc1).
 instr() {
@@ -27,7 +30,7 @@ instr() {
     rm -f "$out".*
     valgrind --tool=cachegrind --cache-sim=no --trace-children=yes \
         --cachegrind-out-file="$out.%p" "$@" >/dev/null 2>"$work/vg.log" || true
-    cat "$out".* | sed -n 's/^summary: *\([0-9]*\).*/\1/p' | awk '{s += $1} END {print s}'
+    cat "$out".* | sed -n 's/^summary: *\([0-9]*\).*/\1/p' | awk '{s += $1} END {printf "%.0f\n", s}'
     rm -f "$out".*
 }
 # Peak RSS in KB of one command (the largest process: gcc's cc1).
@@ -49,13 +52,14 @@ for d in $dens; do
             exit 1
         fi
         pi=$(instr "$p2c" "$f" -o "$work/out.cu")
-        gi=$(instr gcc -fsyntax-only -fopenmp "$f")
-        ci=0
-        [ -n "$clang" ] && ci=$(instr "$clang" -fsyntax-only -fopenmp "$f")
         pr=$(rss "$p2c" "$f" -o "$work/out.cu")
-        gr=$(rss gcc -fsyntax-only -fopenmp "$f")
-        cr=0
-        [ -n "$clang" ] && cr=$(rss "$clang" -fsyntax-only -fopenmp "$f")
+        gi=1 ci=0 gr=0 cr=0
+        if [ "$only" != 1 ]; then
+            gi=$(instr gcc -fsyntax-only -fopenmp "$f")
+            [ -n "$clang" ] && ci=$(instr "$clang" -fsyntax-only -fopenmp "$f")
+            gr=$(rss gcc -fsyntax-only -fopenmp "$f")
+            [ -n "$clang" ] && cr=$(rss "$clang" -fsyntax-only -fopenmp "$f")
+        fi
         awk -v d="$d" -v mb="$mb" -v pi="$pi" -v gi="$gi" -v ci="$ci" \
             -v pr="$pr" -v gr="$gr" -v cr="$cr" 'BEGIN {
             printf "%-8s %5s %16.0f %16.0f %16.0f %8.3f %8.3f %10s %10s %10s %14.0f\n",

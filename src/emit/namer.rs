@@ -212,7 +212,7 @@ mod tests {
         assert_eq!(n.fresh("k_5"), "k_5");
         assert_eq!(n.fresh("k"), "k_4");
         assert_eq!(n.fresh("k"), "k_6");
-        assert_eq!(n.fresh("k_"), "k_7");
+        assert_eq!(n.fresh("k__"), "k_7");
     }
 
     /// Issue 15: the same base asked for m times probes O(m) names, not

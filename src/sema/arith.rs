@@ -205,7 +205,7 @@ mod tests {
     use super::*;
 
     fn c(base: &str) -> Option<Arith> {
-        classify(base, &HashMap::new())
+        classify(base, &super::super::symbols::Scope::default())
     }
 
     #[test]

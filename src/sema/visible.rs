@@ -34,6 +34,8 @@ impl GlobalIndex {
             }
             let mut syms = Vec::new();
             collect_file_scope(item, text, &mut syms);
+            #[cfg(test)]
+            ITEMS_READ.with(|n| n.set(n.get() + 1));
             for s in syms {
                 by_name
                     .entry(s.name.clone())
@@ -64,6 +66,12 @@ struct Cache {
     built: Vec<(Key, Rc<GlobalIndex>)>,
     /// Values computed from one of the texts, by (address, length, type).
     memos: Vec<(usize, usize, TypeId, Rc<dyn Any>)>,
+}
+
+#[cfg(test)]
+thread_local! {
+    /// Top-level items read into indexes (the growth test).
+    static ITEMS_READ: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
 }
 
 thread_local! {
@@ -212,5 +220,75 @@ impl From<HashMap<String, Symbol>> for Scope {
             globals: None,
             before: 0,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::front::parse_c;
+    use crate::sema::symbols::visible_at;
+
+    /// `n` functions, each reading a global and its parameter.
+    fn program(n: usize) -> String {
+        let mut s = String::from("int g;\n");
+        for k in 0..n {
+            s.push_str(&format!("int f{k}(int p) {{ int l = p + g; return l; }}\n"));
+        }
+        s
+    }
+
+    /// Items read to answer a look-up in every function body, and what the
+    /// look-ups found.
+    fn lookups(n: usize, cached: bool) -> (u64, usize) {
+        let tree = parse_c(program(n));
+        let root = tree.root().expect("a tree");
+        let text = tree.text.as_str();
+        let _guard = cached.then(|| ScopeCache::new(root, &[text]));
+        ITEMS_READ.with(|c| c.set(0));
+        let mut found = 0;
+        let mut c = root.walk();
+        for f in root.children(&mut c) {
+            let Some(body) = f.child_by_field_name("body") else {
+                continue;
+            };
+            let v = visible_at(root, text, body);
+            found += ["g", "p"].iter().filter(|x| v.contains_key(x)).count();
+            let prev = format!("f{}", f.start_byte()); // never declared
+            assert!(v.get(&prev).is_none());
+        }
+        (ITEMS_READ.with(|c| c.get()), found)
+    }
+
+    /// Issue 15: under a guard the file scope is read once per tree, so 4x
+    /// the functions reads 4x the items (every look-up used to read every
+    /// earlier item: 16x); the answers are those of the uncached look-up.
+    #[test]
+    fn file_scope_is_read_once_per_tree() {
+        let (small, found_small) = lookups(50, true);
+        let (big, found_big) = lookups(200, true);
+        assert_eq!((found_small, found_big), (100, 400));
+        assert!(big <= 5 * small, "{small} items for 50 functions, {big} for 200");
+        let (uncached, found) = lookups(50, false);
+        assert_eq!(found, 100);
+        assert!(uncached > 10 * small, "{uncached} uncached, {small} cached");
+    }
+
+    /// A function's own earlier siblings are visible, later ones are not;
+    /// a local hides a global of its name.
+    #[test]
+    fn globals_before_the_item_and_locals_first() {
+        let text = "int a; void f(void) { int b; { a = b; } }\ndouble a2; int c;\nvoid g(void) { double a; c = 1; }\n";
+        let tree = parse_c(text.to_string());
+        let root = tree.root().expect("a tree");
+        let _guard = ScopeCache::new(root, &[tree.text.as_str()]);
+        let f_body = root.child(1).and_then(|f| f.child_by_field_name("body")).expect("f");
+        let v = visible_at(root, &tree.text, f_body);
+        assert!(v.contains_key("a") && !v.contains_key("c") && !v.contains_key("a2"));
+        let g_body = root.child(4).and_then(|f| f.child_by_field_name("body")).expect("g");
+        let inner = g_body.named_child(1).expect("c = 1");
+        let v = visible_at(root, &tree.text, inner);
+        assert!(v.contains_key("c") && v.contains_key("a2"));
+        assert_eq!(v.get("a").map(|s| s.ty.base.as_str()), Some("double"));
     }
 }
