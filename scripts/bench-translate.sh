@@ -63,8 +63,8 @@ for d in $dens; do
         awk -v d="$d" -v mb="$mb" -v pi="$pi" -v gi="$gi" -v ci="$ci" \
             -v pr="$pr" -v gr="$gr" -v cr="$cr" 'BEGIN {
             printf "%-8s %5s %16.0f %16.0f %16.0f %8.3f %8.3f %10s %10s %10s %14.0f\n",
-                (d == 0 ? "none" : "1/" d), mb, pi, gi, ci, pi / gi,
-                (ci > 0 ? pi / ci : 0), pr, gr, cr, pi / mb
+                (d == 0 ? "none" : "1/" d), mb, pi, (gi > 1 ? gi : 0), ci,
+                (gi > 1 ? pi / gi : 0), (ci > 0 ? pi / ci : 0), pr, gr, cr, pi / mb
         }'
     done
 done

@@ -82,8 +82,8 @@ struct TopDecl {
     is_static: bool,
     ty: CType,
     init: Option<String>,
-    /// Function definitions: the body and the parameter names.
-    body: Option<(Span, Vec<String>)>,
+    /// Function definitions: the body (parameters are read when needed).
+    body: Option<Span>,
 }
 
 /// Every top-level declaration, by name, in source order (through
@@ -105,10 +105,9 @@ fn top_level(root: Node<'_>, text: &str) -> BTreeMap<String, Vec<TopDecl>> {
                         .and_then(|d| declarator(d, text))
                         .map(|(_, _, d)| d)
                         .unwrap_or_default();
-                    let body = item.child_by_field_name("body").map(|b| {
-                        let params = symbols::param_names(item, text);
-                        (Span::new(b.start_byte(), b.end_byte()), params)
-                    });
+                    let body = item
+                        .child_by_field_name("body")
+                        .map(|b| Span::new(b.start_byte(), b.end_byte()));
                     out.entry(name).or_default().push(TopDecl {
                         start: item.start_byte(),
                         end: item.end_byte(),
@@ -593,11 +592,15 @@ pub fn add_called(
     };
     let text = file.text.as_str();
     let tops = top_level(root, text);
+    // The body of `name`'s definition and its parameter names.
     let body_of = |name: &str| -> Option<(Span, Vec<String>)> {
-        tops.get(name)?
-            .iter()
-            .find(|t| t.is_definition)
-            .and_then(|t| t.body.clone())
+        let t = tops.get(name)?.iter().find(|t| t.is_definition)?;
+        let body = t.body?;
+        let mut def = root.descendant_for_byte_range(t.start, t.end)?;
+        while def.kind() != "function_definition" {
+            def = def.parent()?;
+        }
+        Some((body, symbols::param_names(def, text)))
     };
     // The explicit device functions defined here are roots as well: their
     // calls and their file-scope variables are checked like a region's.
