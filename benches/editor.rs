@@ -19,7 +19,7 @@ fn generate(regions: usize) -> String {
             ));
         } else {
             s.push_str(&format!(
-                "int f{k}(const int *v, int n)\n{{\n    int m = 0;\n#pragma acc parallel loop gang vector copyin(v[0:n]) reduction(max: m)\n    for (int i = 0; i < n; i++)\n        m = v[i] > m ? v[i] : m;\n    return m + {k};\n}}\n\n"
+                "int f{k}(const int *v, int n)\n{{\n    int m = 0;\n#pragma acc parallel loop gang vector copyin(v[0:n]) reduction(max: m)\n    for (int i = 0; i < n; i++)\n        m = v[i] > m ? v[i] : m;\n    return m + {k};\n}}\n\n\n"
             ));
         }
     }
