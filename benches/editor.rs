@@ -45,7 +45,11 @@ fn main() {
     let text = generate(1000);
     let lines = text.lines().count();
     let pragmas: Vec<usize> = text.match_indices("#pragma").map(|(i, _)| i).collect();
-    println!("input: {lines} lines, {} regions, {} bytes", pragmas.len(), text.len());
+    println!(
+        "input: {lines} lines, {} regions, {} bytes",
+        pragmas.len(),
+        text.len()
+    );
     let file = SourceFile::new("editor.c", text.clone());
     let at = [
         ("first", pragmas[0]),
@@ -66,7 +70,10 @@ fn main() {
         let d = least(20, || {
             black_box(session.region_at(off));
         });
-        println!("EditorSession::region_at, {name:6} region: {:9.4} ms", ms(d));
+        println!(
+            "EditorSession::region_at, {name:6} region: {:9.4} ms",
+            ms(d)
+        );
     }
     let mut s = session;
     let mid = pragmas[pragmas.len() / 2];
@@ -75,5 +82,8 @@ fn main() {
         s.edit(line, line + 1, "a");
         black_box(s.region_at(mid));
     });
-    println!("one-line edit + region_at (re-analyses the file): {:9.2} ms", ms(d));
+    println!(
+        "one-line edit + region_at (re-analyses the file): {:9.2} ms",
+        ms(d)
+    );
 }

@@ -170,8 +170,18 @@ fn a_session_answers_as_lower_region_at_for_every_fixture() {
             let (v1, d1) = lower_region_at(&f, at);
             let (v2, d2) = session.region_at(at);
             views += usize::from(v1.is_some());
-            assert_eq!(format!("{v1:?}"), format!("{v2:?}"), "{} at {at}", p.display());
-            assert_eq!(format!("{d1:?}"), format!("{d2:?}"), "{} at {at}", p.display());
+            assert_eq!(
+                format!("{v1:?}"),
+                format!("{v2:?}"),
+                "{} at {at}",
+                p.display()
+            );
+            assert_eq!(
+                format!("{d1:?}"),
+                format!("{d2:?}"),
+                "{} at {at}",
+                p.display()
+            );
         }
     }
     assert!(views > 150, "only {views} region views");

@@ -12,9 +12,9 @@
 use super::{analyse, lower_all, offloaded_spans, scope_cache, Analysis, Options, RegionView};
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::emit::{self, cxx, namer::Namer};
+use crate::lower::build::{self, Kind};
 use crate::lower::declare::DeclarePlan;
 use crate::lower::{generic, plan};
-use crate::lower::build::{self, Kind};
 use crate::source::{SourceFile, Span};
 
 /// One rendered region.

@@ -208,11 +208,14 @@ fn spans_holding(mut spans: Vec<Span>) -> impl Fn(&Edit) -> bool {
     }
     move |e: &Edit| {
         let k = spans.partition_point(|s| s.start <= e.span.start);
-        (0..k).rev().take_while(|&j| reach[j] >= e.span.end).any(|j| {
-            let s = spans[j];
-            e.span.end <= s.end
-                && !(e.span.is_empty() && (e.span.start == s.start || e.span.start == s.end))
-        })
+        (0..k)
+            .rev()
+            .take_while(|&j| reach[j] >= e.span.end)
+            .any(|j| {
+                let s = spans[j];
+                e.span.end <= s.end
+                    && !(e.span.is_empty() && (e.span.start == s.start || e.span.start == s.end))
+            })
     }
 }
 

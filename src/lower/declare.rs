@@ -90,7 +90,7 @@ struct TopDecl {
 /// `extern "C"` blocks and preprocessor conditionals).
 fn top_level(root: Node<'_>, text: &str) -> BTreeMap<String, Vec<TopDecl>> {
     let mut out: BTreeMap<String, Vec<TopDecl>> = BTreeMap::new();
-    fn walk(root: Node<'_>, n: Node<'_>, text: &str, out: &mut BTreeMap<String, Vec<TopDecl>>) {
+    fn walk(n: Node<'_>, text: &str, out: &mut BTreeMap<String, Vec<TopDecl>>) {
         let mut c = n.walk();
         let kids: Vec<Node<'_>> = n.named_children(&mut c).collect();
         for item in kids {
@@ -161,12 +161,12 @@ fn top_level(root: Node<'_>, text: &str) -> BTreeMap<String, Vec<TopDecl>> {
                 | "preproc_if"
                 | "preproc_ifdef"
                 | "preproc_else"
-                | "preproc_elif" => walk(root, item, text, out),
+                | "preproc_elif" => walk(item, text, out),
                 _ => {}
             }
         }
     }
-    walk(root, root, text, &mut out);
+    walk(root, text, &mut out);
     out
 }
 

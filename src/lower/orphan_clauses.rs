@@ -147,7 +147,10 @@ pub fn privates(d: &Directive, syms: &crate::sema::symbols::Scope) -> Result<Vec
 }
 
 /// Scalar `reduction` items with the operators and types of the main path.
-pub fn reductions(d: &Directive, syms: &crate::sema::symbols::Scope) -> Result<Vec<GenRed>, String> {
+pub fn reductions(
+    d: &Directive,
+    syms: &crate::sema::symbols::Scope,
+) -> Result<Vec<GenRed>, String> {
     let mut out: Vec<GenRed> = Vec::new();
     for c in d.clauses.iter().filter(|c| c.name == "reduction") {
         let op = match c.modifiers() {

@@ -5,7 +5,6 @@
 //! exists. Sizes are those of the LP64 data model nvcc and clang use on Linux
 //! (host and device agree: `long` is 8 bytes on both).
 
-
 /// An arithmetic scalar type.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Arith {
@@ -165,7 +164,7 @@ fn classify_depth(base: &str, symbols: &crate::sema::symbols::Scope, depth: u32)
         if let Some(a) = standard_typedef(name) {
             return Some(a);
         }
-        let s = symbols.get(*name)?;
+        let s = symbols.get(name)?;
         if !s.is_typedef || !s.ty.is_scalar() || depth > 8 {
             return None;
         }

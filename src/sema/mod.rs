@@ -16,9 +16,9 @@ pub mod loops;
 pub mod privarray;
 pub mod sharing;
 pub mod symbols;
-pub mod visible;
 pub mod threadprivate;
 pub mod uses;
+pub mod visible;
 
 pub use arith::Arith;
 pub use ctype::{CType, Deriv};

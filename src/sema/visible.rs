@@ -268,7 +268,10 @@ mod tests {
         let (small, found_small) = lookups(50, true);
         let (big, found_big) = lookups(200, true);
         assert_eq!((found_small, found_big), (100, 400));
-        assert!(big <= 5 * small, "{small} items for 50 functions, {big} for 200");
+        assert!(
+            big <= 5 * small,
+            "{small} items for 50 functions, {big} for 200"
+        );
         let (uncached, found) = lookups(50, false);
         assert_eq!(found, 100);
         assert!(uncached > 10 * small, "{uncached} uncached, {small} cached");
@@ -282,10 +285,16 @@ mod tests {
         let tree = parse_c(text.to_string());
         let root = tree.root().expect("a tree");
         let _guard = ScopeCache::new(root, &[tree.text.as_str()]);
-        let f_body = root.child(1).and_then(|f| f.child_by_field_name("body")).expect("f");
+        let f_body = root
+            .child(1)
+            .and_then(|f| f.child_by_field_name("body"))
+            .expect("f");
         let v = visible_at(root, &tree.text, f_body);
         assert!(v.contains_key("a") && !v.contains_key("c") && !v.contains_key("a2"));
-        let g_body = root.child(4).and_then(|f| f.child_by_field_name("body")).expect("g");
+        let g_body = root
+            .child(4)
+            .and_then(|f| f.child_by_field_name("body"))
+            .expect("g");
         let inner = g_body.named_child(1).expect("c = 1");
         let v = visible_at(root, &tree.text, inner);
         assert!(v.contains_key("c") && v.contains_key("a2"));
