@@ -13,6 +13,9 @@ use crate::lower::{plan, sharing_report, Region};
 use crate::sema::sharing::DataEnv;
 use crate::source::{cond, macros, mask, SourceFile, Span};
 use crate::valid;
+
+mod editor;
+pub use editor::EditorSession;
 use std::collections::HashMap;
 
 /// What to produce.
@@ -662,6 +665,16 @@ fn build_generic_region(
     Some(r)
 }
 
+/// Shares one index of the file scope among the symbol lookups on this
+/// file's tree (dropped before the tree: declare it after the analysis).
+fn scope_cache(file: &SourceFile, a: &Analysis) -> Option<crate::sema::symbols::ScopeCache> {
+    let root = a.tree.root()?;
+    Some(crate::sema::symbols::ScopeCache::new(
+        root,
+        &[&file.text, &a.tree.text],
+    ))
+}
+
 /// Translates one file. Never panics; returns the output with all diagnostics.
 /// Runs on a thread with a stack for the nesting limits (`big_stack`).
 pub fn translate(file: &SourceFile, opts: &Options) -> Translation {
@@ -677,6 +690,7 @@ fn translate_here(file: &SourceFile, opts: &Options) -> Translation {
             diagnostics: diags,
         };
     }
+    let _scopes = scope_cache(file, &a);
     let output = match opts.emit {
         Emit::Directives => Some(directives::render_text(
             file,
@@ -747,28 +761,16 @@ pub fn lower_region_at(file: &SourceFile, offset: usize) -> (Option<RegionView>,
 fn lower_region_here(file: &SourceFile, offset: usize) -> (Option<RegionView>, Vec<Diagnostic>) {
     let mut diags = Vec::new();
     let a = analyse(file, &mut diags);
-    let Some(at) = a.attached.iter().enumerate().find_map(|(i, at)| {
-        let end = at.stmt.map(|s| s.end).unwrap_or(at.directive.span.end);
-        (at.directive.span.start <= offset
-            && offset < end
-            && !a.rejected.get(i).copied().unwrap_or(false)
-            && (matches!(
-                build::classify(&at.directive, at.function.is_some()),
-                Kind::Offload
-            ) || generic::handles(&at.directive)))
-        .then_some(at)
-    }) else {
+    let _scopes = scope_cache(file, &a);
+    let Some(whole) = editor::target(&a, offset) else {
         return (None, diags);
     };
     // The whole file is lowered as `translate` lowers it (the data
     // environment, names, splits and atomics are the file's), and the
     // regions are rendered in order up to this one, so the view is the
     // text the whole translation writes. Only diagnostics located in this
-    // region are this region's.
-    let whole = Span::new(
-        at.directive.span.start,
-        at.stmt.map_or(at.directive.span.end, |s| s.end),
-    );
+    // region are this region's. (`EditorSession` keeps this work for many
+    // look-ups.)
     let here = |d: &Diagnostic| {
         let s = d.primary_span().start;
         whole.start <= s && s < whole.end.max(whole.start + 1)
@@ -777,7 +779,8 @@ fn lower_region_here(file: &SourceFile, offset: usize) -> (Option<RegionView>, V
     let mut elsewhere = Vec::new();
     let low = lower_all(file, &a, &Options::default(), &mut namer, &mut elsewhere);
     let offloaded = offloaded_spans(&low.regions);
-    let edits = cxx::compat_edits(&a.tree, &file.text, &offloaded, &mut namer, &mut elsewhere);
+    let mut edits = cxx::compat_edits(&a.tree, &file.text, &offloaded, &mut namer, &mut elsewhere);
+    edits.sort_by_key(|e| e.span.start);
     diags.extend(elsewhere.into_iter().filter(|d| here(d)));
     let mut view = None;
     for r in &low.regions {

@@ -29,4 +29,6 @@ pub mod valid;
 mod big_stack;
 mod driver;
 
-pub use driver::{lower_region_at, translate, Emit, Options, RegionView, Translation};
+pub use driver::{
+    lower_region_at, translate, EditorSession, Emit, Options, RegionView, Translation,
+};

@@ -2,7 +2,7 @@
 //! under the cursor, by itself, and never panics wherever the cursor is.
 
 use pragma2cuda::source::SourceFile;
-use pragma2cuda::{lower_region_at, translate, Options};
+use pragma2cuda::{lower_region_at, translate, EditorSession, Options};
 
 const TWO_REGIONS: &str = r#"#include <stdio.h>
 #define N 64
@@ -147,4 +147,63 @@ fn every_fixture_region_view_is_in_the_whole_translation() {
     }
     assert!(views > 150, "only {views} region views");
     assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+/// Issue 15: a session answers every look-up as `lower_region_at` does
+/// (view and diagnostics), for every pragma of every fixture, from one
+/// analysis of the file.
+#[test]
+fn a_session_answers_as_lower_region_at_for_every_fixture() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/in");
+    let mut paths: Vec<_> = std::fs::read_dir(&dir)
+        .expect("fixtures/in")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "c"))
+        .collect();
+    paths.sort();
+    let mut views = 0;
+    for p in &paths {
+        let text = std::fs::read_to_string(p).expect("fixture");
+        let f = SourceFile::new(p.display().to_string(), text.clone());
+        let session = EditorSession::new(f.clone());
+        let mut offsets: Vec<usize> = text.match_indices("#pragma").map(|(at, _)| at).collect();
+        offsets.extend(text.match_indices("for (").map(|(at, _)| at));
+        offsets.push(0);
+        for at in offsets {
+            let (v1, d1) = lower_region_at(&f, at);
+            let (v2, d2) = session.region_at(at);
+            views += usize::from(v1.is_some());
+            assert_eq!(
+                format!("{v1:?}"),
+                format!("{v2:?}"),
+                "{} at {at}",
+                p.display()
+            );
+            assert_eq!(
+                format!("{d1:?}"),
+                format!("{d2:?}"),
+                "{} at {at}",
+                p.display()
+            );
+        }
+    }
+    assert!(views > 150, "only {views} region views");
+}
+
+/// After an edit the session answers for the edited text.
+#[test]
+fn a_session_follows_an_edit() {
+    let mut s = EditorSession::new(file());
+    let at = TWO_REGIONS.find("b[i] = 2 * a[i];").unwrap();
+    s.edit(at, at + "b[i] = 2 * a[i];".len(), "b[i] = 3 * a[i];");
+    let edited = TWO_REGIONS.replace("b[i] = 2 * a[i];", "b[i] = 3 * a[i];");
+    let f = SourceFile::new("two.c", edited.as_str());
+    let off = edited.find("#pragma acc").unwrap();
+    let (v1, d1) = lower_region_at(&f, off);
+    let (v2, d2) = s.region_at(off);
+    assert!(v2.as_ref().expect("a view").cuda.contains("3 * a[i]"));
+    assert_eq!(format!("{v1:?}{d1:?}"), format!("{v2:?}{d2:?}"));
+    // Offsets past the end are clamped, never a panic.
+    s.edit(usize::MAX - 1, usize::MAX, "\n");
+    assert_eq!(s.file().text.len(), edited.len() + 1);
 }

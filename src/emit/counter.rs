@@ -21,14 +21,13 @@
 
 use crate::sema::arith::{classify, Arith};
 use crate::sema::CType;
-use std::collections::HashMap;
 
 /// Whether a loop nest with variables of these types has fewer than 2^32
 /// iterations unless a loop overflows its variable: one loop, over an
 /// integer of at most 32 bits.
 pub(crate) fn narrow_nest(types: &[CType]) -> bool {
     matches!(types, [t] if t.derivs.is_empty()
-        && matches!(classify(&t.base, &HashMap::new()), Some(Arith::Int { bytes, .. }) if bytes <= 4))
+        && matches!(classify(&t.base, &crate::sema::symbols::Scope::default()), Some(Arith::Int { bytes, .. }) if bytes <= 4))
 }
 
 /// The `for` line of a worksharing loop over a team's threads (generic

@@ -90,13 +90,11 @@ pub fn emit_file(
             replaced.push(Span::new(r.pragma.start, r.stmt.end));
         }
     }
-    let inside_region = |e: &Edit| {
-        replaced.iter().any(|s| {
-            e.span.start >= s.start
-                && e.span.end <= s.end
-                && !(e.span.is_empty() && (e.span.start == s.start || e.span.start == s.end))
-        })
-    };
+    let inside_region = spans_holding(replaced);
+    // In text order (stably: the order of edits at one offset is kept), so
+    // that each region takes its own edits by binary search.
+    let mut cxx_edits = cxx_edits;
+    cxx_edits.sort_by_key(|e| e.span.start);
     for e in &cxx_edits {
         if !inside_region(e) {
             edits.push(e.clone());
@@ -226,7 +224,42 @@ pub struct RegionText {
     pub host: String,
 }
 
-/// Renders one lowered region (see [`RegionText`]).
+/// Whether an edit lies inside one of `spans` (an insertion at a span's
+/// end or start is outside). One binary search and, with nested spans, a
+/// few steps back, instead of a scan of every span per edit.
+fn spans_holding(mut spans: Vec<Span>) -> impl Fn(&Edit) -> bool {
+    spans.sort_by_key(|s| s.start);
+    let mut reach = Vec::with_capacity(spans.len());
+    let mut max_end = 0;
+    for s in &spans {
+        max_end = max_end.max(s.end);
+        reach.push(max_end);
+    }
+    move |e: &Edit| {
+        let k = spans.partition_point(|s| s.start <= e.span.start);
+        (0..k)
+            .rev()
+            .take_while(|&j| reach[j] >= e.span.end)
+            .any(|j| {
+                let s = spans[j];
+                e.span.end <= s.end
+                    && !(e.span.is_empty() && (e.span.start == s.start || e.span.start == s.end))
+            })
+    }
+}
+
+/// The edits of `edits` (in text order) that start within `r`'s pragma and
+/// statement: the only ones rendering `r` reads.
+fn region_edits<'e>(r: &Region, edits: &'e [Edit]) -> &'e [Edit] {
+    let lo = r.pragma.start.min(r.stmt.start);
+    let hi = r.pragma.end.max(r.stmt.end);
+    let a = edits.partition_point(|e| e.span.start < lo);
+    let b = edits.partition_point(|e| e.span.start <= hi);
+    &edits[a..b.max(a)]
+}
+
+/// Renders one lowered region (see [`RegionText`]). `cxx_edits` in text
+/// order (by start).
 pub fn render_region(
     r: &Region,
     file: &SourceFile,
@@ -235,6 +268,7 @@ pub fn render_region(
     namer: &mut namer::Namer,
 ) -> RegionText {
     let text = &file.text;
+    let cxx_edits = region_edits(r, cxx_edits);
     // lastprivate(conditional:): mark the assignments in the body.
     let mut body_edits = cxx_edits.to_vec();
     for (i, spans) in &r.lastprivate_assigns {

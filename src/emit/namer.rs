@@ -2,7 +2,7 @@
 //! so generated names never collide with the user's identifiers, with C++ or
 //! CUDA reserved words, or with each other.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 /// C++ keywords that are ordinary identifiers in C.
 pub const CXX_ONLY_KEYWORDS: &[&str] = &[
@@ -98,6 +98,12 @@ fn identifiers(text: &str, out: &mut HashSet<String>) {
 
 pub struct Namer {
     taken: HashSet<String>,
+    /// Per stem, the number the next numbered name starts probing at: every
+    /// `stem_k` below it is taken (names are never given back), so each
+    /// number is probed once over the whole file, not once per request.
+    next: HashMap<String, u64>,
+    /// Numbered names probed (for the growth test).
+    probes: u64,
 }
 
 impl Namer {
@@ -115,7 +121,11 @@ impl Namer {
         }
         taken.extend(CXX_ONLY_KEYWORDS.iter().map(|s| s.to_string()));
         taken.extend(CUDA_RESERVED.iter().map(|s| s.to_string()));
-        Namer { taken }
+        Namer {
+            taken,
+            next: HashMap::new(),
+            probes: 0,
+        }
     }
 
     /// `base` if free, else `base_2`, `base_3`, ...; the name is then taken.
@@ -137,16 +147,32 @@ impl Namer {
             "" => "p2c",
             s => s,
         };
-        let mut n: u64 = 2;
+        let mut n = self.next.get(stem).copied().unwrap_or(2);
+        let mut name = String::with_capacity(stem.len() + 4);
         loop {
-            let name = format!("{stem}_{n}");
+            self.probes += 1;
+            name.clear();
+            name.push_str(stem);
+            name.push('_');
+            push_number(&mut name, n);
             if !self.taken.contains(&name) {
                 self.taken.insert(name.clone());
+                self.next.insert(stem.to_string(), n + 1);
                 return name;
             }
             n += 1;
         }
     }
+
+    /// How many numbered names were probed so far.
+    pub fn probes(&self) -> u64 {
+        self.probes
+    }
+}
+
+fn push_number(s: &mut String, n: u64) {
+    use std::fmt::Write;
+    let _ = write!(s, "{n}");
 }
 
 #[cfg(test)]
@@ -175,5 +201,28 @@ mod tests {
         assert_eq!(n.fresh("new"), "new_2");
         assert_eq!(n.fresh("k_L1"), "k_L1");
         assert_eq!(n.fresh("p2c_partials"), "p2c_partials_2");
+    }
+
+    /// A name taken by its plain form after a stem's counter passed it is
+    /// still skipped; the numbers are those of probing from 2 each time.
+    #[test]
+    fn counters_give_the_names_probing_from_two_gives() {
+        let mut n = Namer::new("int k; int k_3;");
+        assert_eq!(n.fresh("k"), "k_2");
+        assert_eq!(n.fresh("k_5"), "k_5");
+        assert_eq!(n.fresh("k"), "k_4");
+        assert_eq!(n.fresh("k"), "k_6");
+        assert_eq!(n.fresh("k__"), "k_7");
+    }
+
+    /// Issue 15: the same base asked for m times probes O(m) names, not
+    /// O(m^2) (each request probed every earlier number).
+    #[test]
+    fn repeated_bases_probe_linearly() {
+        let mut n = Namer::new("int main_L1;");
+        for _ in 0..2000 {
+            n.fresh("main_L1");
+        }
+        assert!(n.probes() <= 2000, "{} probes", n.probes());
     }
 }

@@ -20,7 +20,6 @@ use crate::front::fields::NodeFields;
 use crate::front::CTree;
 use crate::sema::{arith, symbols, Arith, CType, Deriv};
 use crate::source::{SourceFile, Span};
-use std::collections::HashMap;
 use tree_sitter::Node;
 
 /// The operator of an update.
@@ -291,7 +290,7 @@ fn expr_of(n: Node<'_>) -> Option<Node<'_>> {
 }
 
 /// The type of an lvalue: a name, `a[i]...`, `*p`, parenthesised.
-fn lvalue_type(n: Node<'_>, text: &str, syms: &HashMap<String, symbols::Symbol>) -> Option<CType> {
+fn lvalue_type(n: Node<'_>, text: &str, syms: &crate::sema::symbols::Scope) -> Option<CType> {
     let n = unparen(n);
     match n.kind_name() {
         "identifier" => syms

@@ -695,7 +695,7 @@ pub fn build_region(
 pub(crate) fn local_types(
     file: &SourceFile,
     at: &Attached,
-    symbols: &std::collections::HashMap<String, symbols::Symbol>,
+    symbols: &crate::sema::symbols::Scope,
     vars: &mut [sharing::VarAttr],
     kernel: &str,
     body: Span,
@@ -721,7 +721,7 @@ pub(crate) fn local_types(
                 })
             })
             .unwrap_or(false);
-        let local_typedef = symbols.values().any(|s| {
+        let local_typedef = symbols.locals().any(|s| {
             s.is_typedef
                 && s.storage != symbols::Storage::Global
                 && base.split_whitespace().any(|w| w == s.name)

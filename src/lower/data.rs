@@ -233,7 +233,7 @@ fn acc_clause_kind(kind: DataKind, name: &str) -> Option<&'static str> {
 pub fn resolve_item(
     d: &Directive,
     item: &ListItem,
-    symbols: &std::collections::HashMap<String, Symbol>,
+    symbols: &crate::sema::symbols::Scope,
     diags: &mut Vec<Diagnostic>,
 ) -> Option<(Symbol, RangeExpr)> {
     if !item.path.is_empty() {

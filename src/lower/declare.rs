@@ -84,15 +84,15 @@ struct TopDecl {
     is_static: bool,
     ty: CType,
     init: Option<String>,
-    /// Function definitions: the body and the parameter names.
-    body: Option<(Span, Vec<String>)>,
+    /// Function definitions: the body (parameters are read when needed).
+    body: Option<Span>,
 }
 
 /// Every top-level declaration, by name, in source order (through
 /// `extern "C"` blocks and preprocessor conditionals).
 fn top_level(root: Node<'_>, text: &str) -> BTreeMap<String, Vec<TopDecl>> {
     let mut out: BTreeMap<String, Vec<TopDecl>> = BTreeMap::new();
-    fn walk(root: Node<'_>, n: Node<'_>, text: &str, out: &mut BTreeMap<String, Vec<TopDecl>>) {
+    fn walk(n: Node<'_>, text: &str, out: &mut BTreeMap<String, Vec<TopDecl>>) {
         let mut c = n.walk();
         let kids: Vec<Node<'_>> = n.named_children(&mut c).collect();
         for item in kids {
@@ -107,14 +107,9 @@ fn top_level(root: Node<'_>, text: &str) -> BTreeMap<String, Vec<TopDecl>> {
                         .and_then(|d| declarator(d, text))
                         .map(|(_, _, d)| d)
                         .unwrap_or_default();
-                    let body = item.child_by_field_name("body").map(|b| {
-                        let params = symbols::visible_at(root, text, b)
-                            .into_values()
-                            .filter(|s| s.storage == Storage::Param)
-                            .map(|s| s.name)
-                            .collect();
-                        (Span::new(b.start_byte(), b.end_byte()), params)
-                    });
+                    let body = item
+                        .child_by_field_name("body")
+                        .map(|b| Span::new(b.start_byte(), b.end_byte()));
                     out.entry(name).or_default().push(TopDecl {
                         start: item.start_byte(),
                         end: item.end_byte(),
@@ -168,12 +163,12 @@ fn top_level(root: Node<'_>, text: &str) -> BTreeMap<String, Vec<TopDecl>> {
                 | "preproc_if"
                 | "preproc_ifdef"
                 | "preproc_else"
-                | "preproc_elif" => walk(root, item, text, out),
+                | "preproc_elif" => walk(item, text, out),
                 _ => {}
             }
         }
     }
-    walk(root, root, text, &mut out);
+    walk(root, text, &mut out);
     out
 }
 
@@ -580,7 +575,7 @@ fn device_fn(
         rule,
         decl_starts,
         var_uses: Vec::new(),
-        body: decls.iter().find_map(|t| t.body.as_ref().map(|(b, _)| *b)),
+        body: decls.iter().find_map(|t| t.body),
     })
 }
 
@@ -600,11 +595,15 @@ pub fn add_called(
     };
     let text = file.text.as_str();
     let tops = top_level(root, text);
+    // The body of `name`'s definition and its parameter names.
     let body_of = |name: &str| -> Option<(Span, Vec<String>)> {
-        tops.get(name)?
-            .iter()
-            .find(|t| t.is_definition)
-            .and_then(|t| t.body.clone())
+        let t = tops.get(name)?.iter().find(|t| t.is_definition)?;
+        let body = t.body?;
+        let mut def = root.descendant_for_byte_range(t.start, t.end)?;
+        while def.kind() != "function_definition" {
+            def = def.parent()?;
+        }
+        Some((body, symbols::param_names(def, text)))
     };
     // The explicit device functions defined here are roots as well: their
     // calls and their file-scope variables are checked like a region's.
@@ -620,7 +619,7 @@ pub fn add_called(
     }
     let visible = |name: &str, at: Span| -> Option<crate::sema::Symbol> {
         let node = root.descendant_for_byte_range(at.start, at.end)?;
-        let mut s = symbols::visible_at(root, text, node).remove(name)?;
+        let mut s = symbols::visible_at(root, text, node).get(name)?.clone();
         // A function designator is not a pointer variable.
         if matches!(s.ty.derivs.first(), Some(crate::sema::Deriv::Function)) {
             s.ty.derivs.truncate(1);

@@ -16,12 +16,11 @@
 
 use super::generic::{Generic, PrivKind, PrivVar, Spread, WsLoop};
 use crate::diag::{codes, Diagnostic};
-use crate::sema::{arith, symbols::Symbol};
-use std::collections::HashMap;
+use crate::sema::arith;
 
 /// Whether a `lastprivate(conditional:)` variable of this type can be lowered
 /// (the shuffles move arithmetic scalars other than complex and long double).
-pub fn type_ok(base: &str, derivs_empty: bool, syms: &HashMap<String, Symbol>) -> bool {
+pub fn type_ok(base: &str, derivs_empty: bool, syms: &crate::sema::symbols::Scope) -> bool {
     derivs_empty
         && !base.contains("long double")
         && arith::classify(base, syms).is_some_and(|a| !a.is_complex())

@@ -19,10 +19,9 @@
 use super::generic::GenRed;
 use crate::directives::{Clause, Directive};
 use crate::sema::loops::{self, CanonLoop};
-use crate::sema::{sharing, CType, Symbol};
+use crate::sema::{sharing, CType};
 use crate::source::mask::mentions_word as word_in;
 use crate::source::Span;
-use std::collections::HashMap;
 use tree_sitter::Node;
 
 /// How a worksharing loop's flattened iterations go to the team's threads.
@@ -94,7 +93,7 @@ pub fn unsupported_clause<'d>(d: &'d Directive, allowed: &[&str]) -> Option<&'d 
 
 /// private / firstprivate / lastprivate items: scalars and fixed-size
 /// arrays (lastprivate: scalars) declared where the construct is.
-pub fn privates(d: &Directive, syms: &HashMap<String, Symbol>) -> Result<Vec<OPriv>, String> {
+pub fn privates(d: &Directive, syms: &crate::sema::symbols::Scope) -> Result<Vec<OPriv>, String> {
     let mut out: Vec<OPriv> = Vec::new();
     for c in &d.clauses {
         let (first, last) = match c.name.as_str() {
@@ -148,7 +147,10 @@ pub fn privates(d: &Directive, syms: &HashMap<String, Symbol>) -> Result<Vec<OPr
 }
 
 /// Scalar `reduction` items with the operators and types of the main path.
-pub fn reductions(d: &Directive, syms: &HashMap<String, Symbol>) -> Result<Vec<GenRed>, String> {
+pub fn reductions(
+    d: &Directive,
+    syms: &crate::sema::symbols::Scope,
+) -> Result<Vec<GenRed>, String> {
     let mut out: Vec<GenRed> = Vec::new();
     for c in d.clauses.iter().filter(|c| c.name == "reduction") {
         let op = match c.modifiers() {
@@ -223,7 +225,7 @@ pub fn nest(
     d: &Directive,
     stmt: Node<'_>,
     text: &str,
-    syms: &HashMap<String, Symbol>,
+    syms: &crate::sema::symbols::Scope,
 ) -> Result<Vec<(CanonLoop, CType)>, String> {
     let depth = match d.clause("collapse").and_then(|c| c.expr()) {
         None => 1,
@@ -309,7 +311,7 @@ pub fn ws_loop(
     construct: String,
     stmt: Node<'_>,
     text: &str,
-    syms: &HashMap<String, Symbol>,
+    syms: &crate::sema::symbols::Scope,
 ) -> Result<OLoop, String> {
     let nest = nest(d, stmt, text, syms)?;
     let mut privs = privates(d, syms)?;

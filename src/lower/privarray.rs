@@ -131,7 +131,7 @@ pub fn nested_section(
     first: bool,
     item: &crate::directives::ListItem,
     sym: &crate::sema::Symbol,
-    symbols: &std::collections::HashMap<String, crate::sema::Symbol>,
+    symbols: &crate::sema::symbols::Scope,
     diags: &mut Vec<crate::diag::Diagnostic>,
 ) -> Option<(String, String)> {
     match crate::sema::privarray::attr(d, first, item, sym, symbols) {

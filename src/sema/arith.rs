@@ -5,9 +5,6 @@
 //! exists. Sizes are those of the LP64 data model nvcc and clang use on Linux
 //! (host and device agree: `long` is 8 bytes on both).
 
-use super::symbols::Symbol;
-use std::collections::HashMap;
-
 /// An arithmetic scalar type.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Arith {
@@ -127,11 +124,11 @@ fn standard_typedef(name: &str) -> Option<Arith> {
 /// Classifies the specifier text of a declaration (qualifiers ignored).
 /// Typedef names are resolved through `symbols` (user typedefs visible at
 /// the region, a few levels deep) and the standard headers' names.
-pub fn classify(base: &str, symbols: &HashMap<String, Symbol>) -> Option<Arith> {
+pub fn classify(base: &str, symbols: &crate::sema::symbols::Scope) -> Option<Arith> {
     classify_depth(base, symbols, 0)
 }
 
-fn classify_depth(base: &str, symbols: &HashMap<String, Symbol>, depth: u32) -> Option<Arith> {
+fn classify_depth(base: &str, symbols: &crate::sema::symbols::Scope, depth: u32) -> Option<Arith> {
     let words: Vec<&str> = base
         .split_whitespace()
         .filter(|w| {
@@ -167,7 +164,7 @@ fn classify_depth(base: &str, symbols: &HashMap<String, Symbol>, depth: u32) -> 
         if let Some(a) = standard_typedef(name) {
             return Some(a);
         }
-        let s = symbols.get(*name)?;
+        let s = symbols.get(name)?;
         if !s.is_typedef || !s.ty.is_scalar() || depth > 8 {
             return None;
         }
@@ -207,7 +204,7 @@ mod tests {
     use super::*;
 
     fn c(base: &str) -> Option<Arith> {
-        classify(base, &HashMap::new())
+        classify(base, &super::super::symbols::Scope::default())
     }
 
     #[test]

@@ -21,7 +21,6 @@
 use super::symbols::Symbol;
 use crate::diag::{codes, Diagnostic};
 use crate::directives::ListItem;
-use std::collections::HashMap;
 
 /// Whether `sym` (named by the lastprivate `item`) may be lowered: a
 /// scalar (not a typedef of an array) or an array as above; the refusal
@@ -30,7 +29,7 @@ pub fn check(
     item: &ListItem,
     sym: &Symbol,
     conditional: bool,
-    symbols: &HashMap<String, Symbol>,
+    symbols: &crate::sema::symbols::Scope,
 ) -> Result<(), Box<Diagnostic>> {
     let refuse = |why: String| {
         Err(Box::new(

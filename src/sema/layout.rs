@@ -417,10 +417,7 @@ pub fn base_layout(base: &str) -> Option<Layout> {
 /// type (its derivations after `ty`'s, which apply outside them), repeated
 /// for typedefs of typedefs; other types unchanged. `layout_of` then knows
 /// `typedef double real_t;` as 8 bytes.
-pub fn resolve_typedefs(
-    ty: &CType,
-    syms: &std::collections::HashMap<String, super::symbols::Symbol>,
-) -> CType {
+pub fn resolve_typedefs(ty: &CType, syms: &super::symbols::Scope) -> CType {
     let mut t = ty.clone();
     for _ in 0..8 {
         if base_layout(&t.base).is_some() {

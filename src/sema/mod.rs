@@ -18,6 +18,7 @@ pub mod sharing;
 pub mod symbols;
 pub mod threadprivate;
 pub mod uses;
+pub mod visible;
 
 pub use arith::Arith;
 pub use ctype::{CType, Deriv};

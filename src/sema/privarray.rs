@@ -19,7 +19,6 @@ use super::symbols::Symbol;
 use super::{arith, CType, Deriv};
 use crate::diag::{codes, Diagnostic};
 use crate::directives::{Directive, ListItem, Model};
-use std::collections::HashMap;
 
 /// The attribute of `item` (a section, or a whole array under
 /// `firstprivate`) in a `private` (`first` false) or `firstprivate` clause
@@ -29,7 +28,7 @@ pub fn attr(
     first: bool,
     item: &ListItem,
     sym: &Symbol,
-    symbols: &HashMap<String, Symbol>,
+    symbols: &crate::sema::symbols::Scope,
 ) -> Result<super::sharing::Attr, Box<Diagnostic>> {
     let clause = if first { "firstprivate" } else { "private" };
     if !item.sections.is_empty() && dir.model == Model::Omp {
@@ -98,7 +97,7 @@ pub fn attr(
 
 /// Whether a whole array can get per-team or per-thread copies: one
 /// dimension of a constant extent, elements the kernel can copy.
-pub fn whole_array(sym: &Symbol, symbols: &HashMap<String, Symbol>) -> Result<(), String> {
+pub fn whole_array(sym: &Symbol, symbols: &crate::sema::symbols::Scope) -> Result<(), String> {
     let Some(Deriv::Array(extent)) = sym.ty.derivs.first() else {
         return Err("not an array".into());
     };
@@ -124,7 +123,7 @@ pub fn whole_array(sym: &Symbol, symbols: &HashMap<String, Symbol>) -> Result<()
 /// Elements are copied as values of their type: no arrays or pointers to
 /// follow, and no C99 complex values (nvcc cannot build them in device code
 /// from parts).
-fn element_ok(elem: &CType, symbols: &HashMap<String, Symbol>) -> bool {
+fn element_ok(elem: &CType, symbols: &crate::sema::symbols::Scope) -> bool {
     elem.derivs.is_empty()
         && !elem.base.split_whitespace().any(|w| w == "_Complex")
         && !arith::classify(&elem.base, symbols).is_some_and(|a| a.is_complex())

@@ -299,7 +299,7 @@ pub fn category(ty: &CType, typedef_of: &dyn Fn(&str) -> Option<CType>) -> Optio
             return Some(Category::Aggregate);
         }
         if words.iter().any(|w| matches!(*w, "enum" | "_Complex"))
-            || arith::classify(&ty.base, &HashMap::new()).is_some()
+            || arith::classify(&ty.base, &super::symbols::Scope::default()).is_some()
         {
             return Some(Category::Scalar);
         }
@@ -510,7 +510,7 @@ pub fn decide(
     dir: &Directive,
     is_kernels: bool,
     uses: &[Use],
-    symbols: &HashMap<String, Symbol>,
+    symbols: &crate::sema::symbols::Scope,
     loop_vars: &[String],
     env: &DataEnv,
     text: &str,
@@ -956,7 +956,7 @@ fn by_defaultmap(
     dir: &Directive,
     u: &Use,
     sym: &Symbol,
-    symbols: &HashMap<String, Symbol>,
+    symbols: &crate::sema::symbols::Scope,
     diags: &mut Vec<Diagnostic>,
 ) -> DefaultmapRule {
     let typedef_of = |n: &str| {
@@ -1094,7 +1094,7 @@ pub fn reduction_type(
     item: &ListItem,
     sym: &Symbol,
     op: RedOp,
-    symbols: &HashMap<String, Symbol>,
+    symbols: &crate::sema::symbols::Scope,
 ) -> Result<(Arith, bool), Box<Diagnostic>> {
     if !item.sections.is_empty() || sym.ty.is_array() {
         let what = if item.sections.is_empty() {

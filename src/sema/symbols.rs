@@ -12,6 +12,8 @@ use std::cell::OnceCell;
 use std::collections::HashMap;
 use tree_sitter::Node;
 
+pub use super::visible::{Scope, ScopeCache};
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Storage {
     Global,
@@ -140,31 +142,17 @@ fn complex_declarator(
 }
 
 /// Every symbol visible just before `at` (a node inside a function body).
-pub fn visible_at(root: Node<'_>, text: &str, at: Node<'_>) -> HashMap<String, Symbol> {
+/// The file scope is read from an index (`sema::visible`), built once per
+/// tree under a [`super::visible::ScopeCache`].
+pub fn visible_at(root: Node<'_>, text: &str, at: Node<'_>) -> Scope {
     let mut map = HashMap::new();
     let add = |syms: Vec<Symbol>, map: &mut HashMap<String, Symbol>| {
         for s in syms {
             map.insert(s.name.clone(), s);
         }
     };
-    // File scope: declarations before the enclosing top-level item.
-    let mut top = at;
-    while let Some(p) = top.parent() {
-        if p.id() == root.id() {
-            break;
-        }
-        top = p;
-    }
-    let mut c = root.walk();
-    for item in root.children(&mut c) {
-        if item.start_byte() >= top.start_byte() {
-            break;
-        }
-        let mut syms = Vec::new();
-        collect_file_scope(item, text, &mut syms);
-        add(syms, &mut map);
-    }
-    // Ancestors from the outside in.
+    // Ancestors from the outside in; the outermost below the root is the
+    // enclosing top-level item, before which the file scope is read.
     let mut chain = Vec::new();
     let mut n = at;
     while let Some(p) = n.parent() {
@@ -172,6 +160,11 @@ pub fn visible_at(root: Node<'_>, text: &str, at: Node<'_>) -> HashMap<String, S
         n = p;
     }
     chain.reverse();
+    let top = chain
+        .iter()
+        .find(|(p, _)| p.id() == root.id())
+        .map_or(at, |(_, child)| *child);
+    let globals = super::visible::global_index(root, text, top.start_byte());
     for (parent, child) in chain {
         let mut syms = Vec::new();
         match parent.kind_name() {
@@ -202,12 +195,12 @@ pub fn visible_at(root: Node<'_>, text: &str, at: Node<'_>) -> HashMap<String, S
         }
         add(syms, &mut map);
     }
-    map
+    Scope::new(map, globals, top.start_byte())
 }
 
 /// Every symbol visible at byte `pos`, a point between statements or
 /// top-level items (where a stand-alone pragma sits).
-pub fn visible_before(root: Node<'_>, text: &str, pos: usize) -> HashMap<String, Symbol> {
+pub fn visible_before(root: Node<'_>, text: &str, pos: usize) -> Scope {
     // The innermost block that contains `pos`, or the file.
     let mut n = root.descendant_for_byte_range(pos, pos).unwrap_or(root);
     while n.id() != root.id()
@@ -220,7 +213,7 @@ pub fn visible_before(root: Node<'_>, text: &str, pos: usize) -> HashMap<String,
     }
     let at_file = n.id() == root.id();
     let mut map = if at_file {
-        HashMap::new()
+        Scope::from(HashMap::new())
     } else {
         visible_at(root, text, n)
     };
@@ -236,7 +229,7 @@ pub fn visible_before(root: Node<'_>, text: &str, pos: usize) -> HashMap<String,
             declared_by(item, text, Storage::Local, &mut syms);
         }
         for s in syms {
-            map.insert(s.name.clone(), s);
+            map.insert(s);
         }
     }
     map
@@ -756,7 +749,7 @@ fn local_units<'t>(
     (units, None)
 }
 
-fn collect_file_scope(item: Node<'_>, text: &str, out: &mut Vec<Symbol>) {
+pub(crate) fn collect_file_scope(item: Node<'_>, text: &str, out: &mut Vec<Symbol>) {
     match item.kind_name() {
         "declaration" | "type_definition" => declared_by(item, text, Storage::Global, out),
         "preproc_ifdef"
@@ -795,6 +788,20 @@ fn collect_file_scope(item: Node<'_>, text: &str, out: &mut Vec<Symbol>) {
 }
 
 /// The parameters of a function declarator (through pointer declarators).
+/// The parameter names of function definition `def`, each once (what
+/// [`visible_at`] finds with `Storage::Param` in its body), without reading
+/// the file scope.
+pub fn param_names(def: Node<'_>, text: &str) -> Vec<String> {
+    let mut syms = Vec::new();
+    if let Some(decl) = def.field("declarator") {
+        params_of(decl, text, &mut syms);
+    }
+    let mut names: Vec<String> = syms.into_iter().map(|s| s.name).collect();
+    names.sort();
+    names.dedup();
+    names
+}
+
 fn params_of(decl: Node<'_>, text: &str, out: &mut Vec<Symbol>) {
     for p in param_declarations(decl) {
         declared_by(p, text, Storage::Param, out);

@@ -13,7 +13,7 @@ use crate::diag::Diagnostic;
 use crate::directives::Directive;
 use crate::front::Attached;
 use crate::sema::sharing::{self, Attr, RedOp};
-use crate::sema::{symbols, CType};
+use crate::sema::CType;
 use crate::source::{SourceFile, Span};
 use tree_sitter::Node;
 
@@ -173,7 +173,7 @@ pub(super) fn promote_gang_loop_reductions(
     nested: &[&Attached],
     vars: &mut [sharing::VarAttr],
     text: &str,
-    syms: &std::collections::HashMap<String, symbols::Symbol>,
+    syms: &crate::sema::symbols::Scope,
 ) -> Vec<GenRed> {
     // Loops directly in the block (not inside another nested construct).
     let top = |n: &Attached| {

@@ -486,7 +486,7 @@ pub fn build_generic(
     let mut cx = Ctx {
         file,
         tree,
-        consts: Consts::from_text(&file.text),
+        consts: crate::sema::visible::memo_for_text(&file.text, || Consts::from_text(&file.text)),
         diags,
         array_reds: Vec::new(),
     };

@@ -13,7 +13,7 @@ use crate::lower::localtype::Hoisted;
 use crate::sema::sharing::{self, Attr};
 use crate::sema::{symbols, uses};
 use crate::source::Span;
-use std::collections::{BTreeSet, HashMap};
+use std::collections::BTreeSet;
 
 /// The region's variables and what the block does with them.
 pub(super) struct RegionVars {
@@ -22,7 +22,7 @@ pub(super) struct RegionVars {
     /// Functions the block calls.
     pub region_calls: Vec<(String, Span)>,
     /// The symbols visible at the block.
-    pub symbols_at_region: HashMap<String, symbols::Symbol>,
+    pub symbols_at_region: crate::sema::symbols::Scope,
     /// Each variable's attribute.
     pub vars: Vec<sharing::VarAttr>,
     /// Local types the kernel names through a file-scope copy.

@@ -25,10 +25,9 @@ use super::array_bounds::bounds;
 use crate::directives::{Directive, ListItem};
 use crate::front::Attached;
 use crate::sema::sharing::{self, Attr, RedOp, VarAttr};
-use crate::sema::symbols::Symbol;
 use crate::source::mask::{mask_spans, mentions_word};
 use crate::source::Span;
-use std::collections::{BTreeSet, HashMap};
+use std::collections::BTreeSet;
 
 /// Moves the array reductions of the loops over the teams directly in
 /// `block` onto the compute construct (`vars` get `Attr::ArrayReduction`);
@@ -43,7 +42,7 @@ pub fn promote(
     over_teams: impl Fn(&Directive) -> bool,
     vars: &mut [VarAttr],
     text: &str,
-    syms: &HashMap<String, Symbol>,
+    syms: &crate::sema::symbols::Scope,
     locals: &[String],
     written: &BTreeSet<String>,
 ) -> Vec<String> {
