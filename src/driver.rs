@@ -630,6 +630,14 @@ fn build_generic_region(
 
 /// Translates one file. Never panics; returns the output with all diagnostics.
 pub fn translate(file: &SourceFile, opts: &Options) -> Translation {
+    translate_pass(file, opts, true)
+}
+
+/// [`translate`]; with `rename`, a file whose offloaded regions use C++
+/// keywords as names (`new`) is translated with those names renamed in its
+/// whole text (`emit::cxx::keywords::region_renames`), its diagnostics
+/// placed back on the original text.
+fn translate_pass(file: &SourceFile, opts: &Options, rename: bool) -> Translation {
     let mut diags: Vec<Diagnostic> = Vec::new();
     let a = analyse(file, &mut diags);
     let output = match opts.emit {
@@ -662,6 +670,20 @@ pub fn translate(file: &SourceFile, opts: &Options) -> Translation {
                 ))
             } else {
                 let offloaded = offloaded_spans(&low.regions);
+                if rename {
+                    let pragmas: Vec<Span> =
+                        a.attached.iter().map(|at| at.directive.span).collect();
+                    let renames = cxx::keywords::region_renames(
+                        &a.tree,
+                        &file.text,
+                        &offloaded,
+                        &pragmas,
+                        &mut Namer::new(&file.text),
+                    );
+                    if !renames.is_empty() {
+                        return translate_renamed(file, opts, &renames);
+                    }
+                }
                 let edits =
                     cxx::compat_edits(&a.tree, &file.text, &offloaded, &mut namer, &mut diags);
                 let mut lost = Vec::new();
@@ -691,6 +713,44 @@ pub fn translate(file: &SourceFile, opts: &Options) -> Translation {
         output,
         diagnostics: sink.into_sorted(),
     }
+}
+
+/// Translates `file` with `renames` (sorted, not overlapping) applied to its
+/// text; the diagnostics' spans are mapped back to `file`.
+fn translate_renamed(file: &SourceFile, opts: &Options, renames: &[(Span, String)]) -> Translation {
+    let mut text = String::with_capacity(file.text.len() + 8 * renames.len());
+    let mut at = 0;
+    for (s, new) in renames {
+        text.push_str(&file.text[at..s.start]);
+        text.push_str(new);
+        at = s.end;
+    }
+    text.push_str(&file.text[at..]);
+    let renamed = match file.origins() {
+        Some(map) => SourceFile::with_origins(file.name.clone(), text, map.clone()),
+        None => SourceFile::new(file.name.clone(), text),
+    };
+    let mut t = translate_pass(&renamed, opts, false);
+    let back = |p: usize| -> usize {
+        let mut delta: isize = 0;
+        for (s, new) in renames {
+            let start = (s.start as isize + delta) as usize;
+            if p < start {
+                break;
+            }
+            if p < start + new.len() {
+                return s.start;
+            }
+            delta += new.len() as isize - s.len() as isize;
+        }
+        (p as isize - delta).max(0) as usize
+    };
+    for d in &mut t.diagnostics {
+        for l in &mut d.labels {
+            l.span = Span::new(back(l.span.start), back(l.span.end).max(back(l.span.start)));
+        }
+    }
+    t
 }
 
 /// Lowers the region whose pragma or statement contains `offset`, by itself.
