@@ -142,6 +142,11 @@ pub fn convert(
     edits: &mut Vec<Edit>,
     diags: &mut Vec<Diagnostic>,
 ) {
+    let spelled: String = text_of(value, text).split_whitespace().collect();
+    if spelled == "((void*)0)" {
+        // A preprocessed `NULL`: written `nullptr` (see `null_pointer_constant`).
+        return;
+    }
     let vt = expr_type(value, text, scopes);
     let Some(target) = target else {
         if is_allocator_call(value, text) {

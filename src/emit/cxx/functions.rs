@@ -142,7 +142,7 @@ impl Functions {
                     derivs: derivs[1..].to_vec(),
                 });
             }
-            scopes.declare(&name, CType { base, derivs });
+            scopes.declare_global(&name, CType { base, derivs });
             let Some(fd) = function_declarator(d) else {
                 return;
             };

@@ -144,7 +144,9 @@ fn external_names(root: Node<'_>, tree: &CTree) -> HashMap<String, Span> {
 /// name used in a region is renamed everywhere, so the host's and the
 /// kernel's spellings agree) and its uses in the clauses of `pragmas`
 /// (`#pragma` lines). Empty when no region uses such a name. The new names
-/// come from `namer` (the host rename's, `new_`).
+/// come from `namer` (the host rename's, `new_`). A file that declares its
+/// own `true`, `false` or `bool` has them renamed the same way (the
+/// lowering writes types and values from their names too).
 pub fn region_renames(
     tree: &CTree,
     orig: &str,
@@ -161,7 +163,19 @@ pub fn region_renames(
     let mut cursor = root.walk();
     'walk: loop {
         let n = cursor.node();
-        if matches!(n.kind(), "identifier" | "field_identifier" | "type_identifier") {
+        if let Some(w) = declared_truth(n, tree) {
+            if !used.iter().any(|u| u == w) {
+                used.push(w.to_string());
+            }
+        }
+        if n.child_count() == 0 && TRUTH.contains(&tree.text_of(n)) {
+            if matches!(
+                n.kind(),
+                "identifier" | "type_identifier" | "primitive_type" | "true" | "false"
+            ) {
+                found.push((tree.text_of(n).to_string(), Span::new(n.start_byte(), n.end_byte())));
+            }
+        } else if matches!(n.kind(), "identifier" | "field_identifier" | "type_identifier") {
             let t = tree.text_of(n);
             if renamed_keyword(t) && !external.contains_key(t) {
                 let span = Span::new(n.start_byte(), n.end_byte());
@@ -183,7 +197,9 @@ pub fn region_renames(
     for p in pragmas {
         let in_region = offloaded.iter().any(|r| p.within(*r));
         for (name, span) in pragma_words(orig, *p) {
-            if renamed_keyword(&name) && !external.contains_key(&name) {
+            if TRUTH.contains(&name.as_str()) {
+                found.push((name, span));
+            } else if renamed_keyword(&name) && !external.contains_key(&name) {
                 if in_region && !used.contains(&name) {
                     used.push(name.clone());
                 }
@@ -191,7 +207,7 @@ pub fn region_renames(
             }
         }
     }
-    if used.is_empty() {
+    if used.is_empty() || offloaded.is_empty() {
         return Vec::new();
     }
     used.sort();
@@ -206,6 +222,31 @@ pub fn region_renames(
     out.sort_by_key(|(s, _)| s.start);
     out.dedup_by_key(|(s, _)| s.start);
     out
+}
+
+/// C++ keywords C spells through <stdbool.h>: renamed only in a file that
+/// declares them itself (an enumerator, a typedef, a variable).
+const TRUTH: [&str; 3] = ["true", "false", "bool"];
+
+/// The word of [`TRUTH`] that `n` declares, if any.
+fn declared_truth(n: Node<'_>, tree: &CTree) -> Option<&'static str> {
+    let name = match n.kind() {
+        "enumerator" => n.child_by_field_name("name"),
+        "type_definition" | "declaration" | "parameter_declaration" => {
+            let mut c = n.walk();
+            let ds: Vec<Node<'_>> = n.children_by_field_name("declarator", &mut c).collect();
+            return ds.into_iter().find_map(|d| {
+                let t = match d.kind() {
+                    "primitive_type" | "identifier" | "type_identifier" => tree.text_of(d),
+                    _ => crate::sema::ctype::declarator_name(d, &tree.text)?,
+                };
+                TRUTH.iter().copied().find(|w| *w == t)
+            });
+        }
+        _ => None,
+    }?;
+    let t = tree.text_of(name);
+    TRUTH.iter().copied().find(|w| *w == t)
 }
 
 /// The identifiers in the clause arguments of the pragma at `span` (inside
@@ -274,6 +315,6 @@ mod tests {
             .into_iter()
             .map(|(w, _)| w)
             .collect();
-        assert_eq!(words, ["new", "a", "new", "this", "class"]);
+        assert_eq!(words, ["new", "to", "a", "new", "this", "class"]);
     }
 }

@@ -106,13 +106,23 @@ pub(super) fn repeated_definitions(
             continue;
         }
         let n = ds.len();
+        // The names as `declared_by` reads them (it knows C99 `_Complex`).
+        let mut syms = Vec::new();
+        crate::sema::symbols::declared_by(item, text, crate::sema::symbols::Storage::Global, &mut syms);
         for d in ds {
-            let Some((name, at, derivs)) = declarator(d, text) else {
+            let Some((_, at, derivs)) = declarator(d, text) else {
                 continue;
             };
             if derivs.first() == Some(&crate::sema::ctype::Deriv::Function) {
                 continue;
             }
+            let Some(name) = syms
+                .iter()
+                .find(|s| s.span.within(Span::new(d.start_byte(), d.end_byte())) || s.span == at)
+                .map(|s| s.name.clone())
+            else {
+                continue;
+            };
             let list = by_name.entry(name.clone()).or_default();
             if list.is_empty() {
                 order.push(name);

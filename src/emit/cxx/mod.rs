@@ -378,7 +378,23 @@ impl Walk<'_> {
         };
         let mut c = n.walk();
         let names: Vec<Node<'_>> = n.children_by_field_name("declarator", &mut c).collect();
+        if names.is_empty() {
+            // `typedef int bool;` reads as two type names and no declarator.
+            let last = (0..n.named_child_count())
+                .filter_map(|i| n.named_child(i as u32))
+                .filter(|c| c.kind() == "primitive_type")
+                .nth(1);
+            if let Some(l) = last {
+                let t = self.tree.text_of(l).to_string();
+                self.declares_truth(&t);
+            }
+        }
         for d in names {
+            if d.kind() == "primitive_type" {
+                // `typedef int bool;`
+                let t = self.tree.text_of(d).to_string();
+                self.declares_truth(&t);
+            }
             if let Some((name, _, derivs)) = declarator(d, self.text) {
                 self.declares_truth(&name);
                 if let (Some(k), true) = (&key, derivs.is_empty()) {

@@ -52,6 +52,11 @@ impl Scopes {
         }
     }
 
+    /// A function's name, at file scope.
+    pub fn declare_global(&mut self, name: &str, ty: CType) {
+        self.frames[0].insert(name.to_string(), ty);
+    }
+
     pub fn lookup(&self, name: &str) -> Option<&CType> {
         self.frames.iter().rev().find_map(|f| f.get(name))
     }
