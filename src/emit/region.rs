@@ -1285,7 +1285,7 @@ fn host_text(r: &Region, fallback: &str, file_name: &str, n: &Names) -> String {
 }
 
 fn escape(s: &str) -> String {
-    s.replace('\\', "\\\\").replace('"', "\\\"")
+    super::literal::c_string(s)
 }
 
 #[allow(dead_code)]
