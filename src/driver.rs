@@ -552,6 +552,22 @@ fn lower_all(
 }
 
 /// Each offloaded region's text, from its pragma to the end of its statement.
+/// The offloaded regions whose local declarations are the kernel's own
+/// (generic mode with nested parallel regions stages those of its
+/// sequential part).
+fn kernel_locals(regions: &[Region]) -> Vec<Span> {
+    offloaded_spans(regions)
+        .into_iter()
+        .zip(regions)
+        .filter(|(_, r)| {
+            r.generic
+                .as_ref()
+                .map_or(true, |g| g.forks.is_empty() && !g.reaches_orphans)
+        })
+        .map(|(s, _)| s)
+        .collect()
+}
+
 fn offloaded_spans(regions: &[Region]) -> Vec<Span> {
     regions
         .iter()
@@ -685,7 +701,14 @@ fn translate_pass(file: &SourceFile, opts: &Options, rename: bool) -> Translatio
                     }
                 }
                 let edits =
-                    cxx::compat_edits(&a.tree, &file.text, &offloaded, &mut namer, &mut diags);
+                    cxx::compat_edits(
+                    &a.tree,
+                    &file.text,
+                    &offloaded,
+                    &kernel_locals(&low.regions),
+                    &mut namer,
+                    &mut diags,
+                );
                 let mut lost = Vec::new();
                 let out = emit_file(
                     file,
@@ -787,7 +810,14 @@ pub fn lower_region_at(file: &SourceFile, offset: usize) -> (Option<RegionView>,
     let mut elsewhere = Vec::new();
     let low = lower_all(file, &a, &Options::default(), &mut namer, &mut elsewhere);
     let offloaded = offloaded_spans(&low.regions);
-    let edits = cxx::compat_edits(&a.tree, &file.text, &offloaded, &mut namer, &mut elsewhere);
+    let edits = cxx::compat_edits(
+        &a.tree,
+        &file.text,
+        &offloaded,
+        &kernel_locals(&low.regions),
+        &mut namer,
+        &mut elsewhere,
+    );
     diags.extend(elsewhere.into_iter().filter(|d| here(d)));
     let mut view = None;
     for r in &low.regions {

@@ -21,6 +21,7 @@ pub mod generic;
 pub mod guard;
 pub mod host_fallback;
 pub mod literal;
+pub mod local_macros;
 pub mod lastprivate_array;
 pub mod lastprivate_value;
 pub mod namer;
@@ -98,6 +99,13 @@ pub fn emit_file(
     for (r, sh) in regions.iter().zip(&shared) {
         let RegionText { kernel, host } = render_region(r, file, declare, &cxx_edits, namer);
         diags.extend(guard::lost_directives(file, r.stmt, &kernel, &host));
+        let kernel = match local_macros::around_kernel(text, &groups, r.function_start, r.pragma.start) {
+            Ok(w) => format!("{}{kernel}{}", w.before, w.after),
+            Err(d) => {
+                diags.push(d);
+                kernel
+            }
+        };
         edits.push(Edit::insert(
             r.function_start,
             10,

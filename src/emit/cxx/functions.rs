@@ -445,7 +445,7 @@ pub fn vla_parameter(
 
 /// Whether every name in `expr` is an enumerator or a macro (then the
 /// bound is a constant the evaluator did not know).
-fn only_constants(expr: &str, scopes: &Scopes) -> bool {
+pub fn only_constants(expr: &str, scopes: &Scopes) -> bool {
     let mut ok = true;
     let b = expr.as_bytes();
     let mut i = 0;

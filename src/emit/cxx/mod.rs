@@ -45,11 +45,14 @@ use scope::Scopes;
 use tree_sitter::Node;
 
 /// The edits that make the C file valid C++. `offloaded` are the spans of
-/// the offloaded regions (pragma to end of statement).
+/// the offloaded regions (pragma to end of statement); `kernel_locals` those
+/// of them whose declarations become the kernel's own locals (not generic
+/// mode, which stages its sequential part's variables).
 pub fn compat_edits(
     tree: &CTree,
     orig: &str,
     offloaded: &[Span],
+    kernel_locals: &[Span],
     namer: &mut Namer,
     diags: &mut Vec<Diagnostic>,
 ) -> Vec<Edit> {
@@ -62,6 +65,7 @@ pub fn compat_edits(
         text: tree.text.as_str(),
         orig,
         offloaded,
+        kernel_locals,
         consts: &consts,
         edits: Vec::new(),
         diags: Vec::new(),
@@ -70,6 +74,8 @@ pub fn compat_edits(
         functions: functions::Functions::default(),
         truth: Truth::default(),
         c11: false,
+        inner_vlas: Vec::new(),
+        vla_refused: Vec::new(),
     };
     let mut cursor = root.walk();
     'walk: loop {
@@ -108,6 +114,7 @@ struct Walk<'a> {
     text: &'a str,
     orig: &'a str,
     offloaded: &'a [Span],
+    kernel_locals: &'a [Span],
     consts: &'a Consts,
     edits: Vec<Edit>,
     diags: Vec<Diagnostic>,
@@ -117,6 +124,11 @@ struct Walk<'a> {
     truth: Truth,
     /// Whether the file spells a C11 keyword C++ lacks.
     c11: bool,
+    /// Arrays with a variable bound other than the outermost (`double
+    /// m[n][n]`): refused where a region uses them.
+    inner_vlas: Vec<(String, Span)>,
+    /// The names already refused by `vla_use`.
+    vla_refused: Vec<String>,
 }
 
 impl Walk<'_> {
@@ -131,6 +143,9 @@ impl Walk<'_> {
             }
             "identifier" | "field_identifier" | "type_identifier" => {
                 self.keywords.see(n, self.tree, self.offloaded);
+                if n.kind() == "identifier" && !self.inner_vlas.is_empty() {
+                    self.vla_use(n);
+                }
             }
             "preproc_include" => self.runtime_include(n),
             "preproc_def" | "preproc_function_def" => {
@@ -216,6 +231,30 @@ impl Walk<'_> {
         }
     }
 
+    /// A use in an offloaded region of an array with an inner variable bound.
+    fn vla_use(&mut self, n: Node<'_>) {
+        let at = Span::new(n.start_byte(), n.end_byte());
+        if !self.offloaded.iter().any(|r| at.within(*r)) {
+            return;
+        }
+        let name = self.tree.text_of(n);
+        if self.vla_refused.iter().any(|v| v == name) {
+            return;
+        }
+        if self.inner_vlas.iter().any(|(v, _)| v == name) {
+            self.vla_refused.push(name.to_string());
+            self.diags.push(
+                Diagnostic::new(
+                    crate::diag::codes::NOT_SUPPORTED,
+                    at,
+                    format!("`{name}` is a variable-length array with a variable inner bound; an offloaded region cannot use it yet"),
+                )
+                .with_label("used in an offloaded region")
+                .with_help("use a constant inner bound, or a pointer and computed indices"),
+            );
+        }
+    }
+
     /// A leaf: C11 keywords, and the file's `true` / `false` / `bool`.
     fn token(&mut self, n: Node<'_>) {
         let t = self.tree.text_of(n);
@@ -251,6 +290,9 @@ impl Walk<'_> {
             symbols::Storage::Local
         };
         symbols::declared_by(n, self.text, storage, &mut syms);
+        for s in &syms {
+            self.vla(s, n);
+        }
         for s in syms {
             self.declares_truth(&s.name);
             self.scopes.declare(&s.name, s.ty);
@@ -259,6 +301,44 @@ impl Walk<'_> {
             self.functions.prototype(n, self.text, &mut self.scopes);
         } else if n.parent().is_some_and(|p| p.kind() != "function_definition") {
             self.functions.local_declaration(n, self.text);
+        }
+    }
+
+    /// Variable-length arrays the device code cannot have: one declared in
+    /// an offloaded region (a kernel's local needs a constant size), and
+    /// one with a variable bound other than the outermost that a region
+    /// uses (its type would be a kernel parameter's). Refused (E0901).
+    fn vla(&mut self, s: &symbols::Symbol, decl: Node<'_>) {
+        let variable: Vec<usize> = s
+            .ty
+            .derivs
+            .iter()
+            .enumerate()
+            .filter_map(|(i, d)| match d {
+                crate::sema::ctype::Deriv::Array(Some(size))
+                    if self.consts.eval(size).is_none()
+                        && !functions::only_constants(size, &self.scopes) =>
+                {
+                    Some(i)
+                }
+                _ => None,
+            })
+            .collect();
+        if variable.is_empty() {
+            return;
+        }
+        if self.kernel_locals.iter().any(|r| s.span.within(*r)) {
+            self.diags.push(
+                Diagnostic::new(
+                    crate::diag::codes::NOT_SUPPORTED,
+                    s.span,
+                    format!("`{}` is a variable-length array declared in an offloaded region; device code needs a constant size", s.name),
+                )
+                .with_label("variable-length array in device code")
+                .with_help("give the array a constant size, or allocate it on the host and map it"),
+            );
+        } else if variable.iter().any(|i| *i > 0) && decl.parent().is_some_and(|p| p.kind() != "translation_unit") {
+            self.inner_vlas.push((s.name.clone(), s.span));
         }
     }
 
@@ -478,7 +558,7 @@ mod tests {
         let tree = crate::front::parse_c(src.to_string());
         let mut namer = Namer::new(src);
         let mut diags = Vec::new();
-        let edits = compat_edits(&tree, src, &[], &mut namer, &mut diags);
+        let edits = compat_edits(&tree, src, &[], &[], &mut namer, &mut diags);
         (
             super::super::edits::apply(src, Span::new(0, src.len()), &edits),
             diags,
