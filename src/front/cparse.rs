@@ -82,20 +82,3 @@ mod tests {
         assert_eq!(root.named_child(1).unwrap().start_byte(), src.find("int twice").unwrap());
     }
 }
-#[cfg(test)]
-mod dump {
-    #[test]
-    fn dump_tree() {
-        let Ok(p) = std::env::var("P2C_DUMP") else { return };
-        let t = std::fs::read_to_string(p).unwrap();
-        let tree = super::parse_c(t);
-        fn pr(n: tree_sitter::Node<'_>, d: usize, text: &str) {
-            let s = &text[n.start_byte()..n.end_byte()];
-            let s: String = s.chars().take(40).collect::<String>().replace('\n', "\\n");
-            println!("{}{} [{}..{}] {:?}", "  ".repeat(d), n.kind(), n.start_byte(), n.end_byte(), s);
-            let mut c = n.walk();
-            for k in n.children(&mut c) { pr(k, d + 1, text); }
-        }
-        pr(tree.root().unwrap(), 0, &tree.text);
-    }
-}
