@@ -589,6 +589,22 @@ fn lower_all(
 }
 
 /// Each offloaded region's text, from its pragma to the end of its statement.
+/// The offloaded regions whose local declarations are the kernel's own
+/// (generic mode with nested parallel regions stages those of its
+/// sequential part).
+fn kernel_locals(regions: &[Region]) -> Vec<Span> {
+    offloaded_spans(regions)
+        .into_iter()
+        .zip(regions)
+        .filter(|(_, r)| {
+            r.generic
+                .as_ref()
+                .map_or(true, |g| g.forks.is_empty() && !g.reaches_orphans)
+        })
+        .map(|(s, _)| s)
+        .collect()
+}
+
 fn offloaded_spans(regions: &[Region]) -> Vec<Span> {
     regions
         .iter()
@@ -678,10 +694,14 @@ fn scope_cache(file: &SourceFile, a: &Analysis) -> Option<crate::sema::symbols::
 /// Translates one file. Never panics; returns the output with all diagnostics.
 /// Runs on a thread with a stack for the nesting limits (`big_stack`).
 pub fn translate(file: &SourceFile, opts: &Options) -> Translation {
-    crate::big_stack::run(|| translate_here(file, opts))
+    crate::big_stack::run(|| translate_pass(file, opts, true))
 }
 
-fn translate_here(file: &SourceFile, opts: &Options) -> Translation {
+/// [`translate`]; with `rename`, a file whose offloaded regions use C++
+/// keywords as names (`new`) is translated with those names renamed in its
+/// whole text (`emit::cxx::keywords::region_renames`), its diagnostics
+/// placed back on the original text.
+fn translate_pass(file: &SourceFile, opts: &Options, rename: bool) -> Translation {
     let mut diags: Vec<Diagnostic> = Vec::new();
     let a = analyse(file, &mut diags);
     if a.too_deep {
@@ -721,8 +741,29 @@ fn translate_here(file: &SourceFile, opts: &Options) -> Translation {
                 ))
             } else {
                 let offloaded = offloaded_spans(&low.regions);
+                if rename {
+                    let pragmas: Vec<Span> =
+                        a.attached.iter().map(|at| at.directive.span).collect();
+                    let renames = cxx::keywords::region_renames(
+                        &a.tree,
+                        &file.text,
+                        &offloaded,
+                        &pragmas,
+                        &mut Namer::new(&file.text),
+                    );
+                    if !renames.is_empty() {
+                        return translate_renamed(file, opts, &renames);
+                    }
+                }
                 let edits =
-                    cxx::compat_edits(&a.tree, &file.text, &offloaded, &mut namer, &mut diags);
+                    cxx::compat_edits(
+                    &a.tree,
+                    &file.text,
+                    &offloaded,
+                    &kernel_locals(&low.regions),
+                    &mut namer,
+                    &mut diags,
+                );
                 let mut lost = Vec::new();
                 let out = emit_file(
                     file,
@@ -752,6 +793,44 @@ fn translate_here(file: &SourceFile, opts: &Options) -> Translation {
     }
 }
 
+/// Translates `file` with `renames` (sorted, not overlapping) applied to its
+/// text; the diagnostics' spans are mapped back to `file`.
+fn translate_renamed(file: &SourceFile, opts: &Options, renames: &[(Span, String)]) -> Translation {
+    let mut text = String::with_capacity(file.text.len() + 8 * renames.len());
+    let mut at = 0;
+    for (s, new) in renames {
+        text.push_str(&file.text[at..s.start]);
+        text.push_str(new);
+        at = s.end;
+    }
+    text.push_str(&file.text[at..]);
+    let renamed = match file.origins() {
+        Some(map) => SourceFile::with_origins(file.name.clone(), text, map.clone()),
+        None => SourceFile::new(file.name.clone(), text),
+    };
+    let mut t = translate_pass(&renamed, opts, false);
+    let back = |p: usize| -> usize {
+        let mut delta: isize = 0;
+        for (s, new) in renames {
+            let start = (s.start as isize + delta) as usize;
+            if p < start {
+                break;
+            }
+            if p < start + new.len() {
+                return s.start;
+            }
+            delta += new.len() as isize - s.len() as isize;
+        }
+        (p as isize - delta).max(0) as usize
+    };
+    for d in &mut t.diagnostics {
+        for l in &mut d.labels {
+            l.span = Span::new(back(l.span.start), back(l.span.end).max(back(l.span.start)));
+        }
+    }
+    t
+}
+
 /// Lowers the region whose pragma or statement contains `offset`, by itself.
 /// Runs on a thread with a stack for the nesting limits (`big_stack`).
 pub fn lower_region_at(file: &SourceFile, offset: usize) -> (Option<RegionView>, Vec<Diagnostic>) {
@@ -779,7 +858,14 @@ fn lower_region_here(file: &SourceFile, offset: usize) -> (Option<RegionView>, V
     let mut elsewhere = Vec::new();
     let low = lower_all(file, &a, &Options::default(), &mut namer, &mut elsewhere);
     let offloaded = offloaded_spans(&low.regions);
-    let mut edits = cxx::compat_edits(&a.tree, &file.text, &offloaded, &mut namer, &mut elsewhere);
+    let mut edits = cxx::compat_edits(
+        &a.tree,
+        &file.text,
+        &offloaded,
+        &kernel_locals(&low.regions),
+        &mut namer,
+        &mut elsewhere,
+    );
     edits.sort_by_key(|e| e.span.start);
     diags.extend(elsewhere.into_iter().filter(|d| here(d)));
     let mut view = None;

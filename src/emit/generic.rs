@@ -268,7 +268,10 @@ impl Gen<'_> {
                 PrivKind::Lastprivate { .. } => {
                     let outer = namer.fresh(&format!("p2c_outer_{}", p.name));
                     let _ = writeln!(out, "{ind}auto &{outer} = {};", p.name);
-                    let _ = writeln!(out, "{ind}{};", p.ty.declare(&p.name));
+                    // A scalar is value-initialized: a loop that never assigns
+                    // it stores an unspecified value, not an uninitialized read (#14).
+                    let init = if p.ty.is_scalar() { "{}" } else { "" };
+                    let _ = writeln!(out, "{ind}{}{init};", p.ty.declare(&p.name));
                     lastp.push((p.name.clone(), outer));
                 }
             }

@@ -453,6 +453,10 @@ fn kernel_text(r: &Region, body: &str, n: &Names) -> String {
                 if *conditional {
                     // Read after the loop even by threads that never assign it.
                     let _ = writeln!(prologue, "    {t} {name}{{}}; /* lastprivate */");
+                } else if !crate::source::mask::mentions_word(body, name) {
+                    // Never assigned by the loop: its value after the loop
+                    // is unspecified; value-initialized, not read uninitialized.
+                    let _ = writeln!(prologue, "    {t} {name}{{}}; /* lastprivate, not named by the loop */");
                 } else if !r.nest.iter().any(|l| &l.var == name) {
                     let _ = writeln!(prologue, "    {t} {name}; /* lastprivate */");
                 }
@@ -1292,7 +1296,7 @@ fn host_text(r: &Region, fallback: &str, file_name: &str, n: &Names) -> String {
 }
 
 fn escape(s: &str) -> String {
-    s.replace('\\', "\\\\").replace('"', "\\\"")
+    super::literal::c_string(s)
 }
 
 #[allow(dead_code)]

@@ -556,7 +556,7 @@ pub fn build_region(
             let check = format!(
                 "p2c_device_arg((long long)({}), \"{}:{}\")",
                 dev.text,
-                file.name.replace('\\', "\\\\").replace('"', "\\\""),
+                crate::emit::literal::c_string(&file.name),
                 file.line_of(d.span.start)
             );
             Some(match if_cond {

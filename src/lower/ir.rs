@@ -184,12 +184,14 @@ pub struct Region {
 
 impl Region {
     /// Whether the kernel refers to `v` (reductions always: the kernel
-    /// combines into them).
+    /// combines into them; lastprivate ones too: the kernel stores them,
+    /// even when the loop never names them).
     pub fn in_kernel(&self, v: &VarAttr) -> bool {
         matches!(
             v.attr,
             crate::sema::sharing::Attr::Reduction { .. }
                 | crate::sema::sharing::Attr::ArrayReduction { .. }
+                | crate::sema::sharing::Attr::Lastprivate { .. }
         ) || self.body_names.contains(&v.sym.name)
     }
 }

@@ -74,6 +74,7 @@ rules! {
     required_clause,
     map_type,
     positive_argument,
+    literal_range,
     list_items_declared,
     conflicting_clauses,
     reduction_identifier,

@@ -285,6 +285,25 @@ pub(super) fn clause_uses(
         };
         let mut syms = None;
         for c in &n.directive.clauses {
+            if c.name == "lastprivate" {
+                // Stored after the loop even when the loop never names it (#14).
+                for item in c.items() {
+                    if used.iter().any(|u| u.name == item.name) {
+                        continue;
+                    }
+                    let syms = syms.get_or_insert_with(|| symbols::visible_at(root, text, at));
+                    let Some(sym) = syms.get(&item.name) else { continue };
+                    if sym.is_typedef || sym.ty.is_function() || sym.decl_span.within(block) {
+                        continue;
+                    }
+                    used.push(uses::Use {
+                        name: item.name.clone(),
+                        span: item.span,
+                        written: true,
+                    });
+                }
+                continue;
+            }
             if !matches!(c.name.as_str(), "num_threads" | "if") {
                 continue;
             }
