@@ -15,6 +15,7 @@ use crate::source::{cond, macros, mask, SourceFile, Span};
 use crate::valid;
 
 mod editor;
+mod renames;
 pub use editor::EditorSession;
 use std::collections::HashMap;
 
@@ -742,15 +743,7 @@ fn translate_pass(file: &SourceFile, opts: &Options, rename: bool) -> Translatio
             } else {
                 let offloaded = offloaded_spans(&low.regions);
                 if rename {
-                    let pragmas: Vec<Span> =
-                        a.attached.iter().map(|at| at.directive.span).collect();
-                    let renames = cxx::keywords::region_renames(
-                        &a.tree,
-                        &file.text,
-                        &offloaded,
-                        &pragmas,
-                        &mut Namer::new(&file.text),
-                    );
+                    let renames = renames::Renames::from_lowered(file, &a, &offloaded);
                     if !renames.is_empty() {
                         return translate_renamed(file, opts, &renames);
                     }
@@ -795,39 +788,10 @@ fn translate_pass(file: &SourceFile, opts: &Options, rename: bool) -> Translatio
 
 /// Translates `file` with `renames` (sorted, not overlapping) applied to its
 /// text; the diagnostics' spans are mapped back to `file`.
-fn translate_renamed(file: &SourceFile, opts: &Options, renames: &[(Span, String)]) -> Translation {
-    let mut text = String::with_capacity(file.text.len() + 8 * renames.len());
-    let mut at = 0;
-    for (s, new) in renames {
-        text.push_str(&file.text[at..s.start]);
-        text.push_str(new);
-        at = s.end;
-    }
-    text.push_str(&file.text[at..]);
-    let renamed = match file.origins() {
-        Some(map) => SourceFile::with_origins(file.name.clone(), text, map.clone()),
-        None => SourceFile::new(file.name.clone(), text),
-    };
+fn translate_renamed(file: &SourceFile, opts: &Options, renames: &renames::Renames) -> Translation {
+    let renamed = renames.apply(file);
     let mut t = translate_pass(&renamed, opts, false);
-    let back = |p: usize| -> usize {
-        let mut delta: isize = 0;
-        for (s, new) in renames {
-            let start = (s.start as isize + delta) as usize;
-            if p < start {
-                break;
-            }
-            if p < start + new.len() {
-                return s.start;
-            }
-            delta += new.len() as isize - s.len() as isize;
-        }
-        (p as isize - delta).max(0) as usize
-    };
-    for d in &mut t.diagnostics {
-        for l in &mut d.labels {
-            l.span = Span::new(back(l.span.start), back(l.span.end).max(back(l.span.start)));
-        }
-    }
+    renames.back_diagnostics(&mut t.diagnostics);
     t
 }
 
@@ -837,9 +801,26 @@ pub fn lower_region_at(file: &SourceFile, offset: usize) -> (Option<RegionView>,
     crate::big_stack::run(|| lower_region_here(file, offset))
 }
 
+/// [`lower_region_at`] on the text the translation lowers (C++ keywords
+/// used as names renamed), its answer placed back on the user's text.
 fn lower_region_here(file: &SourceFile, offset: usize) -> (Option<RegionView>, Vec<Diagnostic>) {
     let mut diags = Vec::new();
-    let a = analyse(file, &mut diags);
+    let (renamed, a, renames) = renames::analyse_renamed(file, &mut diags);
+    let lowered = renamed.as_ref().unwrap_or(file);
+    let (mut view, mut diags) = lower_region_in(lowered, &a, renames.forward(offset), diags);
+    if let Some(v) = &mut view {
+        v.pragma = renames.back_span(v.pragma);
+    }
+    renames.back_diagnostics(&mut diags);
+    (view, diags)
+}
+
+fn lower_region_in(
+    file: &SourceFile,
+    a: &Analysis,
+    offset: usize,
+    mut diags: Vec<Diagnostic>,
+) -> (Option<RegionView>, Vec<Diagnostic>) {
     let _scopes = scope_cache(file, &a);
     let Some(whole) = editor::target(&a, offset) else {
         return (None, diags);

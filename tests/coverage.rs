@@ -85,6 +85,36 @@ fn one_line(text: &str) -> String {
         .replace("/*", "/ *")
 }
 
+/// `text` with every C++ keyword used as a name (a word not followed by
+/// `(`, so clause names stay) spelled as pragma2cuda renames it: `class_`.
+fn keywords_renamed(text: &str) -> String {
+    const CXX: &[&str] = &[
+        "class", "this", "new", "delete", "template", "typename", "namespace", "operator",
+        "private", "public", "protected", "virtual", "friend", "explicit", "mutable", "catch",
+        "try", "throw", "using", "export", "nullptr", "typeid", "and", "or", "not", "xor",
+    ];
+    let mut out = String::with_capacity(text.len() + 8);
+    let b = text.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        if b[i].is_ascii_alphabetic() || b[i] == b'_' {
+            let start = i;
+            while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_') {
+                i += 1;
+            }
+            let word = &text[start..i];
+            out.push_str(word);
+            if CXX.contains(&word) && b.get(i) != Some(&b'(') {
+                out.push('_');
+            }
+        } else {
+            out.push(b[i] as char);
+            i += 1;
+        }
+    }
+    out
+}
+
 /// The statement each pragma governs ends here (or the pragma itself ends).
 fn region_ends(file: &SourceFile, pragmas: &[Span]) -> Vec<usize> {
     let raw = mask::find_pragmas(&file.text);
@@ -231,9 +261,13 @@ fn fates(name: &str, text: &str) -> Result<Vec<(Span, Fate)>, Vec<String>> {
                 // pragma appears in the output only in such comments, or at
                 // the start of a line when it is passed through.
                 let one = one_line(written);
-                let lowered = out
-                    .lines()
-                    .any(|l| l.contains(&one) && !l.trim_start().starts_with(&one));
+                // A region that uses C++ keywords as names is quoted with
+                // the names its kernel uses (`class` -> `class_`).
+                let renamed = keywords_renamed(&one);
+                let lowered = out.lines().any(|l| {
+                    (l.contains(&one) && !l.trim_start().starts_with(&one))
+                        || (renamed != one && l.contains(&renamed))
+                });
                 let passed = at_line_start(&out, written);
                 fate[k] = match (lowered, passed) {
                     (true, false) => Some(Fate::Lowered),

@@ -9,7 +9,8 @@
 //! translation does. An edit analyses the file again (names may move in
 //! any region after the edit).
 
-use super::{analyse, lower_all, offloaded_spans, scope_cache, Analysis, Options, RegionView};
+use super::renames::{analyse_renamed, Renames};
+use super::{lower_all, offloaded_spans, scope_cache, Analysis, Options, RegionView};
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::emit::{self, cxx, namer::Namer};
 use crate::lower::build::{self, Kind};
@@ -34,6 +35,8 @@ pub struct EditorSession {
     lowering: Vec<Diagnostic>,
     /// Every lowered region, in the order the translation renders them.
     regions: Vec<Rendered>,
+    /// Keyword renames: the analysis is of the renamed text.
+    renames: Renames,
 }
 
 impl EditorSession {
@@ -45,11 +48,11 @@ impl EditorSession {
 
     fn build(file: SourceFile) -> Self {
         let mut front = Vec::new();
-        let analysis = analyse(&file, &mut front);
+        let (renamed, analysis, renames) = analyse_renamed(&file, &mut front);
         let (lowering, regions) = if analysis.too_deep {
             (Vec::new(), Vec::new())
         } else {
-            render_all(&file, &analysis)
+            render_all(renamed.as_ref().unwrap_or(&file), &analysis)
         };
         EditorSession {
             file,
@@ -57,6 +60,7 @@ impl EditorSession {
             front,
             lowering,
             regions,
+            renames,
         }
     }
 
@@ -88,6 +92,16 @@ impl EditorSession {
     /// What [`super::lower_region_at`] answers for `offset`, from the
     /// session's rendering.
     pub fn region_at(&self, offset: usize) -> (Option<RegionView>, Vec<Diagnostic>) {
+        let (mut view, mut diags) = self.renamed_region_at(self.renames.forward(offset));
+        if let Some(v) = &mut view {
+            v.pragma = self.renames.back_span(v.pragma);
+        }
+        self.renames.back_diagnostics(&mut diags);
+        (view, diags)
+    }
+
+    /// [`Self::region_at`] with `offset` and the answer in the renamed text.
+    fn renamed_region_at(&self, offset: usize) -> (Option<RegionView>, Vec<Diagnostic>) {
         let a = &self.analysis;
         let mut diags = self.front.clone();
         let Some(whole) = target(a, offset) else {

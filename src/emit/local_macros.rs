@@ -88,12 +88,14 @@ pub fn around_kernel(
                 Some((_, rk)) if *rk == k => {}
                 Some(_) => applies = false,
                 None => {
+                    let line_end = text[pragma..].find('\n').map_or(text.len(), |n| pragma + n);
                     return Err(Diagnostic::new(
                         codes::NOT_SUPPORTED,
-                        span,
-                        format!("`{name}` is defined inside an `#if` group before an offloaded region of this function; the region's kernel, placed above the function, cannot follow it yet"),
+                        Span::new(pragma, line_end),
+                        format!("this offloaded region follows a `#define {name}` inside an `#if` group of its function; the region's kernel, placed above the function, cannot follow such a macro yet"),
                     )
-                    .with_label("macro directive inside a conditional group")
+                    .with_label("region whose kernel would miss the conditional macro")
+                    .with_secondary(span, "macro directive inside a conditional group")
                     .with_help("move the #define above the function"));
                 }
             }

@@ -989,7 +989,10 @@ pub fn emu_blocks_from_env() -> Result<u32, String> {
 /// markers), so it takes only a regular file within the translator's input
 /// size limit: `/dev/zero`, a FIFO or a huge file is refused before any read.
 fn check_input_file(path: &Path) -> Result<(), String> {
-    let meta = std::fs::metadata(path).map_err(|e| format!("cannot read input `{}`: {e}", path.display()))?;
+    // A missing file is reported by the translation's own read (E0001).
+    let Ok(meta) = std::fs::metadata(path) else {
+        return Ok(());
+    };
     if !meta.is_file() {
         return Err(format!("`{}` is not a regular file: verify needs a C source file it can read more than once", path.display()));
     }
@@ -1003,7 +1006,7 @@ fn check_input_file(path: &Path) -> Result<(), String> {
 /// `pragma2cuda verify`.
 pub fn main(a: &VerifyArgs) -> i32 {
     if let Err(e) = check_input_file(&a.file) {
-        eprintln!("error: {e}");
+        eprintln!("error[E0001]: {e}");
         return crate::cli::EXIT_USAGE;
     }
     let tc = Toolchain::from_env();
