@@ -110,10 +110,12 @@ fn iteration_vars(tree: &CTree, text: &str, d: &Directive, stmt: Span) -> Option
 /// 5.1.1, OpenACC 3.3 2.6.1). The fork's own loop and the worksharing loops
 /// in it declare their iteration variables themselves.
 pub(super) fn privatize_in_forks(
-    text: &str,
+    cx: &mut super::Ctx<'_>,
+    rc: &super::construct::Construct<'_>,
     rv: &super::region_vars::RegionVars,
     parts: &mut super::nested_constructs::NestedParts,
 ) {
+    let text = rc.text;
     let (inner, master) = (&parts.inner_loops, &parts.master_loops);
     for f in parts.forks.iter_mut() {
         let Some(ftext) = text.get(f.stmt.start..f.stmt.end) else {
@@ -152,6 +154,16 @@ pub(super) fn privatize_in_forks(
             if !mentions_word(&String::from_utf8_lossy(&rest), name) {
                 continue;
             }
+            // A loop of the sequential part over `name` (`acc loop seq`)
+            // around the fork: the fork's threads must read the current
+            // iteration's value, which a private copy would not hold.
+            if let Some(at) = enclosing_loop_over(cx.tree, text, f.stmt, rc.block, name) {
+                cx.diags.push(super::not_supported(
+                    at,
+                    format!("`{name}` is the iteration variable of a sequential loop construct around a parallel loop that reads it; declare it in the loop (`for (int {name} = ...`)"),
+                ));
+                continue;
+            }
             f.privates.push(super::PrivVar {
                 name: v.sym.name.clone(),
                 ty: v.sym.ty.clone(),
@@ -162,4 +174,32 @@ pub(super) fn privatize_in_forks(
             });
         }
     }
+}
+
+/// The `for` statement inside `block` that encloses `stmt` and iterates
+/// over `name` (its canonical loop variable), if any.
+fn enclosing_loop_over(
+    tree: &CTree,
+    text: &str,
+    stmt: Span,
+    block: Span,
+    name: &str,
+) -> Option<Span> {
+    let mut node = super::syntax::node_at(tree, stmt)?.parent();
+    while let Some(n) = node {
+        let span = Span::new(n.start_byte(), n.end_byte());
+        if !span.within(block) {
+            return None;
+        }
+        if n.kind() == "for_statement" {
+            if let Ok(l) = loops::analyse(n, text) {
+                if l.var == name {
+                    let end = n.child_by_field_name("body").map_or(n.end_byte(), |b| b.start_byte());
+                    return Some(Span::new(n.start_byte(), end));
+                }
+            }
+        }
+        node = n.parent();
+    }
+    None
 }

@@ -495,7 +495,7 @@ pub fn build_generic(
     let mut rv = region_vars::decide(&mut cx, &rc, &kernel, env);
     let reds = construct_reductions::gather(&mut cx, &rc, &mut rv);
     let mut parts = nested_constructs::lower(&mut cx, &rc, &reds);
-    loop_only_vars::privatize_in_forks(rc.text, &rv, &mut parts);
+    loop_only_vars::privatize_in_forks(&mut cx, &rc, &rv, &mut parts);
     team_barriers::place(tree, rc.text, &mut parts);
     team_barriers::reductions_write(&parts, &mut rv.written);
     let launch = launch::shape(&mut cx, &rc, &parts, &rv.region_calls);
