@@ -748,8 +748,7 @@ fn translate_pass(file: &SourceFile, opts: &Options, rename: bool) -> Translatio
                         return translate_renamed(file, opts, &renames);
                     }
                 }
-                let edits =
-                    cxx::compat_edits(
+                let edits = cxx::compat_edits(
                     &a.tree,
                     &file.text,
                     &offloaded,

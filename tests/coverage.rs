@@ -89,9 +89,32 @@ fn one_line(text: &str) -> String {
 /// `(`, so clause names stay) spelled as pragma2cuda renames it: `class_`.
 fn keywords_renamed(text: &str) -> String {
     const CXX: &[&str] = &[
-        "class", "this", "new", "delete", "template", "typename", "namespace", "operator",
-        "private", "public", "protected", "virtual", "friend", "explicit", "mutable", "catch",
-        "try", "throw", "using", "export", "nullptr", "typeid", "and", "or", "not", "xor",
+        "class",
+        "this",
+        "new",
+        "delete",
+        "template",
+        "typename",
+        "namespace",
+        "operator",
+        "private",
+        "public",
+        "protected",
+        "virtual",
+        "friend",
+        "explicit",
+        "mutable",
+        "catch",
+        "try",
+        "throw",
+        "using",
+        "export",
+        "nullptr",
+        "typeid",
+        "and",
+        "or",
+        "not",
+        "xor",
     ];
     let mut out = String::with_capacity(text.len() + 8);
     let b = text.as_bytes();

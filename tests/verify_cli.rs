@@ -60,12 +60,18 @@ fn program(tail: &str) -> String {
 #[test]
 fn an_aborting_reference_is_reference_failed() {
     let d = tempfile::tempdir().unwrap();
-    std::fs::write(d.path().join("p.c"), program("  fflush(stdout);\n  abort();\n")).unwrap();
+    std::fs::write(
+        d.path().join("p.c"),
+        program("  fflush(stdout);\n  abort();\n"),
+    )
+    .unwrap();
     let (o, _) = verify(&["p.c"], d.path(), Duration::from_secs(600));
     assert_eq!(o.status.code(), Some(1), "{}", text(&o));
     let out = String::from_utf8_lossy(&o.stdout);
     assert!(
-        out.starts_with("REFERENCE-FAILED p.c: the reference (gcc's build of the original) killed by signal 6"),
+        out.starts_with(
+            "REFERENCE-FAILED p.c: the reference (gcc's build of the original) killed by signal 6"
+        ),
         "{}",
         text(&o)
     );

@@ -158,7 +158,14 @@ fn render_all(file: &SourceFile, a: &Analysis) -> (Vec<Diagnostic>, Vec<Rendered
     let mut diags = Vec::new();
     let low = lower_all(file, a, &Options::default(), &mut namer, &mut diags);
     let offloaded = offloaded_spans(&low.regions);
-    let mut edits = cxx::compat_edits(&a.tree, &file.text, &offloaded, &super::kernel_locals(&low.regions), &mut namer, &mut diags);
+    let mut edits = cxx::compat_edits(
+        &a.tree,
+        &file.text,
+        &offloaded,
+        &super::kernel_locals(&low.regions),
+        &mut namer,
+        &mut diags,
+    );
     edits.sort_by_key(|e| e.span.start);
     let mut out: Vec<Rendered> = Vec::with_capacity(low.regions.len());
     for r in &low.regions {

@@ -50,7 +50,10 @@ mod tests {
     fn paths_stay_inside_literals_and_comments() {
         assert_eq!(c_string("a\"b\\c\nd\u{1}7"), "a\\\"b\\\\c\\nd\\0017");
         let c = in_comment("x*/y/*z\nw");
-        assert!(!c.contains("*/") && !c.contains("/*") && !c.contains('\n'), "{c}");
+        assert!(
+            !c.contains("*/") && !c.contains("/*") && !c.contains('\n'),
+            "{c}"
+        );
         assert_eq!(c, "x*\\/y/\\*z\\nw");
     }
 }

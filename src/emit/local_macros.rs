@@ -42,7 +42,9 @@ fn directives(text: &str, from: usize, to: usize) -> Vec<(Span, String)> {
         }
         if starts_directive {
             while end < b.len() && text[line..end].trim_end_matches('\r').ends_with('\\') {
-                end = text[end + 1..].find('\n').map_or(text.len(), |k| end + 1 + k);
+                end = text[end + 1..]
+                    .find('\n')
+                    .map_or(text.len(), |k| end + 1 + k);
             }
             let head = text[line..end].trim_start()[1..].trim_start();
             for word in ["define", "undef"] {
@@ -137,11 +139,16 @@ mod tests {
     #[test]
     fn function_defines_before_the_region_wrap_the_kernel() {
         let t = "int f(void) {\n#define K 3\n /* #define X 1 */\n#undef J\n#pragma omp target\n";
-        let w = around_kernel(t, &[], 0, t.find("#pragma").unwrap()).ok().unwrap();
+        let w = around_kernel(t, &[], 0, t.find("#pragma").unwrap())
+            .ok()
+            .unwrap();
         assert_eq!(
             w.before,
             "#pragma push_macro(\"K\")\n#pragma push_macro(\"J\")\n#define K 3\n#undef J\n"
         );
-        assert_eq!(w.after, "#pragma pop_macro(\"J\")\n#pragma pop_macro(\"K\")\n");
+        assert_eq!(
+            w.after,
+            "#pragma pop_macro(\"J\")\n#pragma pop_macro(\"K\")\n"
+        );
     }
 }

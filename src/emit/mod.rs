@@ -20,10 +20,10 @@ pub mod gen_lastprivate;
 pub mod generic;
 pub mod guard;
 pub mod host_fallback;
-pub mod literal;
-pub mod local_macros;
 pub mod lastprivate_array;
 pub mod lastprivate_value;
+pub mod literal;
+pub mod local_macros;
 pub mod namer;
 pub mod orphan;
 pub mod orphan_team;
@@ -106,14 +106,17 @@ pub fn emit_file(
     let mut copies: BTreeMap<(usize, Span), Vec<usize>> = BTreeMap::new();
     for ((r, sh), head) in regions.iter().zip(&shared).zip(&heads) {
         let RegionText { kernel, host } = render_region(r, file, declare, &cxx_edits, namer);
-        diags.extend(guard::lost_directives(file, r.pragma, r.stmt, &kernel, &host));
-        let kernel = match local_macros::around_kernel(text, &groups, r.function_start, r.pragma.start) {
-            Ok(w) => format!("{}{kernel}{}", w.before, w.after),
-            Err(d) => {
-                diags.push(d);
-                kernel
-            }
-        };
+        diags.extend(guard::lost_directives(
+            file, r.pragma, r.stmt, &kernel, &host,
+        ));
+        let kernel =
+            match local_macros::around_kernel(text, &groups, r.function_start, r.pragma.start) {
+                Ok(w) => format!("{}{kernel}{}", w.before, w.after),
+                Err(d) => {
+                    diags.push(d);
+                    kernel
+                }
+            };
         edits.push(Edit::insert(
             r.function_start,
             10,

@@ -456,7 +456,10 @@ fn kernel_text(r: &Region, body: &str, n: &Names) -> String {
                 } else if !crate::source::mask::mentions_word(body, name) {
                     // Never assigned by the loop: its value after the loop
                     // is unspecified; value-initialized, not read uninitialized.
-                    let _ = writeln!(prologue, "    {t} {name}{{}}; /* lastprivate, not named by the loop */");
+                    let _ = writeln!(
+                        prologue,
+                        "    {t} {name}{{}}; /* lastprivate, not named by the loop */"
+                    );
                 } else if !r.nest.iter().any(|l| &l.var == name) {
                     let _ = writeln!(prologue, "    {t} {name}; /* lastprivate */");
                 }

@@ -43,7 +43,10 @@ fn directive_blanks_last(mut text: String) -> String {
     let b = text.as_bytes();
     let mut line = 0;
     while line < b.len() {
-        let end = b[line..].iter().position(|&c| c == b'\n').map_or(b.len(), |k| line + k);
+        let end = b[line..]
+            .iter()
+            .position(|&c| c == b'\n')
+            .map_or(b.len(), |k| line + k);
         let first = b[line..end].iter().position(|c| !matches!(c, b' ' | b'\t'));
         if end < b.len() && first.is_some_and(|f| b[line + f] == b'#') {
             let mut blank = end;
@@ -79,6 +82,9 @@ mod tests {
             .map(|i| root.named_child(i as u32).unwrap().kind())
             .collect();
         assert_eq!(kinds, ["preproc_def", "declaration"]);
-        assert_eq!(root.named_child(1).unwrap().start_byte(), src.find("int twice").unwrap());
+        assert_eq!(
+            root.named_child(1).unwrap().start_byte(),
+            src.find("int twice").unwrap()
+        );
     }
 }

@@ -127,7 +127,9 @@ impl Decl {
             .map_or(0, |p| p + 1);
         let (ty, name) = (head[..name_at].trim(), &head[name_at..]);
         if ty.is_empty() || name.is_empty() || name.starts_with(|c: char| c.is_ascii_digit()) {
-            return Err(format!("cannot find the type and name in `__shared__ {body}`"));
+            return Err(format!(
+                "cannot find the type and name in `__shared__ {body}`"
+            ));
         }
         Ok(Decl {
             align,

@@ -63,7 +63,9 @@ fn pragma_bodies(line: &str) -> Vec<String> {
     while let Some(i) = rest.find("_Pragma") {
         rest = &rest[i + 7..];
         let r = rest.trim_start();
-        let Some(r) = r.strip_prefix('(') else { continue };
+        let Some(r) = r.strip_prefix('(') else {
+            continue;
+        };
         let Some(r) = r.trim_start().strip_prefix('"') else {
             continue;
         };

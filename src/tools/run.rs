@@ -388,7 +388,9 @@ fn tagged_processes(needle: &[u8]) -> Vec<libc::pid_t> {
             continue;
         };
         let tagged = env.starts_with(&needle[..])
-            || env.windows(needle.len() + 1).any(|w| w[0] == 0 && w[1..] == *needle);
+            || env
+                .windows(needle.len() + 1)
+                .any(|w| w[0] == 0 && w[1..] == *needle);
         if tagged {
             out.push(p);
         }
@@ -519,7 +521,10 @@ mod tests {
         assert_eq!(r.stdout.len(), HEAD_LIMIT);
         assert_eq!(r.stdout_whole.len, 3_000_000);
         let mut all = Vec::new();
-        r.stdout_whole.reader(&r.stdout).read_to_end(&mut all).unwrap();
+        r.stdout_whole
+            .reader(&r.stdout)
+            .read_to_end(&mut all)
+            .unwrap();
         assert_eq!(all.len(), 3_000_000);
     }
 }

@@ -484,7 +484,12 @@ fn concurrent_source(
     let mut name = out.file_name().unwrap_or_default().to_os_string();
     name.push(".blocks.cu");
     let path = out.with_file_name(name);
-    let quoted = cu_file.display().to_string().replace('\\', "\\\\").replace('"', "\\\"").replace('\n', "\\n");
+    let quoted = cu_file
+        .display()
+        .to_string()
+        .replace('\\', "\\\\")
+        .replace('"', "\\\"")
+        .replace('\n', "\\n");
     std::fs::write(&path, format!("#line 1 \"{quoted}\"\n{rewritten}"))
         .map_err(|e| format!("cannot write `{}`: {}", path.display(), io_message(&e)))?;
     Ok((path, Some(blocks)))
@@ -580,8 +585,16 @@ pub fn compare(
         ));
     }
     let streams = [
-        ("stdout", (&reference.stdout, &reference.stdout_whole), (&other.stdout, &other.stdout_whole)),
-        ("stderr", (&reference.stderr, &reference.stderr_whole), (&other.stderr, &other.stderr_whole)),
+        (
+            "stdout",
+            (&reference.stdout, &reference.stdout_whole),
+            (&other.stdout, &other.stdout_whole),
+        ),
+        (
+            "stderr",
+            (&reference.stderr, &reference.stderr_whole),
+            (&other.stderr, &other.stderr_whole),
+        ),
     ];
     for (name, (ra, rw), (oa, ow)) in streams {
         match super::compare::first_difference(rw.reader(ra), ow.reader(oa)) {
@@ -980,7 +993,9 @@ pub fn emu_blocks_from_env() -> Result<u32, String> {
         Ok(v) if v.trim().is_empty() => Ok(0),
         Ok(v) => match v.trim().parse::<u32>() {
             Ok(k @ 1..=16) => Ok(k),
-            _ => Err(format!("P2C_EMU_BLOCKS must be a number from 1 to 16, not `{v}`")),
+            _ => Err(format!(
+                "P2C_EMU_BLOCKS must be a number from 1 to 16, not `{v}`"
+            )),
         },
     }
 }
@@ -994,11 +1009,18 @@ fn check_input_file(path: &Path) -> Result<(), String> {
         return Ok(());
     };
     if !meta.is_file() {
-        return Err(format!("`{}` is not a regular file: verify needs a C source file it can read more than once", path.display()));
+        return Err(format!(
+            "`{}` is not a regular file: verify needs a C source file it can read more than once",
+            path.display()
+        ));
     }
     let limit = crate::cli::input::DEFAULT_MAX_INPUT;
     if meta.len() > limit {
-        return Err(format!("input `{}` is larger than the input size limit of {} MiB", path.display(), limit >> 20));
+        return Err(format!(
+            "input `{}` is larger than the input size limit of {} MiB",
+            path.display(),
+            limit >> 20
+        ));
     }
     Ok(())
 }
@@ -1703,7 +1725,8 @@ int main(void) {
         );
         assert_eq!(r.outcome, Outcome::Fail, "{}", r.summary);
         assert!(
-            r.summary.contains("prog.cu:4: `#pragma omp target teams distribute map(tofrom: s)`"),
+            r.summary
+                .contains("prog.cu:4: `#pragma omp target teams distribute map(tofrom: s)`"),
             "{}",
             r.summary
         );
@@ -1719,7 +1742,8 @@ int main(void) {
         );
         assert_eq!(r.outcome, Outcome::Fail, "{}", r.summary);
         assert!(
-            r.summary.contains("stdout line 2: reference `end a`, emulator `end b`"),
+            r.summary
+                .contains("stdout line 2: reference `end a`, emulator `end b`"),
             "{}",
             r.summary
         );

@@ -236,4 +236,3 @@ mod tests {
         assert_eq!(b.find('b'), t.find("\nb").map(|i| i + 1));
     }
 }
-

@@ -42,7 +42,10 @@ pub fn expr_type(n: Node<'_>, text: &str, scopes: &Scopes) -> Option<CType> {
             let arg = expr_type(n.child_by_field_name("argument")?, text, scopes)?;
             let op = n.child_by_field_name("operator").map(|o| text_of(o, text));
             let record = if op == Some("->") {
-                if !matches!(arg.derivs.first(), Some(Deriv::Pointer { .. } | Deriv::Array(_))) {
+                if !matches!(
+                    arg.derivs.first(),
+                    Some(Deriv::Pointer { .. } | Deriv::Array(_))
+                ) {
                     return None;
                 }
                 arg.element()
@@ -192,7 +195,9 @@ fn refuse_allocator(call: Node<'_>, text: &str, diags: &mut Vec<Diagnostic>) {
         Diagnostic::new(
             codes::NOT_CXX,
             Span::new(call.start_byte(), call.end_byte()),
-            format!("the `void *` from `{fname}` is converted implicitly, which C++ does not allow"),
+            format!(
+                "the `void *` from `{fname}` is converted implicitly, which C++ does not allow"
+            ),
         )
         .with_label("pragma2cuda cannot tell the target type here")
         .with_help(format!("add a cast, e.g. `(double *){fname}(...)`")),
@@ -237,8 +242,10 @@ pub fn assignment(
     if op != Some("=") {
         return;
     }
-    let (Some(left), Some(right)) = (n.child_by_field_name("left"), n.child_by_field_name("right"))
-    else {
+    let (Some(left), Some(right)) = (
+        n.child_by_field_name("left"),
+        n.child_by_field_name("right"),
+    ) else {
         return;
     };
     let target = expr_type(left, text, scopes);

@@ -54,7 +54,13 @@ fn refuse(at: Node<'_>, what: &str, diags: &mut Vec<Diagnostic>) {
 impl Lists<'_> {
     /// Handles the initializer list `list` of an object of type `ty`,
     /// pushing edits onto `edits`.
-    pub fn list(&self, list: Node<'_>, ty: &CType, edits: &mut Vec<Edit>, diags: &mut Vec<Diagnostic>) {
+    pub fn list(
+        &self,
+        list: Node<'_>,
+        ty: &CType,
+        edits: &mut Vec<Edit>,
+        diags: &mut Vec<Diagnostic>,
+    ) {
         let els = elements(list);
         let designated = els.iter().any(|e| e.kind() == "initializer_pair");
         match ty.derivs.first() {
@@ -190,8 +196,15 @@ impl Lists<'_> {
                 if d.kind() != "subscript_designator" {
                     return refuse(*e, "this array designator", diags);
                 }
-                let inner = d.named_child(0).map(|n| text_of(n, self.text)).unwrap_or("");
-                let Some(i) = self.consts.eval(inner).filter(|i| (0..MAX_INDEX).contains(i)) else {
+                let inner = d
+                    .named_child(0)
+                    .map(|n| text_of(n, self.text))
+                    .unwrap_or("");
+                let Some(i) = self
+                    .consts
+                    .eval(inner)
+                    .filter(|i| (0..MAX_INDEX).contains(i))
+                else {
                     return refuse(*e, "an array designator whose index is not an integer constant pragma2cuda can evaluate", diags);
                 };
                 let Some(v) = e.child_by_field_name("value") else {

@@ -120,13 +120,7 @@ fn abstract_derivs(d: Node<'_>) -> Option<Vec<Deriv>> {
 impl Functions {
     /// Entering a function definition: its return type and parameters, and
     /// the rewrite of a K&R parameter list.
-    pub fn enter(
-        &mut self,
-        def: Node<'_>,
-        text: &str,
-        scopes: &mut Scopes,
-        edits: &mut Vec<Edit>,
-    ) {
+    pub fn enter(&mut self, def: Node<'_>, text: &str, scopes: &mut Scopes, edits: &mut Vec<Edit>) {
         self.inits.clear();
         self.jumps.clear();
         self.labels.clear();
@@ -193,7 +187,12 @@ impl Functions {
             let Some(list) = fd.child_by_field_name("parameters") else {
                 continue;
             };
-            if text_of(list, text).trim_start_matches('(').trim_end_matches(')').trim().is_empty() {
+            if text_of(list, text)
+                .trim_start_matches('(')
+                .trim_end_matches(')')
+                .trim()
+                .is_empty()
+            {
                 self.empty.push((name.clone(), span(list)));
             } else if let Some(ps) = parameter_types(fd, text) {
                 scopes.functions.insert(name, ps);
@@ -241,7 +240,9 @@ impl Functions {
                 .child_by_field_name("value")
                 .is_some_and(|v| v.kind() != "initializer_list");
         let split_at = if splittable {
-            first.child_by_field_name("declarator").map(|d| d.end_byte())
+            first
+                .child_by_field_name("declarator")
+                .map(|d| d.end_byte())
         } else {
             None
         };
@@ -265,7 +266,8 @@ impl Functions {
 
     pub fn label(&mut self, n: Node<'_>, text: &str) {
         if let Some(l) = n.child_by_field_name("label") {
-            self.labels.insert(text_of(l, text).to_string(), n.start_byte());
+            self.labels
+                .insert(text_of(l, text).to_string(), n.start_byte());
         }
     }
 
@@ -330,7 +332,11 @@ impl Functions {
     pub fn finish(&self, edits: &mut Vec<Edit>) {
         for (name, at) in &self.empty {
             if let Some(ps) = self.defined.get(name) {
-                let inner = ps.trim().trim_start_matches('(').trim_end_matches(')').trim();
+                let inner = ps
+                    .trim()
+                    .trim_start_matches('(')
+                    .trim_end_matches(')')
+                    .trim();
                 if !inner.is_empty() && inner != "void" {
                     edits.push(Edit::replace(*at, ps.clone()));
                 }
@@ -405,9 +411,11 @@ pub fn vla_parameter(
         if x.kind() == "array_declarator" {
             arrays.push(x);
         }
-        d = x
-            .child_by_field_name("declarator")
-            .or_else(|| (x.kind() == "parenthesized_declarator").then(|| x.named_child(0)).flatten());
+        d = x.child_by_field_name("declarator").or_else(|| {
+            (x.kind() == "parenthesized_declarator")
+                .then(|| x.named_child(0))
+                .flatten()
+        });
     }
     let variable = |a: Node<'_>| -> bool {
         let Some(size) = a.child_by_field_name("size") else {
@@ -458,7 +466,15 @@ pub fn only_constants(expr: &str, scopes: &Scopes) -> bool {
             let w = &expr[s..i];
             let keyword = matches!(
                 w,
-                "sizeof" | "char" | "short" | "int" | "long" | "float" | "double" | "signed" | "unsigned"
+                "sizeof"
+                    | "char"
+                    | "short"
+                    | "int"
+                    | "long"
+                    | "float"
+                    | "double"
+                    | "signed"
+                    | "unsigned"
             );
             if !(keyword || scopes.is_enumerator(w) || scopes.macros.contains(w)) {
                 ok = false;

@@ -173,9 +173,15 @@ pub fn region_renames(
                 n.kind(),
                 "identifier" | "type_identifier" | "primitive_type" | "true" | "false"
             ) {
-                found.push((tree.text_of(n).to_string(), Span::new(n.start_byte(), n.end_byte())));
+                found.push((
+                    tree.text_of(n).to_string(),
+                    Span::new(n.start_byte(), n.end_byte()),
+                ));
             }
-        } else if matches!(n.kind(), "identifier" | "field_identifier" | "type_identifier") {
+        } else if matches!(
+            n.kind(),
+            "identifier" | "field_identifier" | "type_identifier"
+        ) {
             let t = tree.text_of(n);
             if renamed_keyword(t) && !external.contains_key(t) {
                 let span = Span::new(n.start_byte(), n.end_byte());

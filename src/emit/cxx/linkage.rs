@@ -67,7 +67,6 @@ pub(super) fn c_linkage(root: Node<'_>, tree: &CTree, orig: &str, edits: &mut Ve
     }
 }
 
-
 /// One declarator of a top-level object declaration that defines (C's
 /// tentative or initialized definitions; `extern` ones declare only).
 struct Definition<'t> {
@@ -108,7 +107,12 @@ pub(super) fn repeated_definitions(
         let n = ds.len();
         // The names as `declared_by` reads them (it knows C99 `_Complex`).
         let mut syms = Vec::new();
-        crate::sema::symbols::declared_by(item, text, crate::sema::symbols::Storage::Global, &mut syms);
+        crate::sema::symbols::declared_by(
+            item,
+            text,
+            crate::sema::symbols::Storage::Global,
+            &mut syms,
+        );
         for d in ds {
             let Some((_, at, derivs)) = declarator(d, text) else {
                 continue;
@@ -150,10 +154,14 @@ pub(super) fn repeated_definitions(
                 Diagnostic::new(
                     codes::NOT_CXX,
                     d.at,
-                    format!("`{name}` is defined more than once (C's tentative definitions); {why}"),
+                    format!(
+                        "`{name}` is defined more than once (C's tentative definitions); {why}"
+                    ),
                 )
                 .with_label("repeated tentative definition")
-                .with_help(format!("keep one definition of `{name}`, or declare the others `extern`"))
+                .with_help(format!(
+                    "keep one definition of `{name}`, or declare the others `extern`"
+                ))
             };
             if d.declarators > 1 {
                 diags.push(refuse("pragma2cuda cannot rewrite a repeated definition in a declaration that declares other names"));
@@ -165,9 +173,10 @@ pub(super) fn repeated_definitions(
                     format!("/* pragma2cuda: repeated tentative definition of `{name}` removed (C++ allows one) */"),
                 ));
             } else {
-                diags.push(refuse("C++ cannot declare a `static` object before its definition"));
+                diags.push(refuse(
+                    "C++ cannot declare a `static` object before its definition",
+                ));
             }
         }
     }
 }
-

@@ -150,7 +150,9 @@ impl Walk<'_> {
             "preproc_include" => self.runtime_include(n),
             "preproc_def" | "preproc_function_def" => {
                 if let Some(name) = n.child_by_field_name("name") {
-                    self.scopes.macros.insert(self.tree.text_of(name).to_string());
+                    self.scopes
+                        .macros
+                        .insert(self.tree.text_of(name).to_string());
                 }
             }
             "parenthesized_expression" => self.null_pointer_constant(n),
@@ -178,13 +180,9 @@ impl Walk<'_> {
             ),
             "init_declarator" => self.init_declarator(n),
             "compound_literal_expression" => self.compound_literal(n),
-            "assignment_expression" => convert::assignment(
-                n,
-                self.text,
-                &self.scopes,
-                &mut self.edits,
-                &mut self.diags,
-            ),
+            "assignment_expression" => {
+                convert::assignment(n, self.text, &self.scopes, &mut self.edits, &mut self.diags)
+            }
             "return_statement" => convert::return_statement(
                 n,
                 self.functions.ret.as_ref(),
@@ -299,7 +297,10 @@ impl Walk<'_> {
         }
         if top {
             self.functions.prototype(n, self.text, &mut self.scopes);
-        } else if n.parent().is_some_and(|p| p.kind() != "function_definition") {
+        } else if n
+            .parent()
+            .is_some_and(|p| p.kind() != "function_definition")
+        {
             self.functions.local_declaration(n, self.text);
         }
     }
@@ -309,21 +310,20 @@ impl Walk<'_> {
     /// one with a variable bound other than the outermost that a region
     /// uses (its type would be a kernel parameter's). Refused (E0901).
     fn vla(&mut self, s: &symbols::Symbol, decl: Node<'_>) {
-        let variable: Vec<usize> = s
-            .ty
-            .derivs
-            .iter()
-            .enumerate()
-            .filter_map(|(i, d)| match d {
-                crate::sema::ctype::Deriv::Array(Some(size))
-                    if self.consts.eval(size).is_none()
-                        && !functions::only_constants(size, &self.scopes) =>
-                {
-                    Some(i)
-                }
-                _ => None,
-            })
-            .collect();
+        let variable: Vec<usize> =
+            s.ty.derivs
+                .iter()
+                .enumerate()
+                .filter_map(|(i, d)| match d {
+                    crate::sema::ctype::Deriv::Array(Some(size))
+                        if self.consts.eval(size).is_none()
+                            && !functions::only_constants(size, &self.scopes) =>
+                    {
+                        Some(i)
+                    }
+                    _ => None,
+                })
+                .collect();
         if variable.is_empty() {
             return;
         }
@@ -337,19 +337,19 @@ impl Walk<'_> {
                 .with_label("variable-length array in device code")
                 .with_help("give the array a constant size, or allocate it on the host and map it"),
             );
-        } else if variable.iter().any(|i| *i > 0) && decl.parent().is_some_and(|p| p.kind() != "translation_unit") {
+        } else if variable.iter().any(|i| *i > 0)
+            && decl
+                .parent()
+                .is_some_and(|p| p.kind() != "translation_unit")
+        {
             self.inner_vlas.push((s.name.clone(), s.span));
         }
     }
 
     fn init_declarator(&mut self, n: Node<'_>) {
-        let Some(ty) = convert::init_declarator(
-            n,
-            self.text,
-            &self.scopes,
-            &mut self.edits,
-            &mut self.diags,
-        ) else {
+        let Some(ty) =
+            convert::init_declarator(n, self.text, &self.scopes, &mut self.edits, &mut self.diags)
+        else {
             return;
         };
         if let Some(list) = n
@@ -362,8 +362,10 @@ impl Walk<'_> {
 
     /// `(struct s){ .b = 1, .a = 2 }`.
     fn compound_literal(&mut self, n: Node<'_>) {
-        let (Some(t), Some(list)) = (n.child_by_field_name("type"), n.child_by_field_name("value"))
-        else {
+        let (Some(t), Some(list)) = (
+            n.child_by_field_name("type"),
+            n.child_by_field_name("value"),
+        ) else {
             return;
         };
         let base = self.tree.text_of(t).trim().to_string();
@@ -386,7 +388,9 @@ impl Walk<'_> {
     /// An enum with a body: its enumerators (and the file's `true`/`false`).
     /// Returns the key the enum is known by.
     fn enum_type(&mut self, n: Node<'_>) -> Option<String> {
-        let name = n.child_by_field_name("name").map(|x| self.tree.text_of(x).to_string());
+        let name = n
+            .child_by_field_name("name")
+            .map(|x| self.tree.text_of(x).to_string());
         let key = match &name {
             Some(x) => format!("enum {x}"),
             None => format!("enum@{}", n.start_byte()),
@@ -408,7 +412,11 @@ impl Walk<'_> {
     /// A struct or union with a body: its members (for initializer lists
     /// and member types). Returns the key it is known by.
     fn record_type(&mut self, n: Node<'_>) -> Option<String> {
-        let kw = if n.kind() == "union_specifier" { "union" } else { "struct" };
+        let kw = if n.kind() == "union_specifier" {
+            "union"
+        } else {
+            "struct"
+        };
         let key = match n.child_by_field_name("name") {
             Some(x) => format!("{kw} {}", self.tree.text_of(x)),
             None => format!("{kw}@{}", n.start_byte()),
@@ -450,7 +458,11 @@ impl Walk<'_> {
                     .map(|x| format!("enum {}", self.tree.text_of(x)))
             }),
             "struct_specifier" | "union_specifier" => self.record_type(t).or_else(|| {
-                let kw = if t.kind() == "union_specifier" { "union" } else { "struct" };
+                let kw = if t.kind() == "union_specifier" {
+                    "union"
+                } else {
+                    "struct"
+                };
                 t.child_by_field_name("name")
                     .map(|x| format!("{kw} {}", self.tree.text_of(x)))
             }),
@@ -597,7 +609,10 @@ mod tests {
             "typedef enum { false, true } logical;\nint x; int x;\nint add();\nint add(a, b) int a; double b; { return a + b; }\nint g(void) { logical ok = true; goto l; int y = 3; l: return y + ok; }\n",
         );
         assert!(d.is_empty(), "{d:?}");
-        assert!(out.contains("typedef enum { false_, true_ } logical;"), "{out}");
+        assert!(
+            out.contains("typedef enum { false_, true_ } logical;"),
+            "{out}"
+        );
         assert!(out.contains("logical ok = true_;"), "{out}");
         assert!(out.contains("int x; extern int x;"), "{out}");
         assert!(out.contains("int add(int a, double b)"), "{out}");
@@ -613,6 +628,9 @@ mod tests {
         let msgs: Vec<&str> = d.iter().map(|d| d.message.as_str()).collect();
         assert_eq!(msgs.len(), 2, "{msgs:?}");
         assert!(msgs[0].contains("variably modified"), "{msgs:?}");
-        assert!(msgs[1].contains("crosses the initialization of `z`"), "{msgs:?}");
+        assert!(
+            msgs[1].contains("crosses the initialization of `z`"),
+            "{msgs:?}"
+        );
     }
 }

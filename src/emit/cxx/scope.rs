@@ -62,7 +62,8 @@ impl Scopes {
     }
 
     pub fn add_enum(&mut self, spelling: &str, key: &str) {
-        self.enum_types.insert(spelling.to_string(), key.to_string());
+        self.enum_types
+            .insert(spelling.to_string(), key.to_string());
     }
 
     pub fn add_enumerator(&mut self, name: &str, key: &str) {
@@ -105,9 +106,7 @@ impl Scopes {
         if !ty.derivs.is_empty() {
             return None;
         }
-        self.records
-            .get(&ty.unqualified_base())
-            .map(Vec::as_slice)
+        self.records.get(&ty.unqualified_base()).map(Vec::as_slice)
     }
 }
 

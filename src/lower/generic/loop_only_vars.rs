@@ -194,7 +194,9 @@ fn enclosing_loop_over(
         if n.kind() == "for_statement" {
             if let Ok(l) = loops::analyse(n, text) {
                 if l.var == name {
-                    let end = n.child_by_field_name("body").map_or(n.end_byte(), |b| b.start_byte());
+                    let end = n
+                        .child_by_field_name("body")
+                        .map_or(n.end_byte(), |b| b.start_byte());
                     return Some(Span::new(n.start_byte(), end));
                 }
             }

@@ -292,7 +292,9 @@ pub(super) fn clause_uses(
                         continue;
                     }
                     let syms = syms.get_or_insert_with(|| symbols::visible_at(root, text, at));
-                    let Some(sym) = syms.get(&item.name) else { continue };
+                    let Some(sym) = syms.get(&item.name) else {
+                        continue;
+                    };
                     if sym.is_typedef || sym.ty.is_function() || sym.decl_span.within(block) {
                         continue;
                     }
