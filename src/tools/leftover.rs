@@ -19,6 +19,7 @@ pub struct Leftover {
 pub fn offload_pragmas(text: &str) -> Vec<Leftover> {
     let clean = blank_comments(text);
     let mut out = Vec::new();
+    let mut in_macros: Vec<(String, Leftover)> = Vec::new();
     let mut line_no = 1;
     let mut logical = String::new();
     let mut start_line = 1;
@@ -33,17 +34,62 @@ pub fn offload_pragmas(text: &str) -> Vec<Leftover> {
             continue;
         }
         logical.push_str(line);
+        let defined = defined_name(&logical);
         for p in pragma_bodies(&logical) {
             if is_offload(&p) {
-                out.push(Leftover {
+                let found = Leftover {
                     line: start_line,
                     text: p.split_whitespace().collect::<Vec<_>>().join(" "),
-                });
+                };
+                match &defined {
+                    Some(name) => in_macros.push((name.clone(), found)),
+                    None => out.push(found),
+                }
             }
         }
         logical.clear();
     }
+    // A `#define` whose body holds an offload `_Pragma` is a pragma only
+    // where the macro is used: it is left over when its name still stands
+    // in the code (the translation replaces the uses it lowers).
+    for (name, found) in in_macros {
+        if used_outside_defines(&clean, &name) {
+            out.push(found);
+        }
+    }
+    out.sort_by_key(|l| l.line);
     out
+}
+
+/// The macro a `#define` line defines.
+fn defined_name(line: &str) -> Option<String> {
+    let rest = line.trim_start().strip_prefix('#')?.trim_start();
+    let rest = rest.strip_prefix("define")?;
+    if !rest.starts_with(|c: char| c.is_whitespace()) {
+        return None;
+    }
+    let name: String = rest
+        .trim_start()
+        .chars()
+        .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+        .collect();
+    (!name.is_empty()).then_some(name)
+}
+
+/// Whether `name` stands as a word on a line of `clean` that is not a
+/// preprocessor directive.
+fn used_outside_defines(clean: &str, name: &str) -> bool {
+    clean
+        .split('\n')
+        .filter(|l| !l.trim_start().starts_with('#'))
+        .any(|l| {
+            l.match_indices(name).any(|(i, _)| {
+                let before = l[..i].chars().next_back();
+                let after = l[i + name.len()..].chars().next();
+                let word = |c: Option<char>| c.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_');
+                !word(before) && !word(after)
+            })
+        })
 }
 
 /// The text after `#pragma` of a logical line, and the contents of each
@@ -183,5 +229,16 @@ const char *s = \"#pragma omp target\";\n\
 // a comment that continues \\\n#pragma omp target\n\
 #pragma omp parallel for /* target */\n";
         assert_eq!(lines(text), Vec::<usize>::new());
+    }
+
+    /// A macro whose body is an offload `_Pragma` counts where it is used.
+    #[test]
+    fn pragma_macros_count_where_they_are_used() {
+        let defined = "#define PAR _Pragma(\"omp target teams distribute\")\nint main() {\n  /* PAR */\n  return 0;\n}\n";
+        assert_eq!(lines(defined), Vec::<usize>::new());
+        let used = "#define PAR _Pragma(\"omp target teams distribute\")\nint main() {\n  PAR\n  for (;;) {}\n}\n";
+        assert_eq!(lines(used), vec![1]);
+        let similar = "#define PAR _Pragma(\"acc parallel\")\nint PARTS = 1;\n";
+        assert_eq!(lines(similar), Vec::<usize>::new());
     }
 }
