@@ -820,8 +820,8 @@ fn lower_region_in(
     offset: usize,
     mut diags: Vec<Diagnostic>,
 ) -> (Option<RegionView>, Vec<Diagnostic>) {
-    let _scopes = scope_cache(file, &a);
-    let Some(whole) = editor::target(&a, offset) else {
+    let _scopes = scope_cache(file, a);
+    let Some(whole) = editor::target(a, offset) else {
         return (None, diags);
     };
     // The whole file is lowered as `translate` lowers it (the data
@@ -836,7 +836,7 @@ fn lower_region_in(
     };
     let mut namer = Namer::new(&file.text);
     let mut elsewhere = Vec::new();
-    let low = lower_all(file, &a, &Options::default(), &mut namer, &mut elsewhere);
+    let low = lower_all(file, a, &Options::default(), &mut namer, &mut elsewhere);
     let offloaded = offloaded_spans(&low.regions);
     let mut edits = cxx::compat_edits(
         &a.tree,

@@ -20,14 +20,12 @@ pub fn offload_pragmas(text: &str) -> Vec<Leftover> {
     let clean = blank_comments(text);
     let mut out = Vec::new();
     let mut in_macros: Vec<(String, Leftover)> = Vec::new();
-    let mut line_no = 1;
     let mut logical = String::new();
     let mut start_line = 1;
-    for line in clean.split('\n') {
+    for (line_no, line) in (1..).zip(clean.split('\n')) {
         if logical.is_empty() {
             start_line = line_no;
         }
-        line_no += 1;
         if let Some(body) = line.strip_suffix('\\') {
             logical.push_str(body);
             logical.push(' ');
@@ -86,7 +84,8 @@ fn used_outside_defines(clean: &str, name: &str) -> bool {
             l.match_indices(name).any(|(i, _)| {
                 let before = l[..i].chars().next_back();
                 let after = l[i + name.len()..].chars().next();
-                let word = |c: Option<char>| c.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_');
+                let word =
+                    |c: Option<char>| c.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_');
                 !word(before) && !word(after)
             })
         })

@@ -387,7 +387,7 @@ fn tagged_processes(needle: &[u8]) -> Vec<libc::pid_t> {
         let Ok(env) = std::fs::read(e.path().join("environ")) else {
             continue;
         };
-        let tagged = env.starts_with(&needle[..])
+        let tagged = env.starts_with(needle)
             || env
                 .windows(needle.len() + 1)
                 .any(|w| w[0] == 0 && w[1..] == *needle);
