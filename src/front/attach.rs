@@ -36,24 +36,63 @@ const STATEMENT_KINDS: &[&str] = &[
 ];
 
 /// The first byte at or after `pos` that is not whitespace or inside a comment.
-fn skip_space(text: &str, mut pos: usize) -> usize {
+fn skip_space(text: &str, pos: usize) -> usize {
+    skip_space_noting(text, pos, &mut Vec::new())
+}
+
+/// [`skip_space`], noting the byte range of every comment it crosses.
+fn skip_space_noting(text: &str, mut pos: usize, comments: &mut Vec<(usize, usize)>) -> usize {
     let b = text.as_bytes();
     loop {
         while pos < b.len() && (b[pos] as char).is_ascii_whitespace() {
             pos += 1;
         }
+        let start = pos;
         if b.get(pos) == Some(&b'/') && b.get(pos + 1) == Some(&b'*') {
             pos = text[pos + 2..]
                 .find("*/")
                 .map(|p| pos + 2 + p + 2)
                 .unwrap_or(b.len());
+            comments.push((start, pos));
             continue;
         }
         if b.get(pos) == Some(&b'/') && b.get(pos + 1) == Some(&b'/') {
             pos = text[pos..].find('\n').map(|p| pos + p).unwrap_or(b.len());
+            comments.push((start, pos));
             continue;
         }
         return pos;
+    }
+}
+
+/// The last stretch [`skip_space`] crossed. Stacked pragmas are blanked in
+/// the parsed text, so the first one's skip crosses all the others: a pragma
+/// that ends inside the stretch skips to the same place, found without
+/// rescanning (linear in the file however many pragmas are stacked).
+#[derive(Default)]
+struct SkippedGap {
+    from: usize,
+    to: usize,
+    comments: Vec<(usize, usize)>,
+}
+
+impl SkippedGap {
+    fn skip(&mut self, text: &str, pos: usize) -> usize {
+        let in_stretch = self.from < pos && pos <= self.to;
+        if in_stretch && !self.inside_comment(pos) {
+            return self.to;
+        }
+        self.comments.clear();
+        self.from = pos;
+        self.to = skip_space_noting(text, pos, &mut self.comments);
+        self.to
+    }
+
+    /// Whether `pos` lies strictly inside one of the stretch's comments
+    /// (where a fresh scan would stop at the comment's text).
+    fn inside_comment(&self, pos: usize) -> bool {
+        let i = self.comments.partition_point(|&(start, _)| start < pos);
+        i > 0 && pos < self.comments[i - 1].1
     }
 }
 
@@ -178,10 +217,11 @@ pub fn attach(tree: &CTree, directives: Vec<Directive>) -> Vec<Attached> {
     let mut out = Vec::with_capacity(directives.len());
     let mut groups: Option<Vec<cond::CondGroup>> = None;
     let locator = tree.root().map(Locator::new);
+    let mut gap = SkippedGap::default();
     for d in directives {
         let (stmt, function) = match &locator {
             Some(loc) => {
-                let mut pos = skip_space(&tree.text, d.span.end);
+                let mut pos = gap.skip(&tree.text, d.span.end);
                 if tree.text.as_bytes().get(pos) == Some(&b'#') {
                     let gs = groups.get_or_insert_with(|| cond::groups(&tree.text));
                     if let Some(after) = cond::after_arm(gs, d.span.start, pos) {
@@ -228,6 +268,17 @@ mod tests {
                 enclosing_function(root, text, pos),
                 "function at {pos}"
             );
+        }
+    }
+
+    /// The remembered stretch answers exactly what a fresh scan would, for
+    /// positions in and past it.
+    #[test]
+    fn skipped_gap_agrees_with_skip_space() {
+        let text = "a;\n      \n   /* c */  \n     \n  b; // x\n   c;";
+        let mut gap = SkippedGap::default();
+        for pos in 0..=text.len() {
+            assert_eq!(gap.skip(text, pos), skip_space(text, pos), "from {pos}");
         }
     }
 }

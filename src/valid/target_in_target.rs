@@ -33,16 +33,49 @@ fn starts_with_target(cx: &Context, j: usize) -> bool {
             .is_some_and(|l| *l == "target" || l.starts_with("target "))
 }
 
+fn is_target_region(cx: &Context, j: usize) -> bool {
+    let d = cx.directive(j);
+    d.model == Model::Omp && spec::leaves_of(d).first() == Some(&"target")
+}
+
+/// For every directive, the closest enclosing `target` region, found once
+/// per directive: its parent when that is a target region, else the
+/// parent's answer (linear however deep the nesting).
+fn enclosing_targets(cx: &Context) -> Vec<Option<usize>> {
+    let mut known: Vec<Option<Option<usize>>> = vec![None; cx.len()];
+    let mut chain = Vec::new();
+    for i in 0..cx.len() {
+        // Climb until a directive whose answer is known or can be read off
+        // its parent directly.
+        let mut at = i;
+        while known[at].is_none() {
+            chain.push(at);
+            match cx.parent(at) {
+                Some(p) if !is_target_region(cx, p) => at = p,
+                _ => break,
+            }
+        }
+        // Fill top-down: each parent is answered before its child.
+        for &c in chain.iter().rev() {
+            let own = match cx.parent(c) {
+                Some(p) if is_target_region(cx, p) => Some(p),
+                Some(p) => known[p].flatten(),
+                None => None,
+            };
+            known[c] = Some(own);
+        }
+        chain.clear();
+    }
+    known.into_iter().map(Option::flatten).collect()
+}
+
 pub fn check(cx: &Context, out: &mut Sink) {
+    let outer_target = enclosing_targets(cx);
     for i in 0..cx.len() {
         if !starts_with_target(cx, i) {
             continue;
         }
-        let outer = cx.ancestors(i).find(|&j| {
-            let d = cx.directive(j);
-            d.model == Model::Omp && spec::leaves_of(d).first() == Some(&"target")
-        });
-        if let Some(j) = outer {
+        if let Some(j) = outer_target[i] {
             out.push(
                 i,
                 Diagnostic::new(
@@ -76,5 +109,24 @@ mod tests {
             }\n\
             }\n";
         assert_eq!(codes_of("target_in_target", src), [("E0209".into(), 4)]);
+    }
+
+    /// The closest enclosing target region is found through any number of
+    /// data regions and other constructs, and only a `target` counts.
+    #[test]
+    fn nested_through_data_regions() {
+        let src = "void f(int n, double *a) {\n\
+            #pragma omp target data map(tofrom: a[0:n])\n\
+            #pragma omp target data map(tofrom: a[0:n])\n\
+            #pragma omp target teams map(tofrom: a[0:n])\n\
+            #pragma omp parallel\n\
+            {\n\
+            #pragma omp target update from(a[0:1])\n\
+            a[0] += 1;\n\
+            }\n\
+            #pragma omp target data map(tofrom: a[0:n])\n\
+            #pragma omp target update from(a[0:1])\n\
+            }\n";
+        assert_eq!(codes_of("target_in_target", src), [("E0209".into(), 7)]);
     }
 }
