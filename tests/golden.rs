@@ -308,6 +308,33 @@ fn unified_diff_shows_the_change() {
     assert_eq!(unified_diff("x\n", "x\n"), "");
 }
 
+/// `X.opts` beside `X.c` gives the fixture's options; none gives the
+/// defaults; an unknown option is a failure, not ignored.
+#[test]
+fn fixture_options_come_from_x_opts() {
+    let dir = tempfile::tempdir().unwrap();
+    let c = dir.path().join("x.c");
+    fs::write(&c, "int main(void) { return 0; }\n").unwrap();
+    let o = options(&c, Emit::Plan).unwrap();
+    assert_eq!(o.shared_budget, Options::default().shared_budget);
+    fs::write(
+        c.with_extension("opts"),
+        "# strategy and budget\n--reduction-strategy=lock\n--shared-budget=96\n",
+    )
+    .unwrap();
+    let o = options(&c, Emit::Plan).unwrap();
+    assert_eq!(o.emit, Emit::Plan);
+    assert_eq!(o.shared_budget, 96);
+    assert_eq!(
+        Some(o.reduction_strategy),
+        pragma2cuda::lower::reduction::Strategy::parse("lock")
+    );
+    fs::write(c.with_extension("opts"), "--emit=plan\n").unwrap();
+    assert!(options(&c, Emit::Cuda)
+        .unwrap_err()
+        .contains("unknown option"));
+}
+
 #[test]
 fn cuda_output() {
     run_stage("fixtures/in", Emit::Cuda, "fixtures/out/cuda", "cu");
