@@ -3,8 +3,24 @@
 //! functions cannot run on the host): what the output declares, and which
 //! inputs are errors.
 
+use expect_test::expect;
 use pragma2cuda::source::SourceFile;
 use pragma2cuda::{translate, Emit, Options};
+
+/// The lines of `text` that hold `needle`, trimmed, one per line
+/// (what a snapshot of a rendered fragment compares).
+fn lines_with(text: &str, needle: &str) -> String {
+    text.lines()
+        .filter(|l| l.contains(needle))
+        .map(|l| format!("{}\n", l.trim()))
+        .collect()
+}
+
+/// The translated part of a CUDA output (after the prelude).
+fn translated(out: &str) -> &str {
+    let start = "/* ---- translated source ---- */";
+    &out[out.find(start).expect("the translated source")..]
+}
 
 fn cuda(src: &str) -> (Option<String>, Vec<String>) {
     let t = translate(&SourceFile::new("t.c", src), &Options::default());
@@ -36,15 +52,12 @@ fn begin_declare_target_and_device_type() {
                int main(void) { int a[4];\n#pragma omp target teams distribute parallel for map(from: a)\n for (int i = 0; i < 4; i++) a[i] = get(i % 3) + only_dev(i);\n return a[0]; }\n";
     let (out, codes) = cuda(src);
     let out = out.unwrap_or_else(|| panic!("errors: {codes:?}"));
-    assert!(out.contains("__host__ __device__ int get(int i) { return P2C_DECLARED_VAR(lut, p2c_mirror_lut)[i]; }"), "{out}");
-    assert!(
-        out.contains("__device__ int p2c_mirror_lut[3] = {1, 2, 3};"),
-        "{out}"
-    );
-    assert!(
-        out.contains("static p2c_declared p2c_mirror_lut_entry(&lut, sizeof(lut)"),
-        "{out}"
-    );
+    expect![[r#"
+        int lut[3] = {1, 2, 3};
+        __device__ int p2c_mirror_lut[3] = {1, 2, 3}; /* pragma2cuda: the device copy of `lut` (declare target (lines 1-4)) */
+        static p2c_declared p2c_mirror_lut_entry(&lut, sizeof(lut), []() -> void * { void *p = NULL; cudaGetSymbolAddress(&p, p2c_mirror_lut); return p; }, "lut");
+        __host__ __device__ int get(int i) { return P2C_DECLARED_VAR(lut, p2c_mirror_lut)[i]; }
+    "#]].assert_eq(&lines_with(translated(&out), "lut"));
     // nohost: device only, on the prototype and the definition.
     assert_eq!(
         out.matches("__device__ int only_dev(int x)").count(),
@@ -60,12 +73,10 @@ fn link_and_library_routines_need_no_device_copy() {
     let (out, codes) = cuda(src);
     let out = out.unwrap_or_else(|| panic!("errors: {codes:?}"));
     assert!(!out.contains("p2c_mirror_big"), "{out}");
-    let p = plan(src);
-    assert!(p.contains("`big` (declare target link)"), "{p}");
-    assert!(
-        p.contains("`fmin` (acc routine (line 2)) is not declared in this file"),
-        "{p}"
-    );
+    expect![[r#"
+        note: `big` (declare target link): mapped by the map clauses of each region, like any variable
+        note: `fmin` (acc routine (line 2)) is not declared in this file: a library function needs no marking
+    "#]].assert_eq(&plan(src));
 }
 
 #[test]
@@ -73,20 +84,12 @@ fn runtime_headers_come_from_the_prelude() {
     let src = "#include <stdio.h>\n#include <omp.h>\n#include <openacc.h>\nint main(void) { printf(\"%d\\n\", omp_get_num_devices()); return 0; }\n";
     let (out, _) = cuda(src);
     let out = out.unwrap();
-    let body = &out[out.find("/* ---- translated source ---- */").unwrap()..];
-    assert!(
-        body.contains(
-            "/* #include <omp.h>: provided by the pragma2cuda prelude (p2c_runtime.cuh) */\n"
-        ),
-        "{body}"
-    );
-    assert!(
-        body.contains(
-            "/* #include <openacc.h>: provided by the pragma2cuda prelude (p2c_runtime.cuh) */\n"
-        ),
-        "{body}"
-    );
-    assert!(!body.contains("#include <omp.h>\n"));
+    expect![[r#"
+        #include <stdio.h>
+        /* #include <omp.h>: provided by the pragma2cuda prelude (p2c_runtime.cuh) */
+        /* #include <openacc.h>: provided by the pragma2cuda prelude (p2c_runtime.cuh) */
+    "#]]
+    .assert_eq(&lines_with(translated(&out), "#include"));
     assert!(out.contains("#define omp_get_num_devices p2c_omp_get_num_devices"));
 }
 
@@ -146,20 +149,22 @@ fn defaultmap_behaviours_per_category() {
                return out[0]; }\n";
     let (out, codes) = cuda(src);
     let out = out.unwrap_or_else(|| panic!("errors: {codes:?}"));
-    assert!(out.contains("p2c_map_scalar(&s, P2C_MAP_PRESENT,"), "{out}");
     // A structure is an aggregate; a typedef of double and an enum are scalars.
-    assert!(out.contains("p2c_map_scalar(&p, P2C_MAP_TOFROM,"), "{out}");
-    assert!(out.contains("p2c_map_scalar(&r, P2C_MAP_TO,"), "{out}");
-    assert!(out.contains("p2c_map_scalar(&c, P2C_MAP_TO,"), "{out}");
-    let p = plan(src);
-    assert!(
-        p.contains("var:       s : int -- map present (device memory) [scalar under defaultmap(present): implicit map present]"),
-        "{p}"
-    );
-    assert!(
-        p.contains("[aggregate under defaultmap(tofrom): implicit map tofrom]"),
-        "{p}"
-    );
+    expect![[r#"
+            int *p2c_dev_s = p2c_map_scalar(&s, P2C_MAP_PRESENT, p2c_where, "s");
+            pt *p2c_dev_p = p2c_map_scalar(&p, P2C_MAP_TOFROM, p2c_where_2, "p");
+            real *p2c_dev_r = p2c_map_scalar(&r, P2C_MAP_TO, p2c_where_2, "r");
+            enum color *p2c_dev_c = p2c_map_scalar(&c, P2C_MAP_TO, p2c_where_2, "c");
+    "#]]
+    .assert_eq(&lines_with(translated(&out), "p2c_map_scalar("));
+    expect![[r#"
+          var:       out : int [8] -- map from (device memory) [explicit clause]
+          var:       s : int -- map present (device memory) [scalar under defaultmap(present): implicit map present]
+          var:       out : int [8] -- map tofrom (device memory) [aggregate under defaultmap(tofrom): implicit map tofrom]
+          var:       p : pt -- map tofrom (device memory) [aggregate under defaultmap(tofrom): implicit map tofrom]
+          var:       r : real -- map to (device memory) [scalar under defaultmap(to): implicit map to]
+          var:       c : enum color -- map to (device memory) [scalar under defaultmap(to): implicit map to]
+    "#]].assert_eq(&lines_with(&plan(src), "var:"));
 }
 
 #[test]
@@ -170,12 +175,10 @@ fn defaultmap_keeps_const_data_and_reports_what_is_not_lowered() {
                for (int i = 0; i < 4; i++) out[i] = lut[i];\nreturn out[0]; }\n";
     let (out, codes) = cuda(src);
     let out = out.unwrap_or_else(|| panic!("errors: {codes:?}"));
-    assert!(
-        out.contains(
-            "p2c_map_section(lut, p2c_dev_lut_lo, p2c_dev_lut_len, P2C_MAP_TO | P2C_MAP_IMPLICIT,"
-        ),
-        "{out}"
-    );
+    expect![[r#"
+            int *p2c_dev_out = p2c_map_section(out, p2c_dev_out_lo, p2c_dev_out_len, P2C_MAP_FROM, p2c_where, "out");
+            const int *p2c_dev_lut = p2c_map_section(lut, p2c_dev_lut_lo, p2c_dev_lut_len, P2C_MAP_TO | P2C_MAP_IMPLICIT, p2c_where, "lut");
+    "#]].assert_eq(&lines_with(translated(&out), "p2c_map_section("));
     // firstprivate of an array: each thread's copy, filled from the
     // original, never copied back; of a pointer: its value, by itself.
     let src = "int main(void) { int a[4] = {0}, out[4]; int *q = out;\n\
@@ -186,10 +189,12 @@ fn defaultmap_keeps_const_data_and_reports_what_is_not_lowered() {
     let (out, codes) = cuda(src);
     assert!(codes.is_empty(), "{codes:?}");
     let out = out.expect("translates");
-    assert!(
-        out.contains("p2c_map_section(a, p2c_lo_a, p2c_len_a, P2C_MAP_TO, "),
-        "a firstprivate array goes to the device and never back: {out}"
-    );
+    // a firstprivate array goes to the device and never back
+    expect![[r#"
+            int *p2c_dev_out = p2c_map_section(out, p2c_dev_out_lo, p2c_dev_out_len, P2C_MAP_FROM, p2c_where, "out");
+            int *p2c_src_a = p2c_map_section(a, p2c_lo_a, p2c_len_a, P2C_MAP_TO, p2c_where, "a");
+            int *p2c_dev_a_2 = p2c_map_section(a, p2c_dev_a_2_lo, p2c_dev_a_2_len, P2C_MAP_TO, p2c_where_2, "a");
+    "#]].assert_eq(&lines_with(translated(&out), "p2c_map_section("));
     let report = pragma2cuda::translate(
         &pragma2cuda::source::SourceFile::new("t.c", src),
         &pragma2cuda::Options {
@@ -199,21 +204,25 @@ fn defaultmap_keeps_const_data_and_reports_what_is_not_lowered() {
     )
     .output
     .expect("a report");
-    assert!(
-        report.contains("a : int [4] -- firstprivate(a); global memory (each thread's copy"),
-        "{report}"
-    );
-    assert!(
-        report.contains("q : int * -- firstprivate; register"),
-        "{report}"
-    );
+    expect![[r#"
+            out : int [4] -- map(from); global memory (device copy)
+            a : int [4] -- firstprivate(a); global memory (each thread's copy, a slice of a per-launch area (threads x section), filled from the original)
+            i : int -- private; register (each thread's copy)
+            a : int [4] -- map(to); global memory (device copy)
+            q : int * -- firstprivate; register (kernel parameter: each thread's copy)
+            i : int -- private; register (each thread's copy)
+    "#]].assert_eq(&lines_with(&report, " -- "));
     // `default` changes nothing; `none` for another category neither.
     let src = "int main(void) { int out[4]; int s = 3;\n\
                #pragma omp target teams distribute parallel for defaultmap(default: scalar) defaultmap(none: pointer) map(from: out)\n\
                for (int i = 0; i < 4; i++) out[i] = s;\nreturn out[0]; }\n";
     let (out, codes) = cuda(src);
     assert!(out.is_some(), "{codes:?}");
-    assert!(plan(src).contains("[scalar (implicit firstprivate)]"));
+    expect![[r#"
+          var:       out : int [4] -- map from (device memory) [explicit clause]
+          var:       s : int -- firstprivate (by value) [scalar (implicit firstprivate)]
+    "#]]
+    .assert_eq(&lines_with(&plan(src), "var:"));
 }
 
 #[test]

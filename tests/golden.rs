@@ -3,9 +3,23 @@
 //!
 //!     P2C_BLESS=1 cargo test --test golden
 //!
-//! and review the change as a diff. A difference that is not blessed fails.
+//! and review the change as a diff. A difference that is not blessed fails
+//! and prints a unified diff of the blessed text against the new one.
+//!
+//! CUDA goldens hold the translated part only: each fixed prelude block the
+//! emitter writes (`emit::templates::PRELUDE_BLOCKS`) stands as one marker
+//! line, `/* @prelude NAME */`, and the blocks are kept once in
+//! `fixtures/out/prelude.cuh` (checked against the library's by
+//! `cuda_prelude`). A prelude change rewrites that one file. The full `.cu`
+//! of a fixture is its golden with each marker line replaced by its block.
+//!
+//! Options: a fixture `fixtures/in/X.c` is translated with the default options
+//! unless `fixtures/in/X.opts` exists; it holds command-line options, one per
+//! line (`--reduction-strategy=lock`, `--shared-budget=N`; `#` starts a
+//! comment), applied to every stage of that fixture.
 
 use pragma2cuda::diag::{render, Format};
+use pragma2cuda::emit::templates::PRELUDE_BLOCKS;
 use pragma2cuda::source::SourceFile;
 use pragma2cuda::{translate, Emit, Options};
 use std::fs;
@@ -34,6 +48,160 @@ fn load(p: &Path) -> SourceFile {
     SourceFile::new(rel, fs::read_to_string(p).expect("read fixture"))
 }
 
+/// The options of fixture `p` (`X.opts` beside `X.c`, see the module doc).
+fn options(p: &Path, emit: Emit) -> Result<Options, String> {
+    let mut o = Options {
+        emit,
+        ..Default::default()
+    };
+    let Ok(text) = fs::read_to_string(p.with_extension("opts")) else {
+        return Ok(o);
+    };
+    for line in text.lines() {
+        let line = line.split('#').next().unwrap_or("").trim();
+        if line.is_empty() {
+            continue;
+        }
+        let bad = || {
+            format!(
+                "{}: unknown option `{line}`",
+                p.with_extension("opts").display()
+            )
+        };
+        let (flag, value) = line.split_once('=').ok_or_else(bad)?;
+        match flag {
+            "--reduction-strategy" => {
+                o.reduction_strategy =
+                    pragma2cuda::lower::reduction::Strategy::parse(value).ok_or_else(bad)?
+            }
+            "--shared-budget" => o.shared_budget = value.parse().map_err(|_| bad())?,
+            _ => return Err(bad()),
+        }
+    }
+    Ok(o)
+}
+
+/// The marker line that stands for prelude block `name` in a CUDA golden.
+fn marker(name: &str) -> String {
+    format!("/* @prelude {name} */\n")
+}
+
+/// The CUDA output with each prelude block replaced by its marker line.
+/// Only the text before the translated source is searched, blocks in the
+/// emitter's order.
+fn fold_prelude(out: &str) -> String {
+    const START: &str = "/* ---- translated source ---- */\n";
+    let split = out.find(START).unwrap_or(0);
+    let (head, body) = out.split_at(split);
+    let mut folded = String::new();
+    let mut rest = head;
+    for (name, text) in PRELUDE_BLOCKS {
+        if let Some(at) = rest.find(text) {
+            folded.push_str(&rest[..at]);
+            folded.push_str(&marker(name));
+            rest = &rest[at + text.len()..];
+        }
+    }
+    folded.push_str(rest);
+    folded.push_str(body);
+    folded
+}
+
+/// The full CUDA output of a golden: each marker line replaced by its block.
+fn unfold_prelude(golden: &str) -> String {
+    let mut out = golden.to_string();
+    for (name, text) in PRELUDE_BLOCKS {
+        out = out.replacen(&marker(name), text, 1);
+    }
+    out
+}
+
+/// `fixtures/out/prelude.cuh`: every block after its marker line.
+fn prelude_file() -> String {
+    PRELUDE_BLOCKS
+        .iter()
+        .map(|(name, text)| format!("{}{text}", marker(name)))
+        .collect()
+}
+
+/// A unified diff of `old` against `new` by lines, three lines of context.
+/// The common head and tail are cut first; the middle is compared by a
+/// longest-common-subsequence table (a golden's change is small).
+fn unified_diff(old: &str, new: &str) -> String {
+    let a: Vec<&str> = old.lines().collect();
+    let b: Vec<&str> = new.lines().collect();
+    let head = a.iter().zip(&b).take_while(|(x, y)| x == y).count();
+    let tail = a[head..]
+        .iter()
+        .rev()
+        .zip(b[head..].iter().rev())
+        .take_while(|(x, y)| x == y)
+        .count();
+    let (am, bm) = (&a[head..a.len() - tail], &b[head..b.len() - tail]);
+    // ops: (' ' | '-' | '+', line), over the whole files.
+    let mut ops: Vec<(char, &str)> = a[..head].iter().map(|l| (' ', *l)).collect();
+    if am.len() * bm.len() > 25_000_000 {
+        ops.extend(am.iter().map(|l| ('-', *l)));
+        ops.extend(bm.iter().map(|l| ('+', *l)));
+    } else {
+        let w = bm.len() + 1;
+        let mut lcs = vec![0u32; (am.len() + 1) * w];
+        for i in (0..am.len()).rev() {
+            for j in (0..bm.len()).rev() {
+                lcs[i * w + j] = if am[i] == bm[j] {
+                    lcs[(i + 1) * w + j + 1] + 1
+                } else {
+                    lcs[(i + 1) * w + j].max(lcs[i * w + j + 1])
+                };
+            }
+        }
+        let (mut i, mut j) = (0, 0);
+        while i < am.len() || j < bm.len() {
+            if i < am.len() && j < bm.len() && am[i] == bm[j] {
+                ops.push((' ', am[i]));
+                (i, j) = (i + 1, j + 1);
+            } else if i < am.len() && (j == bm.len() || lcs[(i + 1) * w + j] >= lcs[i * w + j + 1])
+            {
+                ops.push(('-', am[i]));
+                i += 1;
+            } else {
+                ops.push(('+', bm[j]));
+                j += 1;
+            }
+        }
+    }
+    ops.extend(a[a.len() - tail..].iter().map(|l| (' ', *l)));
+    // Hunks: changed lines with three lines of context around them.
+    let changed: Vec<usize> = (0..ops.len()).filter(|&k| ops[k].0 != ' ').collect();
+    let mut out = String::new();
+    let mut k = 0;
+    while k < changed.len() {
+        let start = changed[k].saturating_sub(3);
+        let mut end = changed[k] + 1;
+        while k < changed.len() && changed[k] <= end + 6 {
+            end = changed[k] + 1;
+            k += 1;
+        }
+        let end = (end + 3).min(ops.len());
+        let before = |c: char| ops[..start].iter().filter(|o| o.0 != c).count();
+        let count = |c: char| ops[start..end].iter().filter(|o| o.0 != c).count();
+        out.push_str(&format!(
+            "@@ -{},{} +{},{} @@\n",
+            before('+') + 1,
+            count('+'),
+            before('-') + 1,
+            count('-')
+        ));
+        for (c, l) in &ops[start..end] {
+            out.push_str(&format!("{c}{l}\n"));
+        }
+    }
+    if out.is_empty() && old != new {
+        out.push_str("(the texts differ only in their final newline)\n");
+    }
+    out
+}
+
 /// Compares (or blesses) one expected file; returns a failure message.
 fn check(expected: &Path, actual: &str) -> Option<String> {
     if std::env::var_os("P2C_BLESS").is_some() {
@@ -43,18 +211,11 @@ fn check(expected: &Path, actual: &str) -> Option<String> {
     }
     match fs::read_to_string(expected) {
         Ok(e) if e == actual => None,
-        Ok(e) => {
-            let line = e
-                .lines()
-                .zip(actual.lines())
-                .position(|(a, b)| a != b)
-                .map(|i| i + 1)
-                .unwrap_or(e.lines().count().min(actual.lines().count()) + 1);
-            Some(format!(
-                "{}: differs from the blessed output (first at line {line})",
-                expected.display()
-            ))
-        }
+        Ok(e) => Some(format!(
+            "{}: differs from the blessed output:\n--- {0} (blessed)\n+++ {0} (now)\n{}",
+            expected.display(),
+            unified_diff(&e, actual)
+        )),
         Err(_) => Some(format!(
             "{}: missing; run P2C_BLESS=1 cargo test --test golden",
             expected.display()
@@ -66,13 +227,14 @@ fn run_stage(dir: &str, emit: Emit, out_dir: &str, ext: &str) {
     let mut failures = Vec::new();
     for p in inputs(dir) {
         let file = load(&p);
-        let t = translate(
-            &file,
-            &Options {
-                emit,
-                ..Default::default()
-            },
-        );
+        let opts = match options(&p, emit) {
+            Ok(o) => o,
+            Err(e) => {
+                failures.push(e);
+                continue;
+            }
+        };
+        let t = translate(&file, &opts);
         let name = p.file_stem().unwrap().to_string_lossy().into_owned();
         let text = match t.output {
             Some(o) if !t.has_errors() => o,
@@ -86,18 +248,23 @@ fn run_stage(dir: &str, emit: Emit, out_dir: &str, ext: &str) {
             }
         };
         // Determinism: the same input gives the same bytes.
-        let again = translate(
-            &file,
-            &Options {
-                emit,
-                ..Default::default()
-            },
-        )
-        .output
-        .unwrap_or_default();
+        let again = translate(&file, &opts).output.unwrap_or_default();
         if again != text {
             failures.push(format!("{}: two translations differ", p.display()));
         }
+        let text = if emit == Emit::Cuda {
+            let folded = fold_prelude(&text);
+            if unfold_prelude(&folded) != text {
+                failures.push(format!(
+                    "{}: prelude markers do not round-trip",
+                    p.display()
+                ));
+                continue;
+            }
+            folded
+        } else {
+            text
+        };
         if let Some(f) = check(&root().join(out_dir).join(format!("{name}.{ext}")), &text) {
             failures.push(f);
         }
@@ -108,6 +275,64 @@ fn run_stage(dir: &str, emit: Emit, out_dir: &str, ext: &str) {
         failures.len(),
         failures.join("\n")
     );
+}
+
+/// The prelude blocks, kept once: a change of a template rewrites this file
+/// only (the CUDA goldens name the blocks they hold).
+#[test]
+fn cuda_prelude() {
+    if let Some(f) = check(&root().join("fixtures/out/prelude.cuh"), &prelude_file()) {
+        panic!("{f}");
+    }
+}
+
+/// The diff a golden mismatch prints.
+#[test]
+fn unified_diff_shows_the_change() {
+    let old = "a\nb\nc\nd\ne\nf\ng\nh\n";
+    let new = "a\nb\nc\nD\ne\nf\ng\nh\ni\n";
+    expect_test::expect![[r#"
+        @@ -1,8 +1,9 @@
+         a
+         b
+         c
+        -d
+        +D
+         e
+         f
+         g
+         h
+        +i
+    "#]]
+    .assert_eq(&unified_diff(old, new));
+    assert_eq!(unified_diff("x\n", "x\n"), "");
+}
+
+/// `X.opts` beside `X.c` gives the fixture's options; none gives the
+/// defaults; an unknown option is a failure, not ignored.
+#[test]
+fn fixture_options_come_from_x_opts() {
+    let dir = tempfile::tempdir().unwrap();
+    let c = dir.path().join("x.c");
+    fs::write(&c, "int main(void) { return 0; }\n").unwrap();
+    let o = options(&c, Emit::Plan).unwrap();
+    assert_eq!(o.shared_budget, Options::default().shared_budget);
+    fs::write(
+        c.with_extension("opts"),
+        "# strategy and budget\n--reduction-strategy=lock\n--shared-budget=96\n",
+    )
+    .unwrap();
+    let o = options(&c, Emit::Plan).unwrap();
+    assert_eq!(o.emit, Emit::Plan);
+    assert_eq!(o.shared_budget, 96);
+    assert_eq!(
+        Some(o.reduction_strategy),
+        pragma2cuda::lower::reduction::Strategy::parse("lock")
+    );
+    fs::write(c.with_extension("opts"), "--emit=plan\n").unwrap();
+    assert!(options(&c, Emit::Cuda)
+        .unwrap_err()
+        .contains("unknown option"));
 }
 
 #[test]
