@@ -18,6 +18,9 @@
 //! line (`--reduction-strategy=lock`, `--shared-budget=N`; `#` starts a
 //! comment), applied to every stage of that fixture.
 
+mod fixture_opts;
+
+use fixture_opts::options;
 use pragma2cuda::diag::{render, Format};
 use pragma2cuda::emit::templates::PRELUDE_BLOCKS;
 use pragma2cuda::source::SourceFile;
@@ -46,39 +49,6 @@ fn load(p: &Path) -> SourceFile {
         .to_string_lossy()
         .into_owned();
     SourceFile::new(rel, fs::read_to_string(p).expect("read fixture"))
-}
-
-/// The options of fixture `p` (`X.opts` beside `X.c`, see the module doc).
-fn options(p: &Path, emit: Emit) -> Result<Options, String> {
-    let mut o = Options {
-        emit,
-        ..Default::default()
-    };
-    let Ok(text) = fs::read_to_string(p.with_extension("opts")) else {
-        return Ok(o);
-    };
-    for line in text.lines() {
-        let line = line.split('#').next().unwrap_or("").trim();
-        if line.is_empty() {
-            continue;
-        }
-        let bad = || {
-            format!(
-                "{}: unknown option `{line}`",
-                p.with_extension("opts").display()
-            )
-        };
-        let (flag, value) = line.split_once('=').ok_or_else(bad)?;
-        match flag {
-            "--reduction-strategy" => {
-                o.reduction_strategy =
-                    pragma2cuda::lower::reduction::Strategy::parse(value).ok_or_else(bad)?
-            }
-            "--shared-budget" => o.shared_budget = value.parse().map_err(|_| bad())?,
-            _ => return Err(bad()),
-        }
-    }
-    Ok(o)
 }
 
 /// The marker line that stands for prelude block `name` in a CUDA golden.

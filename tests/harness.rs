@@ -8,6 +8,8 @@
 //! (scripts/toolchain.sh installs it). ptxas figures go to
 //! `target/p2c-report/ptxas.tsv`.
 
+mod fixture_opts;
+
 use pragma2cuda::source::SourceFile;
 use pragma2cuda::tools::verify::{
     build_emulator, compare, compile_checks, compile_checks_with, run_limited, run_with,
@@ -232,11 +234,13 @@ fn strategy_runs() -> Vec<(PathBuf, pragma2cuda::Options)> {
         for s in words {
             let strategy = pragma2cuda::lower::reduction::Strategy::parse(s)
                 .unwrap_or_else(|| panic!("fixtures/strategies.list: unknown strategy `{s}`"));
+            let base = fixture_opts::options(&path, pragma2cuda::Emit::Cuda)
+                .unwrap_or_else(|e| panic!("{e}"));
             v.push((
                 path.clone(),
                 pragma2cuda::Options {
                     reduction_strategy: strategy,
-                    ..Default::default()
+                    ..base
                 },
             ));
         }
@@ -600,7 +604,11 @@ fn write_fixture_report(results: &[FixtureResult], default: bool) {
 fn fixtures_pass_every_stage() {
     let runs: Vec<(PathBuf, pragma2cuda::Options)> = fixtures()
         .into_iter()
-        .map(|p| (p, pragma2cuda::Options::default()))
+        .map(|p| {
+            let o = fixture_opts::options(&p, pragma2cuda::Emit::Cuda)
+                .unwrap_or_else(|e| panic!("{e}"));
+            (p, o)
+        })
         .collect();
     run_all(runs, true);
 }
