@@ -8,9 +8,9 @@
 //! Kept apart from `emit/generic.rs`, which only calls these at its hooks.
 
 use super::namer::Namer;
-use crate::lower::generic::Generic;
-use crate::lower::reduction::array_generic::TeamArrayRed;
-use crate::lower::Region;
+use crate::ir::generic::Generic;
+use crate::ir::reduction::TeamArrayRed;
+use crate::ir::Region;
 use std::fmt::Write;
 
 /// Generated names of one array reduction (`Generic::team_array_reds` order).

@@ -7,12 +7,12 @@
 use super::edits::{apply, Edit};
 use super::namer::Namer;
 use super::region::{self, RegionText};
-use crate::lower::generic::{
-    is_array, red_list, storage_type, Fork, GenKind, GenRed, Generic, PrivKind, PrivVar, RtCall,
-    Spread, WsLoop,
+use crate::ir::generic::{
+    Fork, GenKind, GenRed, Generic, PrivKind, PrivVar, RtCall, Spread, WsLoop,
 };
-use crate::lower::staging::Home;
-use crate::lower::Region;
+use crate::ir::staging::Home;
+use crate::ir::Region;
+use crate::lower::generic::{is_array, red_list, storage_type};
 use crate::sema::sharing::Attr;
 use crate::sema::{CType, Deriv};
 use crate::source::mask::mentions_word as mentions;

@@ -9,8 +9,8 @@
 use super::edits::{apply, Edit};
 use super::namer::Namer;
 use crate::directives::Model;
-use crate::lower::generic::Generic;
-use crate::lower::Region;
+use crate::ir::generic::Generic;
+use crate::ir::Region;
 use crate::sema::CType;
 use crate::source::SourceFile;
 use std::fmt::Write;

@@ -11,7 +11,7 @@
 //!   writes it. The nest declares each iteration's variable itself, so this
 //!   item gets no private copy (it would be an unused shadow).
 
-use crate::lower::generic::{PrivKind, PrivVar, WsLoop};
+use crate::ir::generic::{PrivKind, PrivVar, WsLoop};
 use crate::sema::CType;
 use std::fmt::Write as _;
 

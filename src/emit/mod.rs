@@ -35,9 +35,9 @@ pub mod templates;
 pub mod tile;
 
 use crate::diag::Diagnostic;
-use crate::lower::data::DataOp;
-use crate::lower::declare::DeclarePlan;
-use crate::lower::Region;
+use crate::ir::data::DataOp;
+use crate::ir::declare::DeclarePlan;
+use crate::ir::Region;
 use crate::source::{cond, SourceFile, Span};
 use edits::{apply, Edit};
 use std::collections::BTreeMap;

@@ -8,8 +8,8 @@ use super::edits::{apply, Edit};
 use super::namer::Namer;
 use super::orphan_team::{self, RedEnd, RedSite};
 use super::region;
-use crate::lower::orphan::{Orphan, OrphanPlan};
-use crate::lower::orphan_clauses::Inner;
+use crate::ir::orphan::Inner;
+use crate::ir::orphan::{Orphan, OrphanPlan};
 use crate::sema::{CType, Deriv};
 use crate::source::{SourceFile, Span};
 use std::fmt::Write;
@@ -335,7 +335,7 @@ fn outlined_text(o: &Orphan, file: &SourceFile, body_edits: &[Edit], namer: &mut
         }
     }
     let mut pre = String::new();
-    let mut site_of = |reds: &[crate::lower::generic::GenRed], what: String, namer: &mut Namer| {
+    let mut site_of = |reds: &[crate::ir::generic::GenRed], what: String, namer: &mut Namer| {
         if reds.is_empty() {
             return None;
         }

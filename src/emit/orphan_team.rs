@@ -21,8 +21,8 @@
 use super::edits::{apply, Edit};
 use super::namer::Namer;
 use super::region;
-use crate::lower::generic::GenRed;
-use crate::lower::orphan_clauses::{Chunk, OLoop, OPriv};
+use crate::ir::generic::GenRed;
+use crate::ir::orphan::{Chunk, OLoop, OPriv};
 use crate::source::{SourceFile, Span};
 use std::fmt::Write;
 

@@ -6,8 +6,8 @@
 //! the original.
 
 use super::namer::Namer;
-use crate::lower::privarray::{ArrayPrivate, Per};
-use crate::lower::Region;
+use crate::ir::privarray::{ArrayPrivate, Per};
+use crate::ir::Region;
 use crate::sema::{CType, Deriv};
 use std::fmt::Write;
 
@@ -216,7 +216,7 @@ pub fn par_param(a: &ArrayPrivate) -> String {
 pub fn nested(
     lo: &str,
     len: &str,
-    p: &crate::lower::generic::PrivVar,
+    p: &crate::ir::generic::PrivVar,
     namer: &mut Namer,
     ind: &str,
 ) -> String {
@@ -229,7 +229,7 @@ pub fn nested(
     let lo_n = namer.fresh(&format!("p2c_lo_{}", p.name));
     let len_n = namer.fresh(&format!("p2c_len_{}", p.name));
     let mut o = String::new();
-    let first = p.kind == crate::lower::generic::PrivKind::Firstprivate;
+    let first = p.kind == crate::ir::generic::PrivKind::Firstprivate;
     let _ = writeln!(
         o,
         "{ind}/* {}({}[{lo}:{len}]): this thread's copy on the device heap */",

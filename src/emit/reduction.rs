@@ -5,8 +5,8 @@
 //! [`RedForm::steps`] and decides nothing: every choice is in the form.
 
 use super::namer::Namer;
-use crate::lower::reduction::{Builtin, Exp, Gang, Holders, RedForm, Step};
-use crate::lower::{Level, Region};
+use crate::ir::reduction::{Builtin, Exp, Gang, Holders, RedForm, Step};
+use crate::ir::{Level, Region};
 use crate::sema::arith::Arith;
 use crate::sema::sharing::RedOp;
 use std::fmt::Write;

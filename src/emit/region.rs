@@ -3,7 +3,7 @@
 
 use super::namer::Namer;
 use super::reduction::{self, RedNames};
-use crate::lower::{Region, Schedule, Size};
+use crate::ir::{Region, Schedule, Size};
 use crate::sema::loops::{int_literal, CanonLoop, TestOp};
 use crate::sema::sharing::{Attr, MapKind};
 use crate::sema::CType;
@@ -704,7 +704,7 @@ fn complex_part(base: &str) -> &'static str {
 }
 
 /// The element type of an array reduction, unqualified.
-fn array_elem(a: &crate::lower::ArrayReduction) -> String {
+fn array_elem(a: &crate::ir::ArrayReduction) -> String {
     CType {
         base: a.ty.unqualified_base(),
         derivs: vec![],
@@ -713,7 +713,7 @@ fn array_elem(a: &crate::lower::ArrayReduction) -> String {
 }
 
 /// The kernel parameters of an array reduction.
-fn array_params(a: &crate::lower::ArrayReduction, an: &ArrNames) -> Vec<String> {
+fn array_params(a: &crate::ir::ArrayReduction, an: &ArrNames) -> Vec<String> {
     let t = array_elem(a);
     vec![
         format!("{t} *{}", an.dev),
@@ -728,12 +728,7 @@ fn array_params(a: &crate::lower::ArrayReduction, an: &ArrNames) -> Vec<String> 
 /// section, every element init_val(OP), and the variable's name bound to it
 /// (a pointer, or a reference to an array of the declared extent, so that
 /// `sizeof` and indexing mean what they mean on the host).
-fn array_init(
-    r: &Region,
-    a: &crate::lower::ArrayReduction,
-    an: &ArrNames,
-    team_copy: bool,
-) -> String {
+fn array_init(r: &Region, a: &crate::ir::ArrayReduction, an: &ArrNames, team_copy: bool) -> String {
     let t = array_elem(a);
     let mut o = String::new();
     let _ = writeln!(
@@ -784,7 +779,7 @@ fn array_init(
 
 /// RED_FINI at GANG of one array reduction: every thread of every block
 /// calls `p2c_red_array` after the loop; `how` says how the block combines.
-fn array_fini(a: &crate::lower::ArrayReduction, an: &ArrNames, how: &str) -> String {
+fn array_fini(a: &crate::ir::ArrayReduction, an: &ArrNames, how: &str) -> String {
     format!(
         "    /* RED_FINI (GANG, rid {rid}) of {text}: {how} the last block to arrive folds the blocks' copies (block order) into the device copy */\n    p2c_red_array<{op}>({dev} + {lo}, {copies}, {len}, {arrived});\n",
         rid = a.rid,
@@ -1109,7 +1104,7 @@ fn host_text(r: &Region, fallback: &str, file_name: &str, n: &Names) -> String {
         .chain(
             r.array_privates
                 .iter()
-                .filter(|a| a.per == crate::lower::privarray::Per::Thread)
+                .filter(|a| a.per == crate::ir::privarray::Per::Thread)
                 .map(|a| {
                     format!(
                         "(unsigned long long)({}) * sizeof({})",

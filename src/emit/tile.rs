@@ -5,7 +5,7 @@
 //! nest are skipped.
 
 use super::region::{literal_step, unused_mark};
-use crate::lower::Region;
+use crate::ir::Region;
 use std::fmt::Write;
 
 /// The loop header and the loop variables of a tiled nest, in place of the

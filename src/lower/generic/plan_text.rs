@@ -2,8 +2,8 @@
 //! fork and loop with its reductions, the code run in order, the staged
 //! variables and the team's frame.
 
-use super::{Fork, GenRed, Generic};
-use crate::lower::staging::Home;
+use crate::ir::generic::{Fork, GenRed, Generic};
+use crate::ir::staging::Home;
 use crate::source::SourceFile;
 
 /// Threads of a fork per construct, for the plan.

@@ -13,17 +13,8 @@
 
 use crate::diag::{codes, Diagnostic};
 use crate::directives::ast::Section;
+use crate::ir::reduction::Bounds;
 use crate::sema::{CType, Deriv};
-
-/// The item as one run of scalars: host/device expressions of its first
-/// element (counted in scalars from the variable's first element) and of
-/// its length, and the item as written.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Bounds {
-    pub lo: String,
-    pub len: String,
-    pub text: String,
-}
 
 /// The extents of the array dimensions of `ty` after the first one (`[N][M]`
 /// gives `["M"]`); `None` when one is unknown.

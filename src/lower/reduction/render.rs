@@ -2,8 +2,8 @@
 //! seed 001's examples, followed by what each builtin expands to. It is what
 //! a user reads to see why their reduction became the CUDA it became.
 
-use super::{Exp, Gang, Holders, RedForm, Step};
-use crate::lower::ir::{Level, Region, Size};
+use crate::ir::reduction::{Exp, Gang, Holders, RedForm, Step};
+use crate::ir::{Level, Region, Size};
 use crate::source::SourceFile;
 use std::fmt::Write;
 
@@ -336,7 +336,7 @@ fn team_form(
     file: &SourceFile,
     pragma: crate::source::Span,
     construct: &str,
-    reds: &[crate::lower::generic::GenRed],
+    reds: &[crate::ir::generic::GenRed],
     lid: u32,
     o: &mut String,
 ) {
