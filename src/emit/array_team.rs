@@ -227,12 +227,7 @@ pub fn bind(reds: &[(&TeamArrayRed, &Names)], tid: &str, ind: &str) -> String {
         let _ = writeln!(
             o,
             "{ind}{}",
-            crate::lower::reduction::array_bounds::bind(
-                &t,
-                &r.var,
-                &r.ty,
-                &format!("{} - {}", n.mine, n.lo)
-            )
+            super::bind::bind(&t, &r.var, &r.ty, &format!("{} - {}", n.mine, n.lo))
         );
     }
     o

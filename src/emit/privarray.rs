@@ -6,9 +6,9 @@
 //! the original.
 
 use super::namer::Namer;
+use crate::ir::c::{CType, Deriv};
 use crate::ir::privarray::{ArrayPrivate, Per};
 use crate::ir::Region;
-use crate::sema::{CType, Deriv};
 use std::fmt::Write;
 
 /// Generated names of one privatized array.
@@ -68,7 +68,7 @@ pub fn host(
             "{ind}/* {}({}): {} */",
             if a.first { "firstprivate" } else { "private" },
             a.text,
-            crate::lower::privarray::home(a)
+            a.home()
         );
         let _ = writeln!(
             h,
@@ -139,7 +139,7 @@ pub fn bind(r: &Region, pn: &[PrivNames], ind: &str) -> String {
             "{ind}/* {}({}): {} */",
             if a.first { "firstprivate" } else { "private" },
             a.text,
-            crate::lower::privarray::home(a)
+            a.home()
         );
         let _ = writeln!(
             o,

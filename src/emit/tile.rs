@@ -22,7 +22,7 @@ pub fn loop_head(
     body: &str,
 ) -> String {
     let depth = r.nest.len();
-    let e: u64 = crate::lower::tile::elements(&r.tile);
+    let e: u64 = r.tile_threads();
     let mut k = String::new();
     let sizes: Vec<String> = r.tile.iter().map(|t| t.to_string()).collect();
     let _ = writeln!(

@@ -348,3 +348,11 @@ pub struct Generic {
     /// (`host_if`); empty without an `if` clause.
     pub host_edits: Vec<(Span, String)>,
 }
+
+/// The reductions as clause text (`reduction(+: s) reduction(max: m)`).
+pub fn red_list(reds: &[GenRed]) -> String {
+    reds.iter()
+        .map(|r| format!("{}({}: {})", "reduction", r.op.as_str(), r.name))
+        .collect::<Vec<_>>()
+        .join(" ")
+}

@@ -7,6 +7,7 @@
 //! only).
 
 pub mod atomic;
+pub mod c;
 pub mod data;
 pub mod declare;
 pub mod generic;

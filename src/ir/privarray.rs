@@ -40,3 +40,15 @@ pub struct ArrayPrivate {
     pub per: Per,
     pub span: Span,
 }
+
+impl ArrayPrivate {
+    /// Where `--emit=sharing` and `--emit=plan` say the copies live.
+    pub fn home(&self) -> &'static str {
+        match (self.per, self.first) {
+            (Per::Team, false) => "each team's copy, a slice of a per-launch area (blocks x section)",
+            (Per::Team, true) => "each team's copy, a slice of a per-launch area (blocks x section), filled from the original by the team's threads",
+            (Per::Thread, false) => "each thread's copy, a slice of a per-launch area (threads x section)",
+            (Per::Thread, true) => "each thread's copy, a slice of a per-launch area (threads x section), filled from the original",
+        }
+    }
+}

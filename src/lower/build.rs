@@ -756,14 +756,8 @@ fn written_pragma(text: &str, d: &Directive) -> String {
     }
 }
 
-/// The pragma on one line, continuations joined, spaces collapsed; `*/` and `/*`
-/// defused so it can sit inside a C comment.
-pub fn pragma_one_line(text: &str) -> String {
-    let joined = text.replace("\\\r\n", " ").replace("\\\n", " ");
-    let words: Vec<&str> = joined.split_whitespace().collect();
-    // Quoted inside `/* ... */` comments: neither may end or open one.
-    words.join(" ").replace("*/", "* /").replace("/*", "/ *")
-}
+// Kept under its old path for the lowering files that name it here.
+pub use crate::source::pragma_text::pragma_one_line;
 
 /// `shared(list)` on a combined OpenMP construct (`target teams distribute`,
 /// `target parallel for`, ...). OpenMP 5.2 applies `shared` to the leaf

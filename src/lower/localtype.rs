@@ -70,11 +70,3 @@ fn is_ident(s: &str) -> bool {
         && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
         && !s.starts_with(|c: char| c.is_ascii_digit())
 }
-
-/// The host's argument for variable `name` of a region with hoisted types.
-pub fn host_arg(hoisted: &[Hoisted], name: &str) -> Option<String> {
-    hoisted
-        .iter()
-        .find(|h| h.var == name)
-        .map(|h| format!("*({} *)&{name}", h.ty_name))
-}

@@ -208,7 +208,7 @@ pub fn render(
                         "{} {} ({}; global memory)",
                         if a.first { "firstprivate" } else { "private" },
                         a.text,
-                        super::privarray::home(a)
+                        a.home()
                     ),
                     None => "private copy".to_string(),
                 },

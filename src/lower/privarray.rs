@@ -107,16 +107,6 @@ pub fn nested_section(
     }
 }
 
-/// Where `--emit=sharing` and `--emit=plan` say the copies live.
-pub fn home(a: &ArrayPrivate) -> &'static str {
-    match (a.per, a.first) {
-        (Per::Team, false) => "each team's copy, a slice of a per-launch area (blocks x section)",
-        (Per::Team, true) => "each team's copy, a slice of a per-launch area (blocks x section), filled from the original by the team's threads",
-        (Per::Thread, false) => "each thread's copy, a slice of a per-launch area (threads x section)",
-        (Per::Thread, true) => "each thread's copy, a slice of a per-launch area (threads x section), filled from the original",
-    }
-}
-
 /// The copies of a loop construct's region (SPMD): one per thread. With an
 /// `if` clause the host fallback would run the body on the originals, so
 /// that is refused (E0901) rather than lowered without privatization.

@@ -248,7 +248,7 @@ pub fn build(file: &SourceFile, tree: Option<&CTree>, regions: &[Region]) -> Rep
                     r.array_privates
                         .iter()
                         .find(|a| a.var == v.sym.name)
-                        .map(super::privarray::home)
+                        .map(crate::ir::privarray::ArrayPrivate::home)
                         .unwrap_or("private copies"),
                 ),
                 (Attr::Reduction { .. }, ..) => VarHome::Register(

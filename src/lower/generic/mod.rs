@@ -55,7 +55,7 @@ mod syntax;
 mod plan_text;
 mod spmd_merge;
 
-pub use plan_text::{fork_threads, plan_lines, red_list};
+pub use plan_text::{fork_threads, plan_lines};
 pub use spmd_merge::spmd_merge;
 pub use syntax::{assignments_to, declared_in, node_in, only_statement};
 
@@ -67,7 +67,6 @@ use crate::ir::reduction::TeamArrayRed;
 use crate::ir::{Region, Size};
 use crate::sema::layout::Consts;
 use crate::sema::sharing::{self};
-use crate::sema::{CType, Deriv};
 use crate::source::{SourceFile, Span};
 use construct::Construct;
 
@@ -188,17 +187,4 @@ fn model_of(k: GenKind) -> Model {
 
 fn kind_is_parallel(k: GenKind) -> bool {
     k == GenKind::OmpParallel
-}
-
-/// A type with the qualifiers of its base removed (what the frame stores).
-pub fn storage_type(ty: &CType) -> CType {
-    CType {
-        base: ty.unqualified_base(),
-        derivs: ty.derivs.clone(),
-    }
-}
-
-/// Whether `ty` is an array (its reference declarator needs parentheses).
-pub fn is_array(ty: &CType) -> bool {
-    matches!(ty.derivs.first(), Some(Deriv::Array(_)))
 }

@@ -18,10 +18,10 @@
 
 use super::gang_level;
 use crate::directives::Model;
+use crate::ir::generic::red_list;
 use crate::ir::generic::Generic;
 use crate::ir::reduction::{Builtin, Exp, RedForm, RedLoop, Step};
 use crate::ir::{Level, Region};
-use crate::lower::generic::red_list;
 
 pub(super) fn build(r: &Region, g: &Generic, mut f: RedForm) -> RedForm {
     let lid = 0;

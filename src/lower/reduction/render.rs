@@ -283,7 +283,7 @@ fn team_lines(file: &SourceFile, r: &Region, o: &mut String) -> bool {
                     o,
                     "  team:       line {}: {}: each thread's private copy starts at the identity; warp trees over the team's lanes, one value per warp in shared memory; thread 0 combines them into the variable {}",
                     file.line_of(pragma.start),
-                    crate::lower::generic::red_list(reds),
+                    crate::ir::generic::red_list(reds),
                     if at_join {
                         "after named barrier 4, before the join"
                     } else {
