@@ -1385,6 +1385,14 @@ fn gen_field(x: &GenRed) -> super::reduction::Field {
     super::reduction::Field::new(x.ty.type_name(), x.op, x.name.clone(), x.arith)
 }
 
+/// A type with the qualifiers of its base removed (what the frame stores).
+fn storage_type(ty: &CType) -> CType {
+    CType {
+        base: ty.unqualified_base(),
+        derivs: ty.derivs.clone(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1397,13 +1405,5 @@ mod tests {
         assert!(mentions(&got, "total"), "the string literal stays: {got}");
         assert_eq!(without_comments("x /* y"), "x  ");
         assert!(!mentions(&without_comments("int t; /* total */"), "total"));
-    }
-}
-
-/// A type with the qualifiers of its base removed (what the frame stores).
-fn storage_type(ty: &CType) -> CType {
-    CType {
-        base: ty.unqualified_base(),
-        derivs: ty.derivs.clone(),
     }
 }

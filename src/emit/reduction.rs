@@ -607,7 +607,7 @@ fn declare_locals(r: &Region, ind: &str, name: &str, o: &mut String) {
     );
     for f in region_fields(r) {
         let decl = format!("{} {}", f.ty, f.name);
-        o.push_str(&declare_identity(&ind, &decl, &f.name, &f));
+        o.push_str(&declare_identity(ind, &decl, &f.name, &f));
     }
 }
 
