@@ -4,12 +4,16 @@ use crate::diag::{codes, Diagnostic, Diagnostics};
 use crate::directives::{self, Directive};
 use crate::emit::{self, cxx, emit_file, namer::Namer};
 use crate::front::{attach, parse_c, Attached, CTree};
+use crate::ir::data::{DataKind, DataOp};
+use crate::ir::declare::DeclarePlan;
+use crate::ir::reduction::Strategy;
+use crate::ir::Region;
 use crate::lower::build::{self, build_region, Kind};
-use crate::lower::data::{build_data, DataKind, DataOp};
-use crate::lower::declare::{self, DeclarePlan};
-use crate::lower::reduction::{self, Strategy};
+use crate::lower::data::build_data;
+use crate::lower::declare;
+use crate::lower::reduction;
 use crate::lower::{atomic, generic, split};
-use crate::lower::{plan, sharing_report, Region};
+use crate::lower::{plan, sharing_report};
 use crate::sema::sharing::DataEnv;
 use crate::source::{cond, macros, mask, SourceFile, Span};
 use crate::valid;
@@ -245,7 +249,7 @@ fn take_atomics<'a>(
     tree: &CTree,
     nested: Vec<&'a Attached>,
     diags: &mut Vec<Diagnostic>,
-) -> (Vec<&'a Attached>, Vec<atomic::AtomicSite>) {
+) -> (Vec<&'a Attached>, Vec<crate::ir::atomic::AtomicSite>) {
     let mut rest = Vec::new();
     let mut sites = Vec::new();
     for n in nested {
@@ -578,7 +582,7 @@ fn lower_all(
             g.team_limit = 1;
             g.block_threads = 1;
             g.runtime_limit = None;
-            r.threads_x = crate::lower::Size::Fixed(1);
+            r.threads_x = crate::ir::Size::Fixed(1);
             r.notes.retain(|n| !n.starts_with("fork/join"));
         }
     }

@@ -20,6 +20,7 @@ pub mod diag;
 pub mod directives;
 pub mod emit;
 pub mod front;
+pub mod ir;
 pub mod lower;
 pub mod sema;
 pub mod source;

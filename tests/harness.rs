@@ -232,7 +232,7 @@ fn strategy_runs() -> Vec<(PathBuf, pragma2cuda::Options)> {
             continue;
         }
         for s in words {
-            let strategy = pragma2cuda::lower::reduction::Strategy::parse(s)
+            let strategy = pragma2cuda::ir::reduction::Strategy::parse(s)
                 .unwrap_or_else(|| panic!("fixtures/strategies.list: unknown strategy `{s}`"));
             let base = fixture_opts::options(&path, pragma2cuda::Emit::Cuda)
                 .unwrap_or_else(|e| panic!("{e}"));

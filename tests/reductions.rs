@@ -3,7 +3,7 @@
 //! reduction), their loop and reduction ids, and the expansion chosen for
 //! each level and strategy.
 
-use pragma2cuda::lower::reduction::Strategy;
+use pragma2cuda::ir::reduction::Strategy;
 use pragma2cuda::source::SourceFile;
 use pragma2cuda::{translate, Emit, Options};
 

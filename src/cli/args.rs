@@ -2,7 +2,7 @@
 //! would be the only dependency for it).
 
 use crate::diag::Format;
-use crate::lower::reduction::Strategy;
+use crate::ir::reduction::Strategy;
 use crate::tools::verify::Device;
 use crate::Emit;
 use std::ffi::OsString;

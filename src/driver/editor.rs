@@ -13,8 +13,8 @@ use super::renames::{analyse_renamed, Renames};
 use super::{lower_all, offloaded_spans, scope_cache, Analysis, Options, RegionView};
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::emit::{self, cxx, namer::Namer};
+use crate::ir::declare::DeclarePlan;
 use crate::lower::build::{self, Kind};
-use crate::lower::declare::DeclarePlan;
 use crate::lower::{generic, plan};
 use crate::source::{SourceFile, Span};
 

@@ -8,9 +8,9 @@
 //! Kept apart from `emit/generic.rs`, which only calls these at its hooks.
 
 use super::namer::Namer;
-use crate::lower::generic::Generic;
-use crate::lower::reduction::array_generic::TeamArrayRed;
-use crate::lower::Region;
+use crate::ir::generic::Generic;
+use crate::ir::reduction::TeamArrayRed;
+use crate::ir::Region;
 use std::fmt::Write;
 
 /// Generated names of one array reduction (`Generic::team_array_reds` order).
@@ -227,12 +227,7 @@ pub fn bind(reds: &[(&TeamArrayRed, &Names)], tid: &str, ind: &str) -> String {
         let _ = writeln!(
             o,
             "{ind}{}",
-            crate::lower::reduction::array_bounds::bind(
-                &t,
-                &r.var,
-                &r.ty,
-                &format!("{} - {}", n.mine, n.lo)
-            )
+            super::bind::bind(&t, &r.var, &r.ty, &format!("{} - {}", n.mine, n.lo))
         );
     }
     o

@@ -10,8 +10,8 @@
 
 use super::array_team::Names;
 use super::namer::Namer;
-use crate::lower::generic::Generic;
-use crate::lower::Region;
+use crate::ir::generic::Generic;
+use crate::ir::Region;
 use std::fmt::Write;
 
 /// Host-side names of one area (`Generic::team_array_reds` order).

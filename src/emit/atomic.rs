@@ -6,7 +6,7 @@
 
 use super::edits::Edit;
 use super::namer::Namer;
-use crate::lower::atomic::{AtomicKind, AtomicSite, Operand};
+use crate::ir::atomic::{AtomicKind, AtomicSite, Operand};
 use crate::source::Span;
 
 /// The edits that put `spelled` (from [`spell`]) in place of the pragma and

@@ -19,8 +19,8 @@
 //! loops (one thread per block, [`blocks_head`]) compare it with a 32-bit
 //! bound that the host checks.
 
+use crate::ir::c::CType;
 use crate::sema::arith::{classify, Arith};
-use crate::sema::CType;
 
 /// Whether a loop nest with variables of these types has fewer than 2^32
 /// iterations unless a loop overflows its variable: one loop, over an

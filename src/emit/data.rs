@@ -3,7 +3,7 @@
 //! construct, after its statement).
 
 use super::namer::Namer;
-use crate::lower::data::{DataItem, DataKind, DataOp, RangeExpr};
+use crate::ir::data::{DataItem, DataKind, DataOp, RangeExpr};
 use std::fmt::Write;
 
 /// The text that replaces the pragma, and for a structured construct the

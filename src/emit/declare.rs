@@ -5,7 +5,7 @@
 
 use super::edits::Edit;
 use super::namer::Namer;
-use crate::lower::declare::DeclarePlan;
+use crate::ir::declare::DeclarePlan;
 use crate::source::Span;
 use std::collections::BTreeMap;
 

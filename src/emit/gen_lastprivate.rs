@@ -9,7 +9,7 @@
 
 use super::edits::Edit;
 use super::namer::Namer;
-use crate::lower::generic::{Generic, PrivKind, PrivVar, WsLoop};
+use crate::ir::generic::{Generic, PrivKind, PrivVar, WsLoop};
 use std::fmt::Write;
 
 /// One conditional lastprivate of a loop being emitted.

@@ -7,14 +7,14 @@
 use super::edits::{apply, Edit};
 use super::namer::Namer;
 use super::region::{self, RegionText};
-use crate::lower::generic::{
-    is_array, red_list, storage_type, Fork, GenKind, GenRed, Generic, PrivKind, PrivVar, RtCall,
-    Spread, WsLoop,
+use crate::ir::c::Attr;
+use crate::ir::c::{CType, Deriv};
+use crate::ir::generic::red_list;
+use crate::ir::generic::{
+    Fork, GenKind, GenRed, Generic, PrivKind, PrivVar, RtCall, Spread, WsLoop,
 };
-use crate::lower::staging::Home;
-use crate::lower::Region;
-use crate::sema::sharing::Attr;
-use crate::sema::{CType, Deriv};
+use crate::ir::staging::Home;
+use crate::ir::Region;
 use crate::source::mask::mentions_word as mentions;
 use crate::source::{SourceFile, Span};
 use std::fmt::Write;
@@ -76,7 +76,7 @@ fn without_comments(code: &str) -> String {
 
 /// `&x` (or `(&x)` for arrays) declared with `ty`'s derivations only.
 fn ref_declarator(ty: &CType, name: &str) -> String {
-    let inner = if is_array(ty) {
+    let inner = if ty.is_array() {
         format!("(&{name})")
     } else {
         format!("&{name}")
@@ -332,7 +332,7 @@ impl Gen<'_> {
         let _ = writeln!(
             s,
             "{{ /* {}: {} */",
-            crate::lower::build::pragma_one_line(self.file.slice(w.pragma)),
+            crate::source::pragma_text::pragma_one_line(self.file.slice(w.pragma)),
             w.spread.describe()
         );
         let (per, total) = region::nest_bounds(w.nest.iter().zip(&w.types), namer, &mut s, ind);
@@ -405,8 +405,44 @@ impl Gen<'_> {
         // starts at its pragma, between the loop's header and the body, so
         // the rendered span starts there too (else the edit would not lie
         // inside it and the construct would be silently dropped).
-        let from = self
-            .edits
+        let from = self.body_from(w, body);
+        let body_text = super::gen_lastprivate::mark(
+            &w.privates,
+            &conds,
+            &it,
+            self.render(Span::new(from, body.end)),
+        );
+        self.nest_vars(w, in_fork, &per, &body_text, &it, &rest, &mut s, ind);
+        let _ = writeln!(
+            s,
+            "{ind}    {}",
+            region::reindent(&body_text, &format!("{ind}    "))
+        );
+        let _ = writeln!(s, "{ind}}}");
+        self.ws_reductions_end(w, &arr, arr_team, &red_outer, &mut s, ind);
+        for (name, outer) in &lastp {
+            let _ = writeln!(
+                s,
+                "{ind}if ({last})\n{ind}    {};",
+                super::lastprivate_value::assign_back(w, &per, name, outer)
+            );
+        }
+        super::gen_lastprivate::combine(&conds, &self.n.tid, &self.n.team, namer, &mut s, ind);
+        s.push('}');
+        if w.barrier_after && in_fork {
+            let _ = write!(s, "\np2c_team_barrier({team});");
+        }
+        s
+    }
+
+    /// Where the rendered body of a worksharing loop starts: an unbraced
+    /// body that is itself a construct (`for (...)` then `#pragma omp
+    /// parallel for` then its loop) has its edit start at its pragma,
+    /// between the loop's header and the body, so the rendered span starts
+    /// there too (else the edit would not lie inside it and the construct
+    /// would be silently dropped).
+    fn body_from(&self, w: &WsLoop, body: Span) -> usize {
+        self.edits
             .iter()
             .filter(|e| {
                 !e.span.is_empty()
@@ -416,18 +452,30 @@ impl Gen<'_> {
             })
             .map(|e| e.span.start)
             .min()
-            .unwrap_or(body.start);
-        let body_text = super::gen_lastprivate::mark(
-            &w.privates,
-            &conds,
-            &it,
-            self.render(Span::new(from, body.end)),
-        );
+            .unwrap_or(body.start)
+    }
+
+    /// The loop variables of a worksharing loop's nest, from the iteration
+    /// number `it` (innermost first); in the master's loops a staged loop
+    /// variable is bound to its slot of the team's frame.
+    #[allow(clippy::too_many_arguments)]
+    fn nest_vars(
+        &self,
+        w: &WsLoop,
+        in_fork: bool,
+        per: &[(String, String, String)],
+        body_text: &str,
+        it: &str,
+        rest: &str,
+        s: &mut String,
+        ind: &str,
+    ) {
+        let depth = w.nest.len();
         for idx in (0..depth).rev() {
             let l = &w.nest[idx];
             let ty = &w.types[idx];
             let trip = &per[idx].2;
-            let value = region::nest_var_value(l, ty, &per[idx], idx, depth, &it, &rest);
+            let value = region::nest_var_value(l, ty, &per[idx], idx, depth, it, rest);
             match w.staged_vars.get(idx).copied().flatten() {
                 Some(si) if !in_fork => {
                     let st = &self.g.staged[si];
@@ -444,7 +492,7 @@ impl Gen<'_> {
                     let _ = writeln!(
                         s,
                         "{ind}    {}{} = {value};",
-                        region::unused_mark(&body_text, &l.var),
+                        region::unused_mark(body_text, &l.var),
                         ty.declare(&l.var)
                     );
                 }
@@ -453,28 +501,39 @@ impl Gen<'_> {
                 let _ = writeln!(s, "{ind}    {rest} /= {trip};");
             }
         }
-        let _ = writeln!(
-            s,
-            "{ind}    {}",
-            region::reindent(&body_text, &format!("{ind}    "))
-        );
-        let _ = writeln!(s, "{ind}}}");
+    }
+
+    /// After a worksharing loop: its scalar reductions (the warps' values,
+    /// then thread 0 folds them unless the fork's join does) and its array
+    /// reductions between team barriers.
+    fn ws_reductions_end(
+        &self,
+        w: &WsLoop,
+        arr: &[(
+            &crate::ir::reduction::TeamArrayRed,
+            &super::array_team::Names,
+        )],
+        arr_team: bool,
+        red_outer: &[String],
+        s: &mut String,
+        ind: &str,
+    ) {
         if !w.reductions.is_empty() {
             let site = self.site(w.pragma);
-            self.red_warps(site, &w.reductions, &mut s, ind);
+            self.red_warps(site, &w.reductions, s, ind);
             if !w.red_at_join {
                 let _ = writeln!(
                     s,
                     "{ind}p2c_team_barrier({}); /* the warps' values are in {} */",
                     self.n.team, site.slots
                 );
-                self.red_fold(site, &w.reductions, &red_outer, &mut s, ind);
+                self.red_fold(site, &w.reductions, red_outer, s, ind);
             }
         }
         if arr_team {
             let bar = format!("p2c_team_barrier({});", self.n.team);
             s.push_str(&super::array_team::combine(
-                &arr,
+                arr,
                 &self.n.work,
                 &self.n.tid,
                 &self.n.team,
@@ -484,19 +543,6 @@ impl Gen<'_> {
                 ind,
             ));
         }
-        for (name, outer) in &lastp {
-            let _ = writeln!(
-                s,
-                "{ind}if ({last})\n{ind}    {};",
-                super::lastprivate_value::assign_back(w, &per, name, outer)
-            );
-        }
-        super::gen_lastprivate::combine(&conds, &self.n.tid, &self.n.team, namer, &mut s, ind);
-        s.push('}');
-        if w.barrier_after && in_fork {
-            let _ = write!(s, "\np2c_team_barrier({team});");
-        }
-        s
     }
 
     /// The fork sequence that replaces a parallel construct in the master's code.
@@ -524,7 +570,7 @@ impl Gen<'_> {
         format!(
             "{{ /* fork: parallel region {id}, `{p}` */\n    const unsigned {w} = p2c_fork_word({id}u, {team});{off}\n    {fork} = {w};\n    p2c_barrier_sync<1>({b});\n    {par}({args});\n    p2c_barrier_sync<2>({b}); /* join */{on}\n}}",
             id = f.id,
-            p = crate::lower::build::pragma_one_line(self.file.slice(f.pragma)),
+            p = crate::source::pragma_text::pragma_one_line(self.file.slice(f.pragma)),
             fork = self.n.fork,
             par = self.n.par,
             args = self.par_args(&w),
@@ -650,13 +696,13 @@ pub fn emit_generic(
     for (sp, why) in &g.stripped {
         let t = format!(
             "/* {}: {why} */",
-            crate::lower::build::pragma_one_line(file.slice(*sp))
+            crate::source::pragma_text::pragma_one_line(file.slice(*sp))
         );
         let like = next_stmt(sp);
         gen.replace(*sp, like, t);
     }
     for (sp, in_fork) in &g.barriers {
-        let written = crate::lower::build::pragma_one_line(file.slice(*sp));
+        let written = crate::source::pragma_text::pragma_one_line(file.slice(*sp));
         let t = if *in_fork || g.kind == GenKind::OmpParallel {
             format!("p2c_team_barrier({}); /* {written} */", gen.n.team)
         } else {
@@ -737,7 +783,7 @@ pub fn emit_generic(
             "    case {}: {{ /* line {}: `{}` */",
             f.id,
             f.line,
-            crate::lower::build::pragma_one_line(file.slice(f.pragma))
+            crate::source::pragma_text::pragma_one_line(file.slice(f.pragma))
         );
         let ind = "        ";
         for &si in &f.staged {
@@ -1012,7 +1058,7 @@ pub fn emit_generic(
             &format!(
                 "The private copies of line {}'s `{}` as one value:",
                 file.line_of(s.pragma.start),
-                crate::lower::build::pragma_one_line(file.slice(s.pragma))
+                crate::source::pragma_text::pragma_one_line(file.slice(s.pragma))
                     .trim_start_matches("#pragma ")
             ),
             &fields,
@@ -1176,7 +1222,7 @@ pub fn emit_generic(
                 let _ = writeln!(
                     prologue,
                     "{}{};",
-                    if v.rule == crate::sema::sharing::LOOP_VAR {
+                    if v.rule == crate::ir::c::LOOP_VAR {
                         "[[maybe_unused]] "
                     } else {
                         ""
@@ -1337,6 +1383,14 @@ pub fn emit_generic(
 /// The reduction data struct's field of a generic-mode reduction.
 fn gen_field(x: &GenRed) -> super::reduction::Field {
     super::reduction::Field::new(x.ty.type_name(), x.op, x.name.clone(), x.arith)
+}
+
+/// A type with the qualifiers of its base removed (what the frame stores).
+fn storage_type(ty: &CType) -> CType {
+    CType {
+        base: ty.unqualified_base(),
+        derivs: ty.derivs.clone(),
+    }
 }
 
 #[cfg(test)]

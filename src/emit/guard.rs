@@ -27,8 +27,8 @@
 //! file; it reports E0990 on each lost or surviving directive.
 
 use crate::diag::{codes, Diagnostic};
-use crate::lower::build::pragma_one_line;
 use crate::source::mask::{find_pragmas, PragmaForm};
+use crate::source::pragma_text::pragma_one_line;
 use crate::source::{SourceFile, Span};
 
 /// The directives inside `stmt` (the region's statement) that neither

@@ -8,10 +8,10 @@
 
 use super::edits::{apply, Edit};
 use super::namer::Namer;
-use crate::directives::Model;
-use crate::lower::generic::Generic;
-use crate::lower::Region;
-use crate::sema::CType;
+use crate::ir::c::CType;
+use crate::ir::c::Model;
+use crate::ir::generic::Generic;
+use crate::ir::Region;
 use crate::source::SourceFile;
 use std::fmt::Write;
 

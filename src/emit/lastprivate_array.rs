@@ -5,7 +5,7 @@
 //! iterations leaves the original unchanged), each thread's copy, and the
 //! last iteration's thread copying all of it back after the loop.
 
-use crate::sema::CType;
+use crate::ir::c::CType;
 
 /// The array's type with its qualifiers dropped (a copy the thread writes).
 fn own_type(ty: &CType) -> CType {

@@ -11,8 +11,8 @@
 //!   writes it. The nest declares each iteration's variable itself, so this
 //!   item gets no private copy (it would be an unused shadow).
 
-use crate::lower::generic::{PrivKind, PrivVar, WsLoop};
-use crate::sema::CType;
+use crate::ir::c::CType;
+use crate::ir::generic::{PrivKind, PrivVar, WsLoop};
 use std::fmt::Write as _;
 
 /// Whether `p` is a plain lastprivate of one of the loop's own variables.

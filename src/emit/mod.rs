@@ -11,6 +11,7 @@
 pub mod array_team;
 pub mod array_team_area;
 pub mod atomic;
+mod bind;
 pub mod counter;
 pub mod cxx;
 pub mod data;
@@ -35,9 +36,9 @@ pub mod templates;
 pub mod tile;
 
 use crate::diag::Diagnostic;
-use crate::lower::data::DataOp;
-use crate::lower::declare::DeclarePlan;
-use crate::lower::Region;
+use crate::ir::data::DataOp;
+use crate::ir::declare::DeclarePlan;
+use crate::ir::Region;
 use crate::source::{cond, SourceFile, Span};
 use edits::{apply, Edit};
 use std::collections::BTreeMap;
@@ -61,56 +62,109 @@ pub fn emit_file(
     namer: &mut namer::Namer,
     diags: &mut Vec<Diagnostic>,
 ) -> String {
-    let mut edits: Vec<Edit> = Vec::new();
     let text = &file.text;
     let groups = if regions.is_empty() {
         Vec::new()
     } else {
         cond::groups(text)
     };
-    // Group and arm of each region whose statement follows an `#endif`.
-    let shared: Vec<Option<(usize, usize)>> = regions
-        .iter()
-        .map(|r| cond::shared_statement(&groups, r.pragma, r.stmt))
-        .collect();
-    // A region's pragmas that end an arm: the region's own and the
-    // construct's other pragmas after it (`target` / `teams` / `#endif`).
-    let heads: Vec<Span> = regions
-        .iter()
-        .zip(&shared)
-        .map(|(r, sh)| match sh {
-            Some((g, k)) => through_arm(text, &groups[*g], *k, r.pragma),
-            None => r.pragma,
-        })
-        .collect();
-    let mut replaced: Vec<Span> = Vec::new();
-    for ((r, sh), head) in regions.iter().zip(&shared).zip(&heads) {
-        if sh.is_some() {
-            replaced.push(*head);
-            replaced.push(r.stmt);
-        } else {
-            replaced.push(Span::new(r.pragma.start, r.stmt.end));
-        }
-    }
-    let inside_region = spans_holding(replaced);
+    let places = RegionPlaces::of(text, &groups, regions);
+    let inside_region = spans_holding(places.replaced(regions));
     // In text order (stably: the order of edits at one offset is kept), so
     // that each region takes its own edits by binary search.
     let mut cxx_edits = cxx_edits;
     cxx_edits.sort_by_key(|e| e.span.start);
-    for e in &cxx_edits {
-        if !inside_region(e) {
-            edits.push(e.clone());
-        }
+    let mut edits: Vec<Edit> = cxx_edits
+        .iter()
+        .filter(|e| !inside_region(e))
+        .cloned()
+        .collect();
+    let copies = place_regions(
+        file, &groups, regions, &places, declare, &cxx_edits, namer, &mut edits, diags,
+    );
+    arm_copy_edits(text, &groups, &copies, &cxx_edits, &mut edits);
+    data_edits(file, data, namer, &mut edits);
+    let decl_edits = declare::declare_edits(declare, namer);
+    if !declare.orphans.orphans.is_empty() {
+        let mut device: Vec<Edit> = cxx_edits.clone();
+        device.extend(decl_edits.iter().cloned());
+        edits.extend(orphan::edits(&declare.orphans, file, &device, namer));
     }
-    // (group, statement) -> arms whose pragma was lowered.
+    edits.extend(decl_edits.into_iter().filter(|e| !inside_region(e)));
+    check_device_fns(file, regions, data, declare, &edits, diags);
+    let mut out = file_head(file, regions, declare);
+    out.push_str(&apply(&file.text, Span::new(0, file.text.len()), &edits));
+    if !out.ends_with('\n') {
+        out.push('\n');
+    }
+    out
+}
+
+/// Where each region sits among the file's `#if` groups.
+struct RegionPlaces {
+    /// Group and arm of each region whose statement follows an `#endif`.
+    shared: Vec<Option<(usize, usize)>>,
+    /// A region's pragmas that end an arm: the region's own and the
+    /// construct's other pragmas after it (`target` / `teams` / `#endif`).
+    heads: Vec<Span>,
+}
+
+impl RegionPlaces {
+    fn of(text: &str, groups: &[cond::CondGroup], regions: &[Region]) -> RegionPlaces {
+        let shared: Vec<Option<(usize, usize)>> = regions
+            .iter()
+            .map(|r| cond::shared_statement(groups, r.pragma, r.stmt))
+            .collect();
+        let heads = regions
+            .iter()
+            .zip(&shared)
+            .map(|(r, sh)| match sh {
+                Some((g, k)) => through_arm(text, &groups[*g], *k, r.pragma),
+                None => r.pragma,
+            })
+            .collect();
+        RegionPlaces { shared, heads }
+    }
+
+    /// The spans the regions' host code replaces.
+    fn replaced(&self, regions: &[Region]) -> Vec<Span> {
+        let mut replaced: Vec<Span> = Vec::new();
+        for ((r, sh), head) in regions.iter().zip(&self.shared).zip(&self.heads) {
+            if sh.is_some() {
+                replaced.push(*head);
+                replaced.push(r.stmt);
+            } else {
+                replaced.push(Span::new(r.pragma.start, r.stmt.end));
+            }
+        }
+        replaced
+    }
+}
+
+/// Each region's kernel (before its function) and host code (in place of
+/// its pragma and statement). Returns, per (group, statement), the arms
+/// whose pragma was lowered.
+#[allow(clippy::too_many_arguments)]
+fn place_regions(
+    file: &SourceFile,
+    groups: &[cond::CondGroup],
+    regions: &[Region],
+    places: &RegionPlaces,
+    declare: &DeclarePlan,
+    cxx_edits: &[Edit],
+    namer: &mut namer::Namer,
+    edits: &mut Vec<Edit>,
+    diags: &mut Vec<Diagnostic>,
+) -> BTreeMap<(usize, Span), Vec<usize>> {
+    let text = &file.text;
     let mut copies: BTreeMap<(usize, Span), Vec<usize>> = BTreeMap::new();
-    for ((r, sh), head) in regions.iter().zip(&shared).zip(&heads) {
-        let RegionText { kernel, host } = render_region(r, file, declare, &cxx_edits, namer);
+    for ((r, sh), head) in regions.iter().zip(&places.shared).zip(&places.heads) {
+        let RegionText { kernel, host } = render_region(r, file, declare, cxx_edits, namer);
         diags.extend(guard::lost_directives(
             file, r.pragma, r.stmt, &kernel, &host,
         ));
         let kernel =
-            match local_macros::around_kernel(text, &groups, r.function_start, r.pragma.start) {
+            match local_macros::around_kernel(text, groups, r.function_start, r.pragma.start) {
                 Ok(w) => format!("{}{kernel}{}", w.before, w.after),
                 Err(d) => {
                     diags.push(d);
@@ -120,7 +174,7 @@ pub fn emit_file(
         edits.push(Edit::insert(
             r.function_start,
             10,
-            in_same_arms(text, &groups, r, kernel),
+            in_same_arms(text, groups, r, kernel),
         ));
         let host = host.replace('\n', &format!("\n{}", indent_at(text, r.pragma.start)));
         match sh {
@@ -131,25 +185,41 @@ pub fn emit_file(
             None => edits.push(Edit::replace(Span::new(r.pragma.start, r.stmt.end), host)),
         }
     }
-    {
-        for ((g, stmt), lowered) in &copies {
-            let grp = &groups[*g];
-            let copy = format!(
-                "{}{}\n",
-                indent_at(text, stmt.start),
-                apply(text, *stmt, &cxx_edits)
-            );
-            for k in 0..grp.arms().len() {
-                if !lowered.contains(&k) {
-                    edits.push(Edit::insert(grp.lines[k + 1].start, 30, copy.clone()));
-                }
+    copies
+}
+
+/// A statement shared by the arms of an `#if` group: every arm whose
+/// pragma was not lowered gets a copy (an `#else` arm is added when the
+/// group has none) and the statement after the `#endif` goes.
+fn arm_copy_edits(
+    text: &str,
+    groups: &[cond::CondGroup],
+    copies: &BTreeMap<(usize, Span), Vec<usize>>,
+    cxx_edits: &[Edit],
+    edits: &mut Vec<Edit>,
+) {
+    for ((g, stmt), lowered) in copies {
+        let grp = &groups[*g];
+        let copy = format!(
+            "{}{}\n",
+            indent_at(text, stmt.start),
+            apply(text, *stmt, cxx_edits)
+        );
+        for k in 0..grp.arms().len() {
+            if !lowered.contains(&k) {
+                edits.push(Edit::insert(grp.lines[k + 1].start, 30, copy.clone()));
             }
-            if let (false, Some(endif)) = (grp.has_else, grp.endif()) {
-                edits.push(Edit::insert(endif.start, 30, format!("#else\n{copy}")));
-            }
-            edits.push(Edit::replace(whole_lines(text, *stmt), ""));
         }
+        if let (false, Some(endif)) = (grp.has_else, grp.endif()) {
+            edits.push(Edit::insert(endif.start, 30, format!("#else\n{copy}")));
+        }
+        edits.push(Edit::replace(whole_lines(text, *stmt), ""));
     }
+}
+
+/// Each data construct's present-table calls in place of its pragma (and
+/// after its statement for a structured data region).
+fn data_edits(file: &SourceFile, data: &[DataOp], namer: &mut namer::Namer, edits: &mut Vec<Edit>) {
     for op in data {
         let t = data::emit_data(op, file.origin(op.pragma.start).0, namer);
         let indent = indent_at(&file.text, op.pragma.start);
@@ -161,19 +231,18 @@ pub fn emit_file(
             edits.push(Edit::insert(stmt.end, order, close.replace('\n', &nl)));
         }
     }
-    let decl_edits = declare::declare_edits(declare, namer);
-    if !declare.orphans.orphans.is_empty() {
-        let mut device: Vec<Edit> = cxx_edits.clone();
-        device.extend(decl_edits.iter().cloned());
-        edits.extend(orphan::edits(&declare.orphans, file, &device, namer));
-    }
-    for e in decl_edits {
-        if !inside_region(&e) {
-            edits.push(e);
-        }
-    }
-    // No offload construct left as a pragma in a device function's body,
-    // and none lowered there into host code (map calls, a kernel launch).
+}
+
+/// No offload construct left as a pragma in a device function's body, and
+/// none lowered there into host code (map calls, a kernel launch).
+fn check_device_fns(
+    file: &SourceFile,
+    regions: &[Region],
+    data: &[DataOp],
+    declare: &DeclarePlan,
+    edits: &[Edit],
+    diags: &mut Vec<Diagnostic>,
+) {
     for f in &declare.fns {
         // Only a body written with a pragma can hold one after its edits.
         let Some(body) = f.body else { continue };
@@ -185,10 +254,14 @@ pub fn emit_file(
             diags.push(guard::host_construct_in_device_fn(file, p, &f.name));
         }
         if !crate::source::mask::find_pragmas(file.slice(body)).is_empty() {
-            let device = apply(text, body, &edits);
+            let device = apply(&file.text, body, edits);
             diags.extend(guard::surviving(file, body, &device, guard::is_offload));
         }
     }
+}
+
+/// The file's banner and the prelude parts its regions need.
+fn file_head(file: &SourceFile, regions: &[Region], declare: &DeclarePlan) -> String {
     let mut out = String::new();
     out.push_str(&format!(
         "/* Generated by pragma2cuda {} from {}. Do not edit: edit the C source and translate again. */\n",
@@ -201,7 +274,7 @@ pub fn emit_file(
     let lastprivate = regions.iter().any(|r| {
         r.vars
             .iter()
-            .any(|v| matches!(v.attr, crate::sema::sharing::Attr::Lastprivate { .. }))
+            .any(|v| matches!(v.attr, crate::ir::c::Attr::Lastprivate { .. }))
     });
     let orphans = !declare.orphans.orphans.is_empty();
     if lastprivate || orphans || regions.iter().any(|r| r.generic.is_some()) {
@@ -218,10 +291,6 @@ pub fn emit_file(
         out.push_str(&orphan::support(&declare.orphans));
     }
     out.push_str("/* ---- translated source ---- */\n");
-    out.push_str(&apply(&file.text, Span::new(0, file.text.len()), &edits));
-    if !out.ends_with('\n') {
-        out.push('\n');
-    }
     out
 }
 

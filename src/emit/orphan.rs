@@ -8,9 +8,9 @@ use super::edits::{apply, Edit};
 use super::namer::Namer;
 use super::orphan_team::{self, RedEnd, RedSite};
 use super::region;
-use crate::lower::orphan::{Orphan, OrphanPlan};
-use crate::lower::orphan_clauses::Inner;
-use crate::sema::{CType, Deriv};
+use crate::ir::c::{CType, Deriv};
+use crate::ir::orphan::Inner;
+use crate::ir::orphan::{Orphan, OrphanPlan};
 use crate::source::{SourceFile, Span};
 use std::fmt::Write;
 
@@ -293,49 +293,10 @@ fn indent_rest(text: &str, ind: &str) -> String {
 fn outlined_text(o: &Orphan, file: &SourceFile, body_edits: &[Edit], namer: &mut Namer) -> String {
     let tid = namer.fresh("p2c_tid");
     let team = namer.fresh("p2c_team");
-    let mut edits: Vec<Edit> = body_edits
-        .iter()
-        .filter(|e| e.span.start >= o.stmt.start && e.span.end <= o.stmt.end)
-        .cloned()
-        .collect();
-    for (sp, num) in &o.rt_calls {
-        let t = if *num {
-            format!("(int){tid}")
-        } else {
-            format!("(int){team}")
-        };
-        edits.push(Edit::replace(Span::new(sp.start, sp.end), t));
-    }
-    // Nested constructs: `simd` runs in order, `barrier` is the team's.
-    let mut simds = Vec::new();
-    for i in &o.inner {
-        match i {
-            Inner::Simd { pragma, construct } => {
-                simds.push(*pragma);
-                edits.push(Edit::replace(
-                    *pragma,
-                    indented_like(
-                        &file.text,
-                        pragma.start,
-                        next_line(&file.text, pragma.end),
-                        &format!("/* {construct}: each thread runs the loop in order */"),
-                    ),
-                ));
-            }
-            Inner::Barrier { pragma } => edits.push(Edit::replace(
-                *pragma,
-                indented_like(
-                    &file.text,
-                    pragma.start,
-                    next_line(&file.text, pragma.end),
-                    &format!("p2c_team_barrier({team}); /* omp barrier */"),
-                ),
-            )),
-            Inner::For(_) => {}
-        }
-    }
+    let (edits, simds) = outlined_body_edits(o, file, body_edits, &tid, &team);
+    let mut edits = edits;
     let mut pre = String::new();
-    let mut site_of = |reds: &[crate::lower::generic::GenRed], what: String, namer: &mut Namer| {
+    let mut site_of = |reds: &[crate::ir::generic::GenRed], what: String, namer: &mut Namer| {
         if reds.is_empty() {
             return None;
         }
@@ -403,25 +364,7 @@ fn outlined_text(o: &Orphan, file: &SourceFile, body_edits: &[Edit], namer: &mut
         "extern \"C++\" __device__ inline void {}(unsigned {tid}, unsigned {team})\n{{",
         o.outlined
     );
-    for v in &o.vars {
-        if let Some(n) = v.assert_size {
-            let _ = writeln!(
-                s,
-                "    static_assert(sizeof({}) == {n}, \"pragma2cuda laid out `{}` as {n} bytes\");",
-                v.ty.type_name(),
-                v.name
-            );
-        }
-    }
-    for v in &o.vars {
-        let _ = writeln!(
-            s,
-            "    {} = p2c_staged<{}>({});",
-            ref_decl(&v.ty, &v.name),
-            v.ty.type_name(),
-            slot(v.offset as usize)
-        );
-    }
+    frame_bindings(o, &mut s);
     let _ = writeln!(s, "    if ({tid} < {team}) {{");
     let ind = "        ";
     let _ = orphan_team::privates(&o.privs, namer, &mut s, ind);
@@ -461,4 +404,83 @@ fn outlined_text(o: &Orphan, file: &SourceFile, body_edits: &[Edit], namer: &mut
     }
     s.push('}');
     s
+}
+
+/// The edits of an orphaned construct's body: the cxx and declare edits
+/// inside it, runtime queries answered with the thread's and team's
+/// numbers, nested `simd` run in order and `barrier` as the team's. Also
+/// returns the `simd` pragmas.
+fn outlined_body_edits(
+    o: &Orphan,
+    file: &SourceFile,
+    body_edits: &[Edit],
+    tid: &str,
+    team: &str,
+) -> (Vec<Edit>, Vec<Span>) {
+    let mut edits: Vec<Edit> = body_edits
+        .iter()
+        .filter(|e| e.span.start >= o.stmt.start && e.span.end <= o.stmt.end)
+        .cloned()
+        .collect();
+    for (sp, num) in &o.rt_calls {
+        let t = if *num {
+            format!("(int){tid}")
+        } else {
+            format!("(int){team}")
+        };
+        edits.push(Edit::replace(Span::new(sp.start, sp.end), t));
+    }
+    // Nested constructs: `simd` runs in order, `barrier` is the team's.
+    let mut simds = Vec::new();
+    for i in &o.inner {
+        match i {
+            Inner::Simd { pragma, construct } => {
+                simds.push(*pragma);
+                edits.push(Edit::replace(
+                    *pragma,
+                    indented_like(
+                        &file.text,
+                        pragma.start,
+                        next_line(&file.text, pragma.end),
+                        &format!("/* {construct}: each thread runs the loop in order */"),
+                    ),
+                ));
+            }
+            Inner::Barrier { pragma } => edits.push(Edit::replace(
+                *pragma,
+                indented_like(
+                    &file.text,
+                    pragma.start,
+                    next_line(&file.text, pragma.end),
+                    &format!("p2c_team_barrier({team}); /* omp barrier */"),
+                ),
+            )),
+            Inner::For(_) => {}
+        }
+    }
+    (edits, simds)
+}
+
+/// The size checks and the references that bind the function's variables
+/// to their slots in the orphan frame.
+fn frame_bindings(o: &Orphan, s: &mut String) {
+    for v in &o.vars {
+        if let Some(n) = v.assert_size {
+            let _ = writeln!(
+                s,
+                "    static_assert(sizeof({}) == {n}, \"pragma2cuda laid out `{}` as {n} bytes\");",
+                v.ty.type_name(),
+                v.name
+            );
+        }
+    }
+    for v in &o.vars {
+        let _ = writeln!(
+            s,
+            "    {} = p2c_staged<{}>({});",
+            ref_decl(&v.ty, &v.name),
+            v.ty.type_name(),
+            slot(v.offset as usize)
+        );
+    }
 }

@@ -21,8 +21,8 @@
 use super::edits::{apply, Edit};
 use super::namer::Namer;
 use super::region;
-use crate::lower::generic::GenRed;
-use crate::lower::orphan_clauses::{Chunk, OLoop, OPriv};
+use crate::ir::generic::GenRed;
+use crate::ir::orphan::{Chunk, OLoop, OPriv};
 use crate::source::{SourceFile, Span};
 use std::fmt::Write;
 
@@ -51,7 +51,7 @@ fn field(r: &GenRed) -> super::reduction::Field {
 }
 
 fn red_list(reds: &[GenRed]) -> String {
-    crate::lower::generic::red_list(reds)
+    crate::ir::generic::red_list(reds)
 }
 
 /// Private copies of `privs`; returns (variable, outer name) of the
@@ -282,48 +282,7 @@ pub fn ws_loop(
         let _ = writeln!(s, "{ind}bool {last} = false;");
     }
     let it = namer.fresh("p2c_iter");
-    let mut close = "}".to_string();
-    let mut ind2 = format!("{ind}    ");
-    match &l.chunk {
-        // Not unrolled (P2C_NO_UNROLL), as generic mode's team loops
-        // (emit/counter.rs `team_head`): `omp_orphan_reduction_small`'s
-        // `main_L45` 32 registers with nvcc's unrolling, 30 without.
-        Chunk::Cyclic => {
-            let _ = writeln!(
-                s,
-                "{ind}P2C_NO_UNROLL\n{ind}for (unsigned long long {it} = {tid}; {it} < {total}; {it} += {team}) {{"
-            );
-        }
-        Chunk::Block => {
-            let ch = namer.fresh("p2c_chunk");
-            let _ = writeln!(
-                s,
-                "{ind}const unsigned long long {ch} = ({total} + {team} - 1u) / {team}; /* schedule(static): one chunk per thread */"
-            );
-            let _ = writeln!(
-                s,
-                "{ind}P2C_NO_UNROLL\n{ind}for (unsigned long long {it} = (unsigned long long){tid} * {ch}; {it} < {total} && {it} < ((unsigned long long){tid} + 1u) * {ch}; {it}++) {{"
-            );
-        }
-        Chunk::Size(c) => {
-            let ch = namer.fresh("p2c_chunk");
-            let c0 = namer.fresh("p2c_first");
-            let _ = writeln!(
-                s,
-                "{ind}const unsigned long long {ch} = (long long)({c}) < 1 ? 1u : (unsigned long long)({c}); /* chunks round-robin over the team */"
-            );
-            let _ = writeln!(
-                s,
-                "{ind}for (unsigned long long {c0} = (unsigned long long){tid} * {ch}; {c0} < {total}; {c0} += (unsigned long long){team} * {ch}) {{"
-            );
-            let _ = writeln!(
-                s,
-                "{ind}    for (unsigned long long {it} = {c0}; {it} < {total} && {it} < {c0} + {ch}; {it}++) {{"
-            );
-            close = format!("    }}\n{ind}}}");
-            ind2 = format!("{ind}        ");
-        }
-    }
+    let (close, ind2) = chunk_head(&l.chunk, &it, &total, tid, team, namer, &mut s, ind);
     if !lastp.is_empty() {
         let _ = writeln!(s, "{ind2}{last} = {it} == {total} - 1u;");
     }
@@ -372,8 +331,81 @@ pub fn ws_loop(
         }
         RedEnd::None => {}
     }
-    for (name, outer) in &lastp {
-        match l.nest.iter().zip(&per).find(|((lp, _), _)| &lp.var == name) {
+    lastprivate_out(l, &per, &lastp, &last, &mut s, ind);
+    format!("{{\n{s}}}")
+}
+
+/// The `for` line(s) that spread the iterations `it` over the team's
+/// threads as the schedule says; returns the closing text and the body's
+/// indentation.
+#[allow(clippy::too_many_arguments)]
+fn chunk_head(
+    chunk: &Chunk,
+    it: &str,
+    total: &str,
+    tid: &str,
+    team: &str,
+    namer: &mut Namer,
+    s: &mut String,
+    ind: &str,
+) -> (String, String) {
+    let mut close = "}".to_string();
+    let mut ind2 = format!("{ind}    ");
+    match chunk {
+        // Not unrolled (P2C_NO_UNROLL), as generic mode's team loops
+        // (emit/counter.rs `team_head`): `omp_orphan_reduction_small`'s
+        // `main_L45` 32 registers with nvcc's unrolling, 30 without.
+        Chunk::Cyclic => {
+            let _ = writeln!(
+                s,
+                "{ind}P2C_NO_UNROLL\n{ind}for (unsigned long long {it} = {tid}; {it} < {total}; {it} += {team}) {{"
+            );
+        }
+        Chunk::Block => {
+            let ch = namer.fresh("p2c_chunk");
+            let _ = writeln!(
+                s,
+                "{ind}const unsigned long long {ch} = ({total} + {team} - 1u) / {team}; /* schedule(static): one chunk per thread */"
+            );
+            let _ = writeln!(
+                s,
+                "{ind}P2C_NO_UNROLL\n{ind}for (unsigned long long {it} = (unsigned long long){tid} * {ch}; {it} < {total} && {it} < ((unsigned long long){tid} + 1u) * {ch}; {it}++) {{"
+            );
+        }
+        Chunk::Size(c) => {
+            let ch = namer.fresh("p2c_chunk");
+            let c0 = namer.fresh("p2c_first");
+            let _ = writeln!(
+                s,
+                "{ind}const unsigned long long {ch} = (long long)({c}) < 1 ? 1u : (unsigned long long)({c}); /* chunks round-robin over the team */"
+            );
+            let _ = writeln!(
+                s,
+                "{ind}for (unsigned long long {c0} = (unsigned long long){tid} * {ch}; {c0} < {total}; {c0} += (unsigned long long){team} * {ch}) {{"
+            );
+            let _ = writeln!(
+                s,
+                "{ind}    for (unsigned long long {it} = {c0}; {it} < {total} && {it} < {c0} + {ch}; {it}++) {{"
+            );
+            close = format!("    }}\n{ind}}}");
+            ind2 = format!("{ind}        ");
+        }
+    }
+    (close, ind2)
+}
+
+/// After the loop: the thread that ran the last iteration copies each
+/// lastprivate value out (a loop variable: its value after the whole nest).
+fn lastprivate_out(
+    l: &OLoop,
+    per: &[(String, String, String)],
+    lastp: &[(String, String)],
+    last: &str,
+    s: &mut String,
+    ind: &str,
+) {
+    for (name, outer) in lastp {
+        match l.nest.iter().zip(per).find(|((lp, _), _)| &lp.var == name) {
             // A loop variable: its value after the whole nest.
             Some(((lp, ty), (lb, step, trip))) => {
                 let sign = if lp.test.increasing() { "+" } else { "-" };
@@ -388,5 +420,4 @@ pub fn ws_loop(
             }
         }
     }
-    format!("{{\n{s}}}")
 }

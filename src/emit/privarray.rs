@@ -6,9 +6,9 @@
 //! the original.
 
 use super::namer::Namer;
-use crate::lower::privarray::{ArrayPrivate, Per};
-use crate::lower::Region;
-use crate::sema::{CType, Deriv};
+use crate::ir::c::{CType, Deriv};
+use crate::ir::privarray::{ArrayPrivate, Per};
+use crate::ir::Region;
 use std::fmt::Write;
 
 /// Generated names of one privatized array.
@@ -68,7 +68,7 @@ pub fn host(
             "{ind}/* {}({}): {} */",
             if a.first { "firstprivate" } else { "private" },
             a.text,
-            crate::lower::privarray::home(a)
+            a.home()
         );
         let _ = writeln!(
             h,
@@ -139,7 +139,7 @@ pub fn bind(r: &Region, pn: &[PrivNames], ind: &str) -> String {
             "{ind}/* {}({}): {} */",
             if a.first { "firstprivate" } else { "private" },
             a.text,
-            crate::lower::privarray::home(a)
+            a.home()
         );
         let _ = writeln!(
             o,
@@ -216,7 +216,7 @@ pub fn par_param(a: &ArrayPrivate) -> String {
 pub fn nested(
     lo: &str,
     len: &str,
-    p: &crate::lower::generic::PrivVar,
+    p: &crate::ir::generic::PrivVar,
     namer: &mut Namer,
     ind: &str,
 ) -> String {
@@ -229,7 +229,7 @@ pub fn nested(
     let lo_n = namer.fresh(&format!("p2c_lo_{}", p.name));
     let len_n = namer.fresh(&format!("p2c_len_{}", p.name));
     let mut o = String::new();
-    let first = p.kind == crate::lower::generic::PrivKind::Firstprivate;
+    let first = p.kind == crate::ir::generic::PrivKind::Firstprivate;
     let _ = writeln!(
         o,
         "{ind}/* {}({}[{lo}:{len}]): this thread's copy on the device heap */",

@@ -5,10 +5,10 @@
 //! [`RedForm::steps`] and decides nothing: every choice is in the form.
 
 use super::namer::Namer;
-use crate::lower::reduction::{Builtin, Exp, Gang, Holders, RedForm, Step};
-use crate::lower::{Level, Region};
-use crate::sema::arith::Arith;
-use crate::sema::sharing::RedOp;
+use crate::ir::c::Arith;
+use crate::ir::c::RedOp;
+use crate::ir::reduction::{Builtin, Exp, Gang, Holders, RedForm, Step};
+use crate::ir::{Level, Region};
 use std::fmt::Write;
 
 /// Names of one region's reduction code, chosen once by the namer.
@@ -472,158 +472,171 @@ pub fn kernel_steps(r: &Region, n: &RedNames, before: bool) -> String {
             Step::Red { exp, .. } | Step::Lock { exp, .. } | Step::Fork { exp, .. } => *exp,
             _ => continue,
         };
-        let name = step_name(s);
-        match exp {
-            Exp::Local(_) | Exp::NoLock(_) | Exp::HostSetup | Exp::HostTeardown => {}
-            Exp::Declare => {
+        kernel_step(r, n, exp, &step_name(s), &mut ind, &mut o);
+    }
+    o
+}
+
+/// The kernel code of one step's expansion; lock steps open or close a
+/// block and change `ind`.
+fn kernel_step(r: &Region, n: &RedNames, exp: Exp, name: &str, ind: &mut String, o: &mut String) {
+    let ty = &n.ty;
+    let v = &n.value;
+    match exp {
+        Exp::Local(_) | Exp::NoLock(_) | Exp::HostSetup | Exp::HostTeardown => {}
+        Exp::Declare => declare_locals(r, ind, name, o),
+        Exp::BufferStore => buffer_store(r, n, ind, name, o),
+        Exp::Barrier => {
+            let _ = writeln!(o, "{ind}p2c_bar_sync(1u, p2c_bar_threads()); /* {name} */");
+        }
+        Exp::VectorTree { width, .. } => {
+            let _ = writeln!(
+                o,
+                "{ind}p2c_red_vector({v}, {width}u); /* {name}: shuffle tree, width {width} */"
+            );
+        }
+        Exp::VectorPieces => {
+            let _ = writeln!(
+                o,
+                "{ind}p2c_red_vector_pieces({v}); /* {name}: each warp's piece of each vector */"
+            );
+        }
+        Exp::BlockTree(h) => match h {
+            Holders::All => {
                 let _ = writeln!(
                     o,
-                    "{ind}/* {name}: V = init_val(OP), each thread's LOCAL */"
+                    "{ind}p2c_red_block({v}, {}, 1u); /* {name}: warps, then warp masters */",
+                    n.scratch
                 );
-                for f in region_fields(r) {
-                    let decl = format!("{} {}", f.ty, f.name);
-                    o.push_str(&declare_identity(&ind, &decl, &f.name, &f));
+            }
+            Holders::Stride(w) => {
+                let _ = writeln!(
+                    o,
+                    "{ind}p2c_red_block({v}, {}, {w}u); /* {name}: lanes 0, {w}, ... of each warp, then warp masters */",
+                    n.scratch
+                );
+            }
+            Holders::Pieces => {
+                let _ = writeln!(
+                    o,
+                    "{ind}p2c_red_block_pieces({v}, {}); /* {name}: dispersed piece starts, then warp masters */",
+                    n.scratch
+                );
+            }
+        },
+        Exp::SharedLock(h) => {
+            match holder_test(h) {
+                Some(t) => {
+                    let _ = writeln!(o, "{ind}if ({t}) {{ /* the threads holding a value */");
+                }
+                None => {
+                    let _ = writeln!(o, "{ind}{{");
                 }
             }
-            Exp::BufferStore => {
+            ind.push_str("    ");
+            let _ = writeln!(o, "{ind}p2c_lock_shared(&{}); /* {name} */", n.wlock);
+        }
+        Exp::BufferCombine => {
+            let _ = writeln!(
+                o,
+                "{ind}{ty}::p2c_combine({}, {v}); /* {name}: buffer = OP(buffer, LOCAL) */",
+                n.wbuf
+            );
+        }
+        Exp::SharedUnlock => {
+            let _ = writeln!(o, "{ind}p2c_unlock_shared(&{}); /* {name} */", n.wlock);
+            ind.truncate(ind.len().saturating_sub(4));
+            let _ = writeln!(o, "{ind}}}");
+        }
+        Exp::BufferLoad => {
+            let _ = writeln!(o, "{ind}{v} = {}; /* {name}: V = buffer */", n.wbuf);
+        }
+        Exp::GlobalLock => {
+            let _ = writeln!(o, "{ind}if (p2c_thread_id() == 0u) {{");
+            ind.push_str("    ");
+            let _ = writeln!(o, "{ind}p2c_lock_global({}); /* {name} */", n.lock);
+        }
+        Exp::LockedUpdate => {
+            let _ = writeln!(
+                o,
+                "{ind}{}.p2c_fold({v}); /* {name}: *RES_PTR = OP(*RES_PTR, LOCAL) */",
+                n.res
+            );
+        }
+        Exp::GlobalUnlock => {
+            let _ = writeln!(o, "{ind}p2c_unlock_global({}); /* {name} */", n.lock);
+            ind.truncate(ind.len().saturating_sub(4));
+            let _ = writeln!(o, "{ind}}}");
+        }
+        Exp::LastBlock { one_thread: false } => {
+            let _ = writeln!(
+                o,
+                "{ind}p2c_red_last_block({v}, {}, {}, {}, {}); /* {name}: per-block partials, the last block combines */",
+                n.partials, n.counter, n.res, n.scratch
+            );
+        }
+        Exp::LastBlock { one_thread: true } => {
+            let _ = writeln!(
+                o,
+                "{ind}p2c_red_last_block_1({v}, {}, {}, {}); /* {name}: per-block partials, the last block combines */",
+                n.partials, n.counter, n.res
+            );
+        }
+        Exp::OneGang => {
+            let _ = writeln!(
+                o,
+                "{ind}if (p2c_thread_id() == 0u) /* {name}: one gang, *RES_PTR = OP(*RES_PTR, LOCAL) */"
+            );
+            let _ = writeln!(o, "{ind}    {}.p2c_fold({v});", n.res);
+        }
+        Exp::Atomics => {
+            let _ = writeln!(
+                o,
+                "{ind}if (p2c_thread_id() == 0u) /* {name}: native atomics into *RES_PTR */"
+            );
+            let _ = writeln!(o, "{ind}    {}.p2c_fold_atomic({v});", n.res);
+        }
+    }
+}
+
+/// RED_INIT at GANG: each thread's LOCAL declared with init_val(OP).
+fn declare_locals(r: &Region, ind: &str, name: &str, o: &mut String) {
+    let _ = writeln!(
+        o,
+        "{ind}/* {name}: V = init_val(OP), each thread's LOCAL */"
+    );
+    for f in region_fields(r) {
+        let decl = format!("{} {}", f.ty, f.name);
+        o.push_str(&declare_identity(ind, &decl, &f.name, &f));
+    }
+}
+
+/// Seed 001's worker buffer: thread 0 stores LOCAL in it and clears the lock.
+fn buffer_store(r: &Region, n: &RedNames, ind: &str, name: &str, o: &mut String) {
+    let _ = writeln!(
+        o,
+        "{ind}/* {name}: thread 0 stores LOCAL in the worker buffer, clears the lock */"
+    );
+    let _ = writeln!(o, "{ind}if (p2c_thread_id() == 0u) {{");
+    for f in region_fields(r) {
+        match f.part {
+            Some(_) => {
                 let _ = writeln!(
                     o,
-                    "{ind}/* {name}: thread 0 stores LOCAL in the worker buffer, clears the lock */"
-                );
-                let _ = writeln!(o, "{ind}if (p2c_thread_id() == 0u) {{");
-                for f in region_fields(r) {
-                    match f.part {
-                        Some(_) => {
-                            let _ = writeln!(
-                                o,
-                                "{ind}    {b}.{} = __real__ {x};\n{ind}    {b}.{} = __imag__ {x};",
-                                re_member(&f.name),
-                                im_member(&f.name),
-                                b = n.wbuf,
-                                x = f.name
-                            );
-                        }
-                        None => {
-                            let _ = writeln!(o, "{ind}    {}.{x} = {x};", n.wbuf, x = f.name);
-                        }
-                    }
-                }
-                let _ = writeln!(o, "{ind}    {} = 0u;", n.wlock);
-                let _ = writeln!(o, "{ind}}}");
-            }
-            Exp::Barrier => {
-                let _ = writeln!(o, "{ind}p2c_bar_sync(1u, p2c_bar_threads()); /* {name} */");
-            }
-            Exp::VectorTree { width, .. } => {
-                let _ = writeln!(
-                    o,
-                    "{ind}p2c_red_vector({v}, {width}u); /* {name}: shuffle tree, width {width} */"
+                    "{ind}    {b}.{} = __real__ {x};\n{ind}    {b}.{} = __imag__ {x};",
+                    re_member(&f.name),
+                    im_member(&f.name),
+                    b = n.wbuf,
+                    x = f.name
                 );
             }
-            Exp::VectorPieces => {
-                let _ = writeln!(
-                    o,
-                    "{ind}p2c_red_vector_pieces({v}); /* {name}: each warp's piece of each vector */"
-                );
-            }
-            Exp::BlockTree(h) => match h {
-                Holders::All => {
-                    let _ = writeln!(
-                        o,
-                        "{ind}p2c_red_block({v}, {}, 1u); /* {name}: warps, then warp masters */",
-                        n.scratch
-                    );
-                }
-                Holders::Stride(w) => {
-                    let _ = writeln!(
-                        o,
-                        "{ind}p2c_red_block({v}, {}, {w}u); /* {name}: lanes 0, {w}, ... of each warp, then warp masters */",
-                        n.scratch
-                    );
-                }
-                Holders::Pieces => {
-                    let _ = writeln!(
-                        o,
-                        "{ind}p2c_red_block_pieces({v}, {}); /* {name}: dispersed piece starts, then warp masters */",
-                        n.scratch
-                    );
-                }
-            },
-            Exp::SharedLock(h) => {
-                match holder_test(h) {
-                    Some(t) => {
-                        let _ = writeln!(o, "{ind}if ({t}) {{ /* the threads holding a value */");
-                    }
-                    None => {
-                        let _ = writeln!(o, "{ind}{{");
-                    }
-                }
-                ind.push_str("    ");
-                let _ = writeln!(o, "{ind}p2c_lock_shared(&{}); /* {name} */", n.wlock);
-            }
-            Exp::BufferCombine => {
-                let _ = writeln!(
-                    o,
-                    "{ind}{ty}::p2c_combine({}, {v}); /* {name}: buffer = OP(buffer, LOCAL) */",
-                    n.wbuf
-                );
-            }
-            Exp::SharedUnlock => {
-                let _ = writeln!(o, "{ind}p2c_unlock_shared(&{}); /* {name} */", n.wlock);
-                ind.truncate(ind.len().saturating_sub(4));
-                let _ = writeln!(o, "{ind}}}");
-            }
-            Exp::BufferLoad => {
-                let _ = writeln!(o, "{ind}{v} = {}; /* {name}: V = buffer */", n.wbuf);
-            }
-            Exp::GlobalLock => {
-                let _ = writeln!(o, "{ind}if (p2c_thread_id() == 0u) {{");
-                ind.push_str("    ");
-                let _ = writeln!(o, "{ind}p2c_lock_global({}); /* {name} */", n.lock);
-            }
-            Exp::LockedUpdate => {
-                let _ = writeln!(
-                    o,
-                    "{ind}{}.p2c_fold({v}); /* {name}: *RES_PTR = OP(*RES_PTR, LOCAL) */",
-                    n.res
-                );
-            }
-            Exp::GlobalUnlock => {
-                let _ = writeln!(o, "{ind}p2c_unlock_global({}); /* {name} */", n.lock);
-                ind.truncate(ind.len().saturating_sub(4));
-                let _ = writeln!(o, "{ind}}}");
-            }
-            Exp::LastBlock { one_thread: false } => {
-                let _ = writeln!(
-                    o,
-                    "{ind}p2c_red_last_block({v}, {}, {}, {}, {}); /* {name}: per-block partials, the last block combines */",
-                    n.partials, n.counter, n.res, n.scratch
-                );
-            }
-            Exp::LastBlock { one_thread: true } => {
-                let _ = writeln!(
-                    o,
-                    "{ind}p2c_red_last_block_1({v}, {}, {}, {}); /* {name}: per-block partials, the last block combines */",
-                    n.partials, n.counter, n.res
-                );
-            }
-            Exp::OneGang => {
-                let _ = writeln!(
-                    o,
-                    "{ind}if (p2c_thread_id() == 0u) /* {name}: one gang, *RES_PTR = OP(*RES_PTR, LOCAL) */"
-                );
-                let _ = writeln!(o, "{ind}    {}.p2c_fold({v});", n.res);
-            }
-            Exp::Atomics => {
-                let _ = writeln!(
-                    o,
-                    "{ind}if (p2c_thread_id() == 0u) /* {name}: native atomics into *RES_PTR */"
-                );
-                let _ = writeln!(o, "{ind}    {}.p2c_fold_atomic({v});", n.res);
+            None => {
+                let _ = writeln!(o, "{ind}    {}.{x} = {x};", n.wbuf, x = f.name);
             }
         }
     }
-    o
+    let _ = writeln!(o, "{ind}    {} = 0u;", n.wlock);
+    let _ = writeln!(o, "{ind}}}");
 }
 
 /// Host code of RED_SETUP at GANG (before the launch); the RED_TEARDOWN

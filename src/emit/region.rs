@@ -3,10 +3,10 @@
 
 use super::namer::Namer;
 use super::reduction::{self, RedNames};
-use crate::lower::{Region, Schedule, Size};
+use crate::ir::c::CType;
+use crate::ir::c::{Attr, MapKind};
+use crate::ir::{Region, Schedule, Size};
 use crate::sema::loops::{int_literal, CanonLoop, TestOp};
-use crate::sema::sharing::{Attr, MapKind};
-use crate::sema::CType;
 use std::fmt::Write;
 
 /// Names the region's generated code uses, chosen once by the namer.
@@ -71,9 +71,7 @@ fn names(r: &Region, namer: &mut Namer) -> Names {
         .iter()
         .map(|v| namer.fresh(&format!("p2c_first_{}", v.sym.name)))
         .collect();
-    let lp = |v: &crate::sema::sharing::VarAttr| {
-        matches!(v.attr, Attr::Lastprivate { conditional: true })
-    };
+    let lp = |v: &crate::ir::c::VarAttr| matches!(v.attr, Attr::Lastprivate { conditional: true });
     let cond = r
         .vars
         .iter()
@@ -280,10 +278,10 @@ pub(crate) fn literal_step(l: &CanonLoop) -> bool {
 /// of the first dimension, and of the second when a section names one.
 fn section_bounds(
     name: &str,
-    sections: &[crate::directives::Section],
+    sections: &[crate::ir::c::Section],
     is_array: bool,
 ) -> ((String, String), Option<(String, String)>) {
-    let bounds = |s: Option<&crate::directives::Section>, extent: String, known: bool| {
+    let bounds = |s: Option<&crate::ir::c::Section>, extent: String, known: bool| {
         let lo = s
             .and_then(|s| s.lower.as_ref())
             .map(|e| e.text.clone())
@@ -424,7 +422,7 @@ fn kernel_text(r: &Region, body: &str, n: &Names) -> String {
                     params.push(
                         CType {
                             base: v.sym.ty.base.clone(),
-                            derivs: vec![crate::sema::Deriv::Pointer { quals: vec![] }],
+                            derivs: vec![crate::ir::c::Deriv::Pointer { quals: vec![] }],
                         }
                         .declare(&n.dev[i]),
                     );
@@ -704,7 +702,7 @@ fn complex_part(base: &str) -> &'static str {
 }
 
 /// The element type of an array reduction, unqualified.
-fn array_elem(a: &crate::lower::ArrayReduction) -> String {
+fn array_elem(a: &crate::ir::ArrayReduction) -> String {
     CType {
         base: a.ty.unqualified_base(),
         derivs: vec![],
@@ -713,7 +711,7 @@ fn array_elem(a: &crate::lower::ArrayReduction) -> String {
 }
 
 /// The kernel parameters of an array reduction.
-fn array_params(a: &crate::lower::ArrayReduction, an: &ArrNames) -> Vec<String> {
+fn array_params(a: &crate::ir::ArrayReduction, an: &ArrNames) -> Vec<String> {
     let t = array_elem(a);
     vec![
         format!("{t} *{}", an.dev),
@@ -728,12 +726,7 @@ fn array_params(a: &crate::lower::ArrayReduction, an: &ArrNames) -> Vec<String> 
 /// section, every element init_val(OP), and the variable's name bound to it
 /// (a pointer, or a reference to an array of the declared extent, so that
 /// `sizeof` and indexing mean what they mean on the host).
-fn array_init(
-    r: &Region,
-    a: &crate::lower::ArrayReduction,
-    an: &ArrNames,
-    team_copy: bool,
-) -> String {
+fn array_init(r: &Region, a: &crate::ir::ArrayReduction, an: &ArrNames, team_copy: bool) -> String {
     let t = array_elem(a);
     let mut o = String::new();
     let _ = writeln!(
@@ -763,7 +756,7 @@ fn array_init(
     let _ = writeln!(
         o,
         "    {}",
-        crate::lower::reduction::array_bounds::bind(
+        super::bind::bind(
             &t,
             &a.var,
             &a.ty,
@@ -784,7 +777,7 @@ fn array_init(
 
 /// RED_FINI at GANG of one array reduction: every thread of every block
 /// calls `p2c_red_array` after the loop; `how` says how the block combines.
-fn array_fini(a: &crate::lower::ArrayReduction, an: &ArrNames, how: &str) -> String {
+fn array_fini(a: &crate::ir::ArrayReduction, an: &ArrNames, how: &str) -> String {
     format!(
         "    /* RED_FINI (GANG, rid {rid}) of {text}: {how} the last block to arrive folds the blocks' copies (block order) into the device copy */\n    p2c_red_array<{op}>({dev} + {lo}, {copies}, {len}, {arrived});\n",
         rid = a.rid,
@@ -923,162 +916,7 @@ fn host_text(r: &Region, fallback: &str, file_name: &str, n: &Names) -> String {
     }
     // The device data environment.
     let mut exits = Vec::new();
-    for (i, v) in r.vars.iter().enumerate() {
-        let name = &v.sym.name;
-        let dev = &n.dev[i];
-        // A variable the kernel never names is still mapped (its data moves
-        // as the clause says) but gets no device pointer.
-        let bind = |decl: String| {
-            if r.in_kernel(v) {
-                format!("{decl} = ")
-            } else {
-                String::new()
-            }
-        };
-        match &v.attr {
-            Attr::Firstprivate if r.in_kernel(v) && is_complex_scalar(&v.sym.ty) => {
-                args.push(format!("__real__ {name}, __imag__ {name}"))
-            }
-            Attr::Firstprivate if r.in_kernel(v) => args.push(
-                crate::lower::localtype::host_arg(&r.local_types, name)
-                    .unwrap_or_else(|| name.clone()),
-            ),
-            Attr::Firstprivate => {}
-            Attr::Private | Attr::ArrayPrivate { .. } => {}
-            Attr::Mapped {
-                kind,
-                sections,
-                mods,
-            } => {
-                // An implicitly mapped whole array may find a section of itself present.
-                let mut k = if v.is_implicit() && v.sym.ty.is_array() {
-                    format!("{} | P2C_MAP_IMPLICIT", kind.runtime_name())
-                } else {
-                    kind.runtime_name().to_string()
-                };
-                // `always`: copied in and back even when present;
-                // `present`: a runtime error when absent.
-                k.push_str(&mods.runtime_flags());
-                if v.sym.ty.is_scalar() {
-                    let _ = writeln!(
-                        h,
-                        "{ind}{}p2c_map_scalar(&{name}, {k}, {w}, \"{name}\");",
-                        bind(
-                            CType {
-                                base: v.sym.ty.base.clone(),
-                                derivs: vec![crate::sema::Deriv::Pointer { quals: vec![] }]
-                            }
-                            .declare(dev)
-                        )
-                    );
-                    exits.push(format!("p2c_unmap_scalar(&{name}, {k}, {w}, \"{name}\");"));
-                } else {
-                    let ((lo, len), second) = section_bounds(name, sections, v.sym.ty.is_array());
-                    let lo_n = format!("{dev}_lo");
-                    let len_n = format!("{dev}_len");
-                    match second {
-                        None => {
-                            let _ =
-                                writeln!(h, "{ind}const long long {lo_n} = {lo}, {len_n} = {len};");
-                            let _ = writeln!(
-                                h,
-                                "{ind}{}p2c_map_section({name}, {lo_n}, {len_n}, {k}, {w}, \"{name}\");",
-                                bind(v.sym.ty.decayed().declare(dev))
-                            );
-                            exits.push(format!(
-                                "p2c_unmap_section({name}, {lo_n}, {len_n}, {k}, {w}, \"{name}\");"
-                            ));
-                        }
-                        Some((lo2, len2)) => {
-                            let lo2_n = format!("{dev}_lo2");
-                            let len2_n = format!("{dev}_len2");
-                            let _ = writeln!(
-                                h,
-                                "{ind}const long long {lo_n} = {lo}, {len_n} = {len}, {lo2_n} = {lo2}, {len2_n} = {len2};"
-                            );
-                            let _ = writeln!(
-                                h,
-                                "{ind}{}p2c_map_section2({name}, {lo_n}, {len_n}, {lo2_n}, {len2_n}, {k}, {w}, \"{name}\");",
-                                bind(v.sym.ty.decayed().declare(dev))
-                            );
-                            exits.push(format!(
-                                "p2c_unmap_section2({name}, {lo_n}, {len_n}, {lo2_n}, {len2_n}, {k}, {w}, \"{name}\");"
-                            ));
-                        }
-                    }
-                }
-                if r.in_kernel(v) {
-                    args.push(dev.clone());
-                }
-            }
-            Attr::Reduction { .. } => {}
-            Attr::ArrayReduction { op, .. } => {
-                if let Some((a, an)) = r
-                    .array_reductions
-                    .iter()
-                    .zip(&n.arr)
-                    .find(|(a, _)| a.var == *name)
-                {
-                    let _ = writeln!(
-                        h,
-                        "{ind}/* reduction({}: {}): RED_SETUP (GANG, rid {}) maps the section tofrom; RES_PTR = its device copy */",
-                        op.as_str(),
-                        a.text,
-                        a.rid
-                    );
-                    let _ = writeln!(
-                        h,
-                        "{ind}const long long {} = {}, {} = {};",
-                        an.lo, a.lo, an.len, a.len
-                    );
-                    // An array of arrays is reduced as its run of scalars.
-                    let (decl, base) = if v.sym.ty.dims() >= 2 {
-                        let t = array_elem(a);
-                        (format!("{t} *{}", an.dev), format!("({t} *){name}"))
-                    } else {
-                        (v.sym.ty.decayed().declare(&an.dev), name.to_string())
-                    };
-                    let _ = writeln!(
-                        h,
-                        "{ind}{decl} = p2c_map_section({base}, {}, {}, P2C_MAP_TOFROM, {w}, \"{name}\");",
-                        an.lo,
-                        an.len
-                    );
-                    exits.push(format!(
-                        "p2c_unmap_section({base}, {}, {}, P2C_MAP_TOFROM, {w}, \"{name}\"); /* RED_TEARDOWN (GANG, rid {}) */",
-                        an.lo, an.len, a.rid
-                    ));
-                }
-            }
-            Attr::Lastprivate { .. } if v.sym.ty.is_array() => {
-                let (map, unmap) = super::lastprivate_array::host_map(&v.sym.ty, name, dev, w, ind);
-                h.push_str(&map);
-                args.push(dev.clone());
-                exits.push(unmap);
-            }
-            Attr::Lastprivate { conditional } => {
-                let t = v.sym.ty.unqualified_base();
-                let _ = writeln!(
-                    h,
-                    "{ind}{t} *{dev} = p2c_map_scalar(&{name}, P2C_MAP_TOFROM, {w}); /* lastprivate */"
-                );
-                args.push(dev.clone());
-                if *conditional {
-                    let slot = r.vars[..i]
-                        .iter()
-                        .filter(|x| matches!(x.attr, Attr::Lastprivate { conditional: true }))
-                        .count();
-                    let _ = writeln!(
-                        h,
-                        "{ind}unsigned long long *{} = p2c_lastprivate_scratch({slot}, {w});",
-                        n.lpc[i]
-                    );
-                    args.push(n.lpc[i].clone());
-                }
-                exits.push(format!("p2c_unmap_scalar(&{name}, P2C_MAP_TOFROM, {w});"));
-            }
-        }
-    }
+    data_env(r, n, &mut h, &mut args, &mut exits);
     let mut threads_x = size_expr(&r.threads_x, 1024, w, "threads", "256");
     // Generic mode with a team size known at run time: blocks are that size
     // rounded up to whole warps, and the kernel gets the size.
@@ -1109,7 +947,7 @@ fn host_text(r: &Region, fallback: &str, file_name: &str, n: &Names) -> String {
         .chain(
             r.array_privates
                 .iter()
-                .filter(|a| a.per == crate::lower::privarray::Per::Thread)
+                .filter(|a| a.per == crate::ir::privarray::Per::Thread)
                 .map(|a| {
                     format!(
                         "(unsigned long long)({}) * sizeof({})",
@@ -1254,7 +1092,7 @@ fn host_text(r: &Region, fallback: &str, file_name: &str, n: &Names) -> String {
                 }
                 let _ = i;
             }
-            let firsts: Vec<(usize, &crate::sema::sharing::VarAttr)> = r
+            let firsts: Vec<(usize, &crate::ir::c::VarAttr)> = r
                 .vars
                 .iter()
                 .enumerate()
@@ -1298,6 +1136,204 @@ fn host_text(r: &Region, fallback: &str, file_name: &str, n: &Names) -> String {
     }
 }
 
+/// The device data environment of the region: each variable mapped (or
+/// passed by value) before the launch, its kernel argument, and the unmap
+/// calls to run after it (`exits`, in order of mapping).
+fn data_env(
+    r: &Region,
+    n: &Names,
+    h: &mut String,
+    args: &mut Vec<String>,
+    exits: &mut Vec<String>,
+) {
+    let w = &n.where_;
+    let ind = "    ";
+    for (i, v) in r.vars.iter().enumerate() {
+        let name = &v.sym.name;
+        let dev = &n.dev[i];
+        match &v.attr {
+            Attr::Firstprivate if r.in_kernel(v) && is_complex_scalar(&v.sym.ty) => {
+                args.push(format!("__real__ {name}, __imag__ {name}"))
+            }
+            Attr::Firstprivate if r.in_kernel(v) => {
+                args.push(host_arg(&r.local_types, name).unwrap_or_else(|| name.clone()))
+            }
+            Attr::Firstprivate => {}
+            Attr::Private | Attr::ArrayPrivate { .. } => {}
+            Attr::Mapped {
+                kind,
+                sections,
+                mods,
+            } => map_var(r, v, dev, (*kind, sections, mods), h, args, exits, w),
+            Attr::Reduction { .. } => {}
+            Attr::ArrayReduction { op, .. } => map_array_reduction(r, n, v, *op, h, exits, w),
+            Attr::Lastprivate { .. } if v.sym.ty.is_array() => {
+                let (map, unmap) = super::lastprivate_array::host_map(&v.sym.ty, name, dev, w, ind);
+                h.push_str(&map);
+                args.push(dev.clone());
+                exits.push(unmap);
+            }
+            Attr::Lastprivate { conditional } => {
+                let t = v.sym.ty.unqualified_base();
+                let _ = writeln!(
+                    h,
+                    "{ind}{t} *{dev} = p2c_map_scalar(&{name}, P2C_MAP_TOFROM, {w}); /* lastprivate */"
+                );
+                args.push(dev.clone());
+                if *conditional {
+                    let slot = r.vars[..i]
+                        .iter()
+                        .filter(|x| matches!(x.attr, Attr::Lastprivate { conditional: true }))
+                        .count();
+                    let _ = writeln!(
+                        h,
+                        "{ind}unsigned long long *{} = p2c_lastprivate_scratch({slot}, {w});",
+                        n.lpc[i]
+                    );
+                    args.push(n.lpc[i].clone());
+                }
+                exits.push(format!("p2c_unmap_scalar(&{name}, P2C_MAP_TOFROM, {w});"));
+            }
+        }
+    }
+}
+
+/// A variable of a map clause (or mapped implicitly): a scalar or a section
+/// (one or two dimensions) mapped, its unmap call, and its device pointer
+/// as an argument when the kernel names it.
+#[allow(clippy::too_many_arguments)]
+fn map_var(
+    r: &Region,
+    v: &crate::ir::c::VarAttr,
+    dev: &String,
+    (kind, sections, mods): (MapKind, &[crate::ir::c::Section], &crate::ir::c::MapMods),
+    h: &mut String,
+    args: &mut Vec<String>,
+    exits: &mut Vec<String>,
+    w: &str,
+) {
+    let ind = "    ";
+    let name = &v.sym.name;
+    // A variable the kernel never names is still mapped (its data moves
+    // as the clause says) but gets no device pointer.
+    let bind = |decl: String| {
+        if r.in_kernel(v) {
+            format!("{decl} = ")
+        } else {
+            String::new()
+        }
+    };
+    // An implicitly mapped whole array may find a section of itself present.
+    let mut k = if v.is_implicit() && v.sym.ty.is_array() {
+        format!("{} | P2C_MAP_IMPLICIT", kind.runtime_name())
+    } else {
+        kind.runtime_name().to_string()
+    };
+    // `always`: copied in and back even when present;
+    // `present`: a runtime error when absent.
+    k.push_str(&mods.runtime_flags());
+    if v.sym.ty.is_scalar() {
+        let _ = writeln!(
+            h,
+            "{ind}{}p2c_map_scalar(&{name}, {k}, {w}, \"{name}\");",
+            bind(
+                CType {
+                    base: v.sym.ty.base.clone(),
+                    derivs: vec![crate::ir::c::Deriv::Pointer { quals: vec![] }]
+                }
+                .declare(dev)
+            )
+        );
+        exits.push(format!("p2c_unmap_scalar(&{name}, {k}, {w}, \"{name}\");"));
+    } else {
+        let ((lo, len), second) = section_bounds(name, sections, v.sym.ty.is_array());
+        let lo_n = format!("{dev}_lo");
+        let len_n = format!("{dev}_len");
+        match second {
+            None => {
+                let _ = writeln!(h, "{ind}const long long {lo_n} = {lo}, {len_n} = {len};");
+                let _ = writeln!(
+                    h,
+                    "{ind}{}p2c_map_section({name}, {lo_n}, {len_n}, {k}, {w}, \"{name}\");",
+                    bind(v.sym.ty.decayed().declare(dev))
+                );
+                exits.push(format!(
+                    "p2c_unmap_section({name}, {lo_n}, {len_n}, {k}, {w}, \"{name}\");"
+                ));
+            }
+            Some((lo2, len2)) => {
+                let lo2_n = format!("{dev}_lo2");
+                let len2_n = format!("{dev}_len2");
+                let _ = writeln!(
+                    h,
+                    "{ind}const long long {lo_n} = {lo}, {len_n} = {len}, {lo2_n} = {lo2}, {len2_n} = {len2};"
+                );
+                let _ = writeln!(
+                    h,
+                    "{ind}{}p2c_map_section2({name}, {lo_n}, {len_n}, {lo2_n}, {len2_n}, {k}, {w}, \"{name}\");",
+                    bind(v.sym.ty.decayed().declare(dev))
+                );
+                exits.push(format!(
+                    "p2c_unmap_section2({name}, {lo_n}, {len_n}, {lo2_n}, {len2_n}, {k}, {w}, \"{name}\");"
+                ));
+            }
+        }
+    }
+    if r.in_kernel(v) {
+        args.push(dev.clone());
+    }
+}
+
+/// `reduction(op: section)` of the construct: RED_SETUP maps the section
+/// tofrom (RES_PTR is its device copy), RED_TEARDOWN unmaps it.
+fn map_array_reduction(
+    r: &Region,
+    n: &Names,
+    v: &crate::ir::c::VarAttr,
+    op: crate::ir::c::RedOp,
+    h: &mut String,
+    exits: &mut Vec<String>,
+    w: &str,
+) {
+    let ind = "    ";
+    let name = &v.sym.name;
+    if let Some((a, an)) = r
+        .array_reductions
+        .iter()
+        .zip(&n.arr)
+        .find(|(a, _)| a.var == *name)
+    {
+        let _ = writeln!(
+            h,
+            "{ind}/* reduction({}: {}): RED_SETUP (GANG, rid {}) maps the section tofrom; RES_PTR = its device copy */",
+            op.as_str(),
+            a.text,
+            a.rid
+        );
+        let _ = writeln!(
+            h,
+            "{ind}const long long {} = {}, {} = {};",
+            an.lo, a.lo, an.len, a.len
+        );
+        // An array of arrays is reduced as its run of scalars.
+        let (decl, base) = if v.sym.ty.dims() >= 2 {
+            let t = array_elem(a);
+            (format!("{t} *{}", an.dev), format!("({t} *){name}"))
+        } else {
+            (v.sym.ty.decayed().declare(&an.dev), name.to_string())
+        };
+        let _ = writeln!(
+            h,
+            "{ind}{decl} = p2c_map_section({base}, {}, {}, P2C_MAP_TOFROM, {w}, \"{name}\");",
+            an.lo, an.len
+        );
+        exits.push(format!(
+            "p2c_unmap_section({base}, {}, {}, P2C_MAP_TOFROM, {w}, \"{name}\"); /* RED_TEARDOWN (GANG, rid {}) */",
+            an.lo, an.len, a.rid
+        ));
+    }
+}
+
 fn escape(s: &str) -> String {
     super::literal::c_string(s)
 }
@@ -1305,4 +1341,12 @@ fn escape(s: &str) -> String {
 #[allow(dead_code)]
 fn map_word(k: MapKind) -> &'static str {
     k.as_str()
+}
+
+/// The host's argument for variable `name` of a region with hoisted types.
+fn host_arg(hoisted: &[crate::ir::localtype::Hoisted], name: &str) -> Option<String> {
+    hoisted
+        .iter()
+        .find(|h| h.var == name)
+        .map(|h| format!("*({} *)&{name}", h.ty_name))
 }

@@ -5,7 +5,7 @@
 //! nest are skipped.
 
 use super::region::{literal_step, unused_mark};
-use crate::lower::Region;
+use crate::ir::Region;
 use std::fmt::Write;
 
 /// The loop header and the loop variables of a tiled nest, in place of the
@@ -22,7 +22,7 @@ pub fn loop_head(
     body: &str,
 ) -> String {
     let depth = r.nest.len();
-    let e: u64 = crate::lower::tile::elements(&r.tile);
+    let e: u64 = r.tile_threads();
     let mut k = String::new();
     let sizes: Vec<String> = r.tile.iter().map(|t| t.to_string()).collect();
     let _ = writeln!(

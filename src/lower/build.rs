@@ -1,10 +1,11 @@
 //! Building the region IR from an attached directive.
 
-use super::ir::{ArrayReduction, Level, Reduction, Region, Schedule, Size};
-use super::reduction::{self, Strategy};
+use super::reduction;
 use crate::diag::{codes, Diagnostic};
 use crate::directives::{Directive, Model};
 use crate::front::{Attached, CTree};
+use crate::ir::reduction::Strategy;
+use crate::ir::{ArrayReduction, Level, Reduction, Region, Schedule, Size};
 use crate::sema::loops::{self, int_literal, CanonLoop};
 use crate::sema::sharing::{self, Attr};
 use crate::sema::{symbols, uses, CType};
@@ -20,7 +21,7 @@ pub enum Kind {
     /// An offloaded loop construct lowered to a kernel.
     Offload,
     /// A data construct: host code that maps, unmaps or updates data.
-    Data(super::data::DataKind),
+    Data(crate::ir::data::DataKind),
     /// Declarations for the device: `declare target`, `acc routine`, `acc
     /// declare` (at file scope; inside a function it is `Data`).
     Declare,
@@ -45,7 +46,7 @@ fn omp_schedule(name: &str) -> Option<Schedule> {
 /// Classifies a directive for the driver. `in_function`: the pragma is inside
 /// a function body (`acc declare` means a data region there).
 pub fn classify(d: &Directive, in_function: bool) -> Kind {
-    use super::data::DataKind;
+    use crate::ir::data::DataKind;
     match d.model {
         Model::Omp => {
             if omp_schedule(&d.name).is_some() {
@@ -700,7 +701,7 @@ pub(crate) fn local_types(
     kernel: &str,
     body: Span,
     diags: &mut Vec<Diagnostic>,
-) -> Vec<super::localtype::Hoisted> {
+) -> Vec<crate::ir::localtype::Hoisted> {
     let mut hoisted = Vec::new();
     let func_text = at
         .function
@@ -755,14 +756,8 @@ fn written_pragma(text: &str, d: &Directive) -> String {
     }
 }
 
-/// The pragma on one line, continuations joined, spaces collapsed; `*/` and `/*`
-/// defused so it can sit inside a C comment.
-pub fn pragma_one_line(text: &str) -> String {
-    let joined = text.replace("\\\r\n", " ").replace("\\\n", " ");
-    let words: Vec<&str> = joined.split_whitespace().collect();
-    // Quoted inside `/* ... */` comments: neither may end or open one.
-    words.join(" ").replace("*/", "* /").replace("/*", "/ *")
-}
+// Kept under its old path for the lowering files that name it here.
+pub use crate::source::pragma_text::pragma_one_line;
 
 /// `shared(list)` on a combined OpenMP construct (`target teams distribute`,
 /// `target parallel for`, ...). OpenMP 5.2 applies `shared` to the leaf

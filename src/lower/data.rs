@@ -12,96 +12,10 @@
 use crate::diag::{codes, Diagnostic};
 use crate::directives::{Clause, ClauseArgs, Directive, ListItem, Model, Section};
 use crate::front::{Attached, CTree};
+use crate::ir::data::{DataItem, DataKind, DataOp, RangeExpr};
 use crate::sema::sharing::check_sections;
 use crate::sema::{symbols, Symbol};
-use crate::source::{SourceFile, Span};
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum DataKind {
-    /// `target data`, `acc data`: map on entry, unmap after the statement.
-    Region,
-    /// `target enter data`, `acc enter data`.
-    Enter,
-    /// `target exit data`, `acc exit data`.
-    Exit,
-    /// `target update`, `acc update`.
-    Update,
-    /// `acc declare` in a function: mapped until the function returns.
-    DeclareScope,
-}
-
-impl DataKind {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            DataKind::Region => "data region (map on entry, unmap after the statement)",
-            DataKind::Enter => "enter data (dynamic references)",
-            DataKind::Exit => "exit data (dynamic references)",
-            DataKind::Update => "update (copies between present data and the host)",
-            DataKind::DeclareScope => "declare (mapped until the function returns)",
-        }
-    }
-}
-
-/// The host range a list item names, as host expressions.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum RangeExpr {
-    /// The whole variable (a scalar, or an array without a section).
-    Object,
-    /// `base[lo : len]` (rows of a multi-dimensional array included).
-    Section { lo: String, len: String },
-    /// `base[lo : len][lo2 : len2]`: whole rows on the device, only the
-    /// named columns transferred.
-    Section2 {
-        lo: String,
-        len: String,
-        lo2: String,
-        len2: String,
-    },
-}
-
-#[derive(Clone, Debug)]
-pub struct DataItem {
-    pub name: String,
-    pub range: RangeExpr,
-    /// The runtime kind: `P2C_MAP_TO`, `P2C_MAP_FROM | P2C_MAP_ALWAYS`, ...
-    pub kind: String,
-    /// `update`: to the device (true) or to the host.
-    pub to_device: bool,
-    /// `update`: absent data is skipped (OpenMP without `present`, acc
-    /// `if_present`) rather than an error.
-    pub absent_ok: bool,
-    /// The clause name as written (for the plan).
-    pub clause: String,
-    pub span: Span,
-}
-
-/// One data construct, decided.
-#[derive(Clone, Debug)]
-pub struct DataOp {
-    pub kind: DataKind,
-    pub model: Model,
-    pub construct: String,
-    pub pragma_text: String,
-    pub pragma: Span,
-    /// The statement a structured construct covers.
-    pub stmt: Option<Span>,
-    pub function: String,
-    pub line: usize,
-    pub items: Vec<DataItem>,
-    pub if_cond: Option<String>,
-    /// `device(n)`: checked at run time (0 maps, the host device number skips).
-    pub device: Option<String>,
-    /// The reference count entries and exits change (`P2C_REF_...`).
-    pub refs: &'static str,
-    pub notes: Vec<String>,
-}
-
-impl DataOp {
-    /// The variables this construct maps for the code it covers.
-    pub fn mapped_names(&self) -> impl Iterator<Item = &str> {
-        self.items.iter().map(|i| i.name.as_str())
-    }
-}
+use crate::source::SourceFile;
 
 fn not_supported(c: &Clause, d: &Directive, diags: &mut Vec<Diagnostic>) {
     diags.push(

@@ -22,54 +22,12 @@ use super::build::pragma_one_line;
 use crate::diag::{codes, Diagnostic};
 use crate::directives::{ClauseArgs, Directive, Model};
 use crate::front::{function_name, Attached, CTree};
+use crate::ir::declare::{DeclarePlan, DeviceFn, DeviceVar};
 use crate::sema::ctype::{declarator, specifiers};
 use crate::sema::{calls, symbols, uses, CType, Storage};
 use crate::source::{SourceFile, Span};
 use std::collections::{BTreeMap, BTreeSet};
 use tree_sitter::Node;
-
-/// A function compiled for the device.
-#[derive(Clone, Debug)]
-pub struct DeviceFn {
-    pub name: String,
-    /// `__host__ __device__`, or `__device__` for nohost.
-    pub spec: &'static str,
-    pub rule: String,
-    /// Where the specifier goes: the start of each top-level declaration of
-    /// the function and of its definition.
-    pub decl_starts: Vec<usize>,
-    /// Free uses of device variables in the definition's body, rewritten to
-    /// the mirror on the device: (variable, span).
-    pub var_uses: Vec<(String, Span)>,
-    /// The definition's body (`{ ... }`), when this file defines it.
-    pub body: Option<Span>,
-}
-
-/// A file-scope variable with a device copy.
-#[derive(Clone, Debug)]
-pub struct DeviceVar {
-    pub name: String,
-    pub ty: CType,
-    pub is_static: bool,
-    /// The initializer as written, if any (the mirror starts with the same value).
-    pub init: Option<String>,
-    /// End of the defining declaration: the mirror is declared after it.
-    pub after: usize,
-    pub rule: String,
-}
-
-/// Everything declared for the device in one file.
-#[derive(Clone, Debug, Default)]
-pub struct DeclarePlan {
-    pub fns: Vec<DeviceFn>,
-    pub vars: Vec<DeviceVar>,
-    /// Declarative pragmas: their effect is in `fns` and `vars`; the output
-    /// keeps them as comments. (span, pragma on one line)
-    pub pragmas: Vec<(Span, String)>,
-    pub notes: Vec<String>,
-    /// Parallel constructs in the device functions (`lower::orphan`).
-    pub orphans: super::orphan::OrphanPlan,
-}
 
 /// A file-scope declaration or definition of a name.
 #[derive(Clone, Debug)]

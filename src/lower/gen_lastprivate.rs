@@ -14,8 +14,8 @@
 //! do types the warp shuffles do not move (non-arithmetic, complex,
 //! `long double`).
 
-use super::generic::{Generic, PrivKind, PrivVar, Spread, WsLoop};
 use crate::diag::{codes, Diagnostic};
+use crate::ir::generic::{Generic, PrivKind, PrivVar, Spread, WsLoop};
 use crate::sema::arith;
 
 /// Whether a `lastprivate(conditional:)` variable of this type can be lowered

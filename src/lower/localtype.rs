@@ -10,17 +10,8 @@
 //! data (the present table and the copies are typed), a body that names the
 //! type itself, typedef names, and definitions that name other local types.
 
+use crate::ir::localtype::Hoisted;
 use crate::sema::sharing::{Attr, VarAttr};
-
-/// A variable whose type the kernel names through a hoisted definition.
-#[derive(Clone, Debug)]
-pub struct Hoisted {
-    pub var: String,
-    /// `struct p2c_local_main_L9_pair`.
-    pub ty_name: String,
-    /// The file-scope definition, ending with `;` and a newline.
-    pub def: String,
-}
 
 /// Hoists the local struct / union type of `v` when that is possible: its
 /// type is rewritten to the hoisted name and the definition returned.
@@ -78,12 +69,4 @@ fn is_ident(s: &str) -> bool {
     !s.is_empty()
         && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
         && !s.starts_with(|c: char| c.is_ascii_digit())
-}
-
-/// The host's argument for variable `name` of a region with hoisted types.
-pub fn host_arg(hoisted: &[Hoisted], name: &str) -> Option<String> {
-    hoisted
-        .iter()
-        .find(|h| h.var == name)
-        .map(|h| format!("*({} *)&{name}", h.ty_name))
 }

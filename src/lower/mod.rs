@@ -15,7 +15,6 @@ pub mod data;
 pub mod declare;
 pub mod gen_lastprivate;
 pub mod generic;
-pub mod ir;
 pub mod localtype;
 pub mod orphan;
 pub mod orphan_clauses;
@@ -31,4 +30,3 @@ pub mod teams_lastprivate;
 pub mod tile;
 
 pub use build::build_region;
-pub use ir::*;

@@ -22,14 +22,16 @@
 //! `num_threads`, `if`, `shared` and `default(shared)`, or with constructs
 //! nested in it, always runs that way, with warning W0004.
 
-use super::generic::GenRed;
-use super::orphan_clauses::{self as oc, Inner, OLoop, OPriv};
+use super::orphan_clauses as oc;
 use crate::diag::{codes, Diagnostic};
 use crate::directives::Model;
 use crate::front::{Attached, CTree};
+use crate::ir::generic::GenRed;
+use crate::ir::orphan::{Inner, OPriv};
+use crate::ir::orphan::{Orphan, OrphanPlan, OrphanVar};
 use crate::sema::calls;
 use crate::sema::layout::{self, Consts};
-use crate::sema::{symbols, uses, CType, Deriv, Storage};
+use crate::sema::{symbols, uses, Deriv, Storage};
 use crate::source::{SourceFile, Span};
 use std::collections::BTreeSet;
 use tree_sitter::Node;
@@ -37,61 +39,6 @@ use tree_sitter::Node;
 /// Region ids of orphaned regions start here: a kernel's own parallel
 /// regions are numbered from 1, and the fork word holds 16 bits of id.
 pub const FIRST_ID: u32 = 0x8000;
-
-/// A variable of the function that an orphaned region uses: its slot in the
-/// orphan frame.
-#[derive(Clone, Debug)]
-pub struct OrphanVar {
-    pub name: String,
-    /// The type of the slot (parameters decayed, qualifiers dropped).
-    pub ty: CType,
-    pub offset: u64,
-    /// Written in the region (or an array): copied back after the join.
-    pub copy_back: bool,
-    /// The size depends on a macro: the outlined body asserts it.
-    pub assert_size: Option<u64>,
-}
-
-/// One orphaned parallel region that forks when the master reaches it.
-#[derive(Clone, Debug)]
-pub struct Orphan {
-    pub id: u32,
-    pub function: String,
-    pub pragma: Span,
-    pub stmt: Span,
-    pub line: usize,
-    /// The pragma on one line.
-    pub construct: String,
-    pub num_threads: Option<String>,
-    pub if_cond: Option<String>,
-    /// `parallel for`: the loop, with the clauses (privatization,
-    /// reduction, schedule) of the combined construct.
-    pub lp: Option<OLoop>,
-    /// `parallel`: its privatized variables and reductions.
-    pub privs: Vec<OPriv>,
-    pub reds: Vec<GenRed>,
-    /// `parallel`: the constructs nested in its block.
-    pub inner: Vec<Inner>,
-    pub vars: Vec<OrphanVar>,
-    /// `omp_get_thread_num()` (true) and `omp_get_num_threads()` (false)
-    /// calls in the statement: the team's values in the outlined body.
-    pub rt_calls: Vec<(Span, bool)>,
-    /// The end of the function's definition: the outlined body follows it.
-    pub fn_end: usize,
-    /// The outlined body's name (chosen by the driver's namer).
-    pub outlined: String,
-}
-
-/// Every orphaned region of the file.
-#[derive(Clone, Debug, Default)]
-pub struct OrphanPlan {
-    pub orphans: Vec<Orphan>,
-    /// Bytes of the orphan frame: the largest region's variables.
-    pub frame_bytes: u64,
-    /// Functions that reach an orphaned region through calls (themselves
-    /// included): kernels calling one must say whether a master can fork.
-    pub callers: BTreeSet<String>,
-}
 
 fn span_of(n: Node<'_>) -> Span {
     Span::new(n.start_byte(), n.end_byte())
@@ -301,7 +248,7 @@ pub fn collect(
             }
         };
         let (used, _) = uses::free_identifiers(snode, text);
-        let all_privs: Vec<&oc::OPriv> = privs
+        let all_privs: Vec<&OPriv> = privs
             .iter()
             .chain(lp.iter().flat_map(|l| l.privs.iter()))
             .collect();

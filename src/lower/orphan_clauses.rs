@@ -16,70 +16,14 @@
 //! runs the construct with the calling thread only (W0004), which is always
 //! correct.
 
-use super::generic::GenRed;
 use crate::directives::{Clause, Directive};
+use crate::ir::generic::GenRed;
+use crate::ir::orphan::{Chunk, OLoop, OPriv};
 use crate::sema::loops::{self, CanonLoop};
 use crate::sema::{sharing, CType};
 use crate::source::mask::mentions_word as word_in;
 use crate::source::Span;
 use tree_sitter::Node;
-
-/// How a worksharing loop's flattened iterations go to the team's threads.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Chunk {
-    /// No `schedule` clause: iteration `i` to thread `i % team` (adjacent
-    /// threads touch adjacent iterations, which coalesces on the GPU).
-    Cyclic,
-    /// `schedule(static)`: one contiguous chunk of `ceil(trips / team)`
-    /// iterations per thread, in thread order (OpenMP 5.2 11.5.3).
-    Block,
-    /// `schedule(static, c)`, and `dynamic` / `guided` / `auto` / `runtime`
-    /// (with their chunk, default 1): chunks of `c` round-robin. Any
-    /// assignment is a valid dynamic or guided schedule; a static one is
-    /// reproducible, which keeps the threads' results deterministic.
-    Size(String),
-}
-
-/// A variable a construct privatizes.
-#[derive(Clone, Debug)]
-pub struct OPriv {
-    pub name: String,
-    pub ty: CType,
-    /// `firstprivate`: the copy starts at the original's value.
-    pub first: bool,
-    /// `lastprivate`: the thread of the last iteration writes it back.
-    pub last: bool,
-}
-
-/// A worksharing loop: the loop of `parallel for`, or a `for` nested in a
-/// `parallel` block.
-#[derive(Clone, Debug)]
-pub struct OLoop {
-    pub pragma: Span,
-    pub stmt: Span,
-    /// The pragma on one line.
-    pub construct: String,
-    pub nest: Vec<(CanonLoop, CType)>,
-    pub privs: Vec<OPriv>,
-    pub reds: Vec<GenRed>,
-    pub chunk: Chunk,
-    pub nowait: bool,
-}
-
-/// A construct nested in an orphaned `parallel` block.
-#[derive(Clone, Debug)]
-pub enum Inner {
-    For(OLoop),
-    /// `simd` without data clauses: each thread runs the loop in order.
-    Simd {
-        pragma: Span,
-        construct: String,
-    },
-    /// `barrier`: the team's barrier.
-    Barrier {
-        pragma: Span,
-    },
-}
 
 /// The first clause of `d` not in `allowed` (`default(shared|none)` is
 /// always allowed).

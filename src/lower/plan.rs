@@ -1,8 +1,8 @@
 //! `--emit=plan`: the region IR as text, for people and golden tests.
 
-use super::data::{DataKind, DataOp, RangeExpr};
-use super::declare::DeclarePlan;
-use super::ir::{Region, Size};
+use crate::ir::data::{DataKind, DataOp, RangeExpr};
+use crate::ir::declare::DeclarePlan;
+use crate::ir::{Region, Size};
 use crate::sema::sharing::{Attr, MapKind};
 use crate::source::SourceFile;
 use std::fmt::Write;
@@ -208,7 +208,7 @@ pub fn render(
                         "{} {} ({}; global memory)",
                         if a.first { "firstprivate" } else { "private" },
                         a.text,
-                        super::privarray::home(a)
+                        a.home()
                     ),
                     None => "private copy".to_string(),
                 },

@@ -22,47 +22,10 @@
 //! the team's code starts (`__syncthreads`), or by each thread for its own.
 //! Nothing is copied back.
 
+use crate::ir::privarray::{ArrayPrivate, Per};
 use crate::sema::sharing::{Attr, VarAttr};
 use crate::sema::{CType, Deriv};
 use crate::source::Span;
-
-/// Whose copy a slice of the area is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Per {
-    /// One copy per team / gang (CUDA block).
-    Team,
-    /// One copy per thread of every block.
-    Thread,
-}
-
-impl Per {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Per::Team => "per team",
-            Per::Thread => "per thread",
-        }
-    }
-}
-
-/// One privatized array or section of a region.
-#[derive(Clone, Debug)]
-pub struct ArrayPrivate {
-    /// The variable's name (the copy is bound to it in the kernel).
-    pub var: String,
-    /// Its declared type (an array or a pointer).
-    pub ty: CType,
-    /// The element type, unqualified.
-    pub elem: CType,
-    /// Initialised from the original (`firstprivate`).
-    pub first: bool,
-    /// Host expressions: the section's first index and its length.
-    pub lo: String,
-    pub len: String,
-    /// The item as written (`c[0:n]`, or the name of a whole array).
-    pub text: String,
-    pub per: Per,
-    pub span: Span,
-}
 
 /// The array privatizations of a region's variables, in their order.
 pub fn build(vars: &[VarAttr], per: Per) -> Vec<ArrayPrivate> {
@@ -144,16 +107,6 @@ pub fn nested_section(
     }
 }
 
-/// Where `--emit=sharing` and `--emit=plan` say the copies live.
-pub fn home(a: &ArrayPrivate) -> &'static str {
-    match (a.per, a.first) {
-        (Per::Team, false) => "each team's copy, a slice of a per-launch area (blocks x section)",
-        (Per::Team, true) => "each team's copy, a slice of a per-launch area (blocks x section), filled from the original by the team's threads",
-        (Per::Thread, false) => "each thread's copy, a slice of a per-launch area (threads x section)",
-        (Per::Thread, true) => "each thread's copy, a slice of a per-launch area (threads x section), filled from the original",
-    }
-}
-
 /// The copies of a loop construct's region (SPMD): one per thread. With an
 /// `if` clause the host fallback would run the body on the originals, so
 /// that is refused (E0901) rather than lowered without privatization.
@@ -184,11 +137,11 @@ pub fn loop_copies(
 /// the region has one team, else E0901.
 pub fn generic_copies(
     vars: &[VarAttr],
-    kind: super::generic::GenKind,
-    blocks: &super::ir::Size,
+    kind: crate::ir::generic::GenKind,
+    blocks: &crate::ir::Size,
     diags: &mut Vec<crate::diag::Diagnostic>,
 ) -> Vec<ArrayPrivate> {
-    let per = if kind == super::generic::GenKind::OmpParallel {
+    let per = if kind == crate::ir::generic::GenKind::OmpParallel {
         Per::Thread
     } else {
         Per::Team
@@ -196,7 +149,7 @@ pub fn generic_copies(
     let mut out = build(vars, per);
     out.retain(|a| {
         let implicit = vars.iter().any(|v| v.sym.name == a.var && v.is_implicit());
-        let one_team = *blocks == super::ir::Size::Fixed(1);
+        let one_team = *blocks == crate::ir::Size::Fixed(1);
         if implicit && !one_team && per == Per::Team {
             diags.push(not_supported(
                 a.span,
@@ -222,16 +175,16 @@ fn not_supported(span: Span, msg: String) -> crate::diag::Diagnostic {
 /// the team's threads; under `omp target parallel` each thread has its own.
 pub fn scope_row(
     first: bool,
-    kind: super::generic::GenKind,
+    kind: crate::ir::generic::GenKind,
     rule: &'static str,
     shared_rule: &'static str,
 ) -> (
     String,
-    super::generic::VarHome,
+    crate::ir::generic::VarHome,
     &'static str,
-    super::generic::RuleKind,
+    crate::ir::generic::RuleKind,
 ) {
-    use super::generic::{GenKind, RuleKind, VarHome};
+    use crate::ir::generic::{GenKind, RuleKind, VarHome};
     if kind == GenKind::OmpParallel {
         (
             if first { "firstprivate" } else { "private" }.to_string(),
@@ -255,14 +208,14 @@ pub fn scope_row(
 /// loop would name the region's variable instead of that copy, so such a
 /// use is refused (E0901) until the copy is staged in the team's frame.
 pub fn master_privates_in_forks(
-    master_loops: &[super::generic::WsLoop],
-    forks: &[super::generic::Fork],
+    master_loops: &[crate::ir::generic::WsLoop],
+    forks: &[crate::ir::generic::Fork],
     text: &str,
     diags: &mut Vec<crate::diag::Diagnostic>,
 ) {
     let inside = |i: Span, o: Span| o.start <= i.start && i.end <= o.end;
     // The fork names the variable and has no private copy of its own.
-    let names = |f: &super::generic::Fork, name: &str| {
+    let names = |f: &crate::ir::generic::Fork, name: &str| {
         let own = f
             .privates
             .iter()

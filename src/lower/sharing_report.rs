@@ -5,11 +5,11 @@
 //! data), and the rule that decided it (explicit clause, predetermined, or
 //! implicit, by OpenMP 5.2 / OpenACC 3.3), with source positions.
 
-use super::generic::{GenKind, Generic, RuleKind, ScopeVar, VarHome};
-use super::ir::Region;
-use super::staging::Home;
 use crate::directives::Model;
 use crate::front::CTree;
+use crate::ir::generic::{GenKind, Generic, RuleKind, ScopeVar, VarHome};
+use crate::ir::staging::Home;
+use crate::ir::Region;
 use crate::sema::sharing::{Attr, MapKind};
 use crate::source::{SourceFile, Span};
 use serde::Serialize;
@@ -248,7 +248,7 @@ pub fn build(file: &SourceFile, tree: Option<&CTree>, regions: &[Region]) -> Rep
                     r.array_privates
                         .iter()
                         .find(|a| a.var == v.sym.name)
-                        .map(super::privarray::home)
+                        .map(crate::ir::privarray::ArrayPrivate::home)
                         .unwrap_or("private copies"),
                 ),
                 (Attr::Reduction { .. }, ..) => VarHome::Register(

@@ -18,32 +18,7 @@
 //!   move to a per-team frame in global memory (seed 002's stated future
 //!   work) until the shared frame fits; variable-length arrays always do.
 
-/// One variable to place.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Candidate {
-    pub size: u64,
-    pub align: u64,
-    /// Byte offsets in the source of the variable's lifetime, `[start, end)`.
-    pub live: (usize, usize),
-}
-
-/// A laid-out frame: offsets per candidate (same order as the input),
-/// total bytes and the alignment the frame needs.
-#[derive(Clone, Debug, PartialEq, Eq, Default)]
-pub struct Frame {
-    pub offsets: Vec<u64>,
-    pub bytes: u64,
-    pub align: u64,
-}
-
-/// Where a staged variable lives.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Home {
-    /// In the team's shared-memory frame at this offset.
-    Shared(u64),
-    /// In the team's frame of the per-team stack in global memory.
-    Global(u64),
-}
+use crate::ir::staging::{Candidate, Frame, Home, Staging};
 
 fn align_up(v: u64, a: u64) -> u64 {
     let a = a.max(1);
@@ -104,15 +79,6 @@ pub fn allocate(cands: &[Candidate]) -> Frame {
         bytes,
         align,
     }
-}
-
-/// The result of staging: a home per candidate and the two frames (whose
-/// `offsets` follow the order of the candidates each holds).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Staging {
-    pub homes: Vec<Home>,
-    pub shared: Frame,
-    pub global: Frame,
 }
 
 /// Places candidates in shared memory within `budget` bytes; `forced_global`

@@ -20,10 +20,10 @@
 //! moves the clause's items from the compute construct to its fork and
 //! turns each variable's attribute into that mapping.
 
-use super::generic::GenRed;
-use super::reduction::array_generic::TeamArrayRed;
 use crate::diag::Diagnostic;
 use crate::directives::Directive;
+use crate::ir::generic::GenRed;
+use crate::ir::reduction::TeamArrayRed;
 use crate::sema::sharing::{Attr, MapKind, VarAttr};
 
 /// The rule the sharing report and the plan give a scalar moved here.

@@ -20,8 +20,8 @@
 //! the teams' timing. Such regions stay located E0901; a region of one team
 //! has no other team to race with and is not refused.
 
-use super::generic::{PrivKind, PrivVar, Spread};
 use crate::diag::{codes, Diagnostic};
+use crate::ir::generic::{PrivKind, PrivVar, Spread};
 use crate::source::{mask::mentions_word, Span};
 
 /// Keeps the lastprivate items of a loop over the teams or the grid whose

@@ -9,6 +9,7 @@ pub mod linemap;
 pub mod macros;
 pub mod mask;
 pub mod nesting;
+pub mod pragma_text;
 mod span;
 
 pub use file::SourceFile;

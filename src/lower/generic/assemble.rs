@@ -11,11 +11,11 @@ use super::launch::Launch;
 use super::nested_constructs::NestedParts;
 use super::region_vars::RegionVars;
 use super::syntax::{collect_locals, runtime_calls};
-use super::{
-    kind_is_parallel, model_of, not_supported, Ctx, GenKind, Generic, Local, RtCall, ScopeVar,
-};
-use crate::lower::ir::{ArrayReduction, Region, Schedule, Size};
-use crate::lower::reduction::array_generic::{self, TeamArrayRed};
+use super::{kind_is_parallel, model_of, not_supported, Ctx};
+use crate::ir::generic::{GenKind, Generic, Local, RtCall, ScopeVar};
+use crate::ir::reduction::TeamArrayRed;
+use crate::ir::{ArrayReduction, Region, Schedule, Size};
+use crate::lower::reduction::array_generic;
 use crate::sema::sharing::Attr;
 use crate::source::Span;
 use std::collections::BTreeSet;
@@ -183,7 +183,7 @@ pub(super) fn region(
         reductions: team_reds
             .iter()
             .enumerate()
-            .map(|(rid, x)| crate::lower::ir::Reduction {
+            .map(|(rid, x)| crate::ir::Reduction {
                 var: x.name.clone(),
                 ty: x.ty.clone(),
                 arith: x.arith,

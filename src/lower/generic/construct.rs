@@ -5,10 +5,11 @@
 
 use super::roles::top_clause_ok;
 use super::syntax::{node_at, only_statement};
-use super::{kind_of, not_supported, Ctx, GenKind};
+use super::{kind_of, not_supported, Ctx};
 use crate::diag::{codes, Diagnostic};
 use crate::directives::{Directive, Model};
 use crate::front::{Attached, CTree};
+use crate::ir::generic::GenKind;
 use crate::source::Span;
 use tree_sitter::Node;
 

@@ -2,9 +2,9 @@
 //! attribute, where it lives on the GPU and the rule that decided it.
 
 use super::syntax::{declared_in, node_at};
-use super::{Fork, GenKind, PrivVar, RuleKind, ScopeVar, Staged, VarHome, WsLoop};
 use crate::directives::Model;
 use crate::front::CTree;
+use crate::ir::generic::{Fork, GenKind, PrivVar, RuleKind, ScopeVar, Staged, VarHome, WsLoop};
 use crate::sema::sharing::{self, Attr};
 use crate::sema::{symbols, uses};
 

@@ -8,7 +8,8 @@ use super::construct_reductions::ConstructReds;
 use super::nested_constructs::NestedParts;
 use super::region_vars::RegionVars;
 use super::syntax::node_at;
-use super::{not_supported, Ctx, GenKind, PrivKind, WsLoop};
+use super::{not_supported, Ctx};
+use crate::ir::generic::{GenKind, PrivKind, WsLoop};
 use crate::lower::reduction::array_generic;
 use crate::sema::sharing::Attr;
 use crate::sema::{symbols, uses, CType};
@@ -342,7 +343,7 @@ fn outer_loop_var_decls(
 fn enclosing_loop_var<'w>(
     master_loops: &'w [WsLoop],
     decls: &[Vec<Option<Span>>],
-    f: &super::Fork,
+    f: &crate::ir::generic::Fork,
     sym: &symbols::Symbol,
 ) -> Option<(&'w WsLoop, usize)> {
     let (wi, w) = master_loops

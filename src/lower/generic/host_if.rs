@@ -28,9 +28,10 @@
 //! (`emit::host_fallback`).
 
 use super::construct::Construct;
-use super::{not_supported, Ctx, GenKind};
+use super::{not_supported, Ctx};
 use crate::directives::{ClauseArgs, Model};
-use crate::lower::Region;
+use crate::ir::generic::GenKind;
+use crate::ir::Region;
 use crate::sema::sharing::Attr;
 use crate::source::Span;
 

@@ -6,10 +6,12 @@
 
 use super::construct::Construct;
 use super::nested_constructs::NestedParts;
-use super::{Ctx, GenKind, Spread, DEFAULT_TEAM, DEFAULT_TEAMS};
+use super::{Ctx, DEFAULT_TEAM, DEFAULT_TEAMS};
 use crate::diag::{codes, Diagnostic};
-use crate::lower::ir::Size;
-use crate::lower::team_limit::{self, RuntimeLimit};
+use crate::ir::generic::{GenKind, Spread};
+use crate::ir::team_limit::RuntimeLimit;
+use crate::ir::Size;
+use crate::lower::team_limit;
 use crate::sema::loops::int_literal;
 use crate::source::Span;
 
@@ -64,7 +66,7 @@ pub(super) fn shape(
                 limit_term(cx, "thread_limit"),
                 limit_term(cx, "num_threads"),
             ];
-            let limit = match team_limit::combine(team_limit::Combine::Min, &terms) {
+            let limit = match team_limit::combine(crate::ir::team_limit::Combine::Min, &terms) {
                 Some((bound, rt)) => {
                     runtime_limit = rt;
                     bound
@@ -108,7 +110,7 @@ pub(super) fn shape(
                 limit_term(cx, "num_workers"),
                 limit_term(cx, "vector_length"),
             ];
-            let limit = match team_limit::combine(team_limit::Combine::Product, &terms) {
+            let limit = match team_limit::combine(crate::ir::team_limit::Combine::Product, &terms) {
                 Some((bound, rt)) => {
                     runtime_limit = rt;
                     bound

@@ -164,10 +164,10 @@ pub(super) fn privatize_in_forks(
                 ));
                 continue;
             }
-            f.privates.push(super::PrivVar {
+            f.privates.push(crate::ir::generic::PrivVar {
                 name: v.sym.name.clone(),
                 ty: v.sym.ty.clone(),
-                kind: super::PrivKind::Private,
+                kind: crate::ir::generic::PrivKind::Private,
                 span: v.span,
                 assigns: vec![],
                 section: None,

@@ -4,10 +4,11 @@
 //! the symbols visible at the construct (one diagnostic per refused item).
 
 use super::syntax::{assignments_to, span_of};
-use super::{not_supported, Ctx, GenRed, PrivKind, PrivVar};
+use super::{not_supported, Ctx};
 use crate::diag::{codes, Diagnostic};
 use crate::directives::Directive;
-use crate::lower::reduction::array_generic::TeamArrayRed;
+use crate::ir::generic::{GenRed, PrivKind, PrivVar};
+use crate::ir::reduction::TeamArrayRed;
 use crate::sema::loops::{self, int_literal, CanonLoop};
 use crate::sema::sharing;
 use crate::sema::{symbols, CType};

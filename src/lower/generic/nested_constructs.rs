@@ -10,10 +10,11 @@ use super::construct_reductions::{implicit_reductions, of_construct, ConstructRe
 use super::nested_clauses::{loop_nest, privates, reductions};
 use super::roles::{nested_clause_ok, role, Role};
 use super::syntax::node_at;
-use super::{not_supported, Ctx, Fork, GenKind, GenRed, Spread, WsLoop};
+use super::{not_supported, Ctx};
 use crate::diag::{codes, Diagnostic};
 use crate::directives::{ClauseArgs, Directive, Model};
 use crate::front::Attached;
+use crate::ir::generic::{Fork, GenKind, GenRed, Spread, WsLoop};
 use crate::lower::reduction::array_generic;
 use crate::sema::symbols;
 use crate::source::{SourceFile, Span};

@@ -2,8 +2,9 @@
 //! fork and loop with its reductions, the code run in order, the staged
 //! variables and the team's frame.
 
-use super::{Fork, GenRed, Generic};
-use crate::lower::staging::Home;
+use crate::ir::generic::red_list;
+use crate::ir::generic::{Fork, Generic};
+use crate::ir::staging::Home;
 use crate::source::SourceFile;
 
 /// Threads of a fork per construct, for the plan.
@@ -20,14 +21,6 @@ pub fn fork_threads(g: &Generic, f: &Fork) -> String {
         Some(c) => format!("{base} if ({c}) else 1"),
         None => base,
     }
-}
-
-/// The generic-mode part of `--emit=plan`.
-pub fn red_list(reds: &[GenRed]) -> String {
-    reds.iter()
-        .map(|r| format!("{}({}: {})", "reduction", r.op.as_str(), r.name))
-        .collect::<Vec<_>>()
-        .join(" ")
 }
 
 pub fn plan_lines(g: &Generic, file: &SourceFile) -> Vec<String> {

@@ -8,8 +8,9 @@
 use super::construct::Construct;
 use super::construct_reductions::construct_red_ok;
 use super::syntax::{address_taken, clause_uses, declared_in, direct_writes};
-use super::{not_supported, Ctx, GenKind};
-use crate::lower::localtype::Hoisted;
+use super::{not_supported, Ctx};
+use crate::ir::generic::GenKind;
+use crate::ir::localtype::Hoisted;
 use crate::sema::sharing::{self, Attr};
 use crate::sema::{symbols, uses};
 use crate::source::Span;

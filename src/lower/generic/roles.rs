@@ -4,8 +4,8 @@
 //! and the nested constructs may carry: the tables the lowering checks
 //! before it builds anything.
 
-use super::{GenKind, Spread};
 use crate::directives::{Directive, Model};
+use crate::ir::generic::{GenKind, Spread};
 
 /// What a nested directive is in this region.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

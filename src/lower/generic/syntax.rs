@@ -2,8 +2,8 @@
 //! assignments, writes and address-taking, runtime calls, declarations and
 //! their scopes. They read the tree and the text; they decide nothing.
 
-use super::{Fork, Local, RtCall, Staged};
 use crate::front::{Attached, CTree};
+use crate::ir::generic::{Fork, Local, RtCall, Staged};
 use crate::sema::{symbols, uses, Storage};
 use crate::source::Span;
 use std::collections::BTreeSet;

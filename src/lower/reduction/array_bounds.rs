@@ -13,17 +13,8 @@
 
 use crate::diag::{codes, Diagnostic};
 use crate::directives::ast::Section;
+use crate::ir::reduction::Bounds;
 use crate::sema::{CType, Deriv};
-
-/// The item as one run of scalars: host/device expressions of its first
-/// element (counted in scalars from the variable's first element) and of
-/// its length, and the item as written.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Bounds {
-    pub lo: String,
-    pub len: String,
-    pub text: String,
-}
 
 /// The extents of the array dimensions of `ty` after the first one (`[N][M]`
 /// gives `["M"]`); `None` when one is unknown.
@@ -170,30 +161,6 @@ pub fn bounds(
     Ok(Bounds { lo, len, text })
 }
 
-/// The declarator that binds `var` to a private copy whose first element
-/// is at `first` (an element pointer), keeping the variable's declared
-/// shape so subscripts and `sizeof` mean what they mean on the host:
-/// `T (&h)[N][M] = *(T (*)[N][M])(first)` for an array with extents,
-/// `T *a = first` otherwise.
-pub fn bind(elem: &str, var: &str, ty: &CType, first: &str) -> String {
-    let dims: Option<Vec<String>> = ty
-        .derivs
-        .iter()
-        .take_while(|d| matches!(d, Deriv::Array(_)))
-        .map(|d| match d {
-            Deriv::Array(Some(n)) => Some(format!("[{n}]")),
-            _ => None,
-        })
-        .collect();
-    match dims {
-        Some(d) if !d.is_empty() && d.len() == ty.dims() => {
-            let d = d.concat();
-            format!("{elem} (&{var}){d} = *({elem} (*){d})({first});")
-        }
-        _ => format!("{elem} *{var} = {first};"),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -289,18 +256,5 @@ mod tests {
             Span::new(0, 0)
         )
         .is_ok());
-    }
-
-    #[test]
-    fn binding_keeps_the_shape() {
-        assert_eq!(
-            bind("int", "m", &arr(&["8", "M"]), "p - 0"),
-            "int (&m)[8][M] = *(int (*)[8][M])(p - 0);"
-        );
-        let p = CType {
-            base: "double".into(),
-            derivs: vec![Deriv::Pointer { quals: vec![] }],
-        };
-        assert_eq!(bind("double", "a", &p, "p - lo"), "double *a = p - lo;");
     }
 }

@@ -28,32 +28,15 @@
 //! construct (`array_over_teams`: a loop over all teams' threads, or a
 //! loop over one team inside a loop over the teams).
 
-use super::array_bounds::{bounds, Bounds};
+use super::array_bounds::bounds;
 use crate::diag::Diagnostic;
 use crate::directives::ast::ListItem;
+use crate::ir::reduction::TeamArrayRed;
 use crate::sema::arith::Arith;
 use crate::sema::sharing::RedOp;
 use crate::sema::symbols::Symbol;
 use crate::sema::CType;
 use crate::source::Span;
-
-/// One array reduction item of a construct nested in a generic-mode region.
-#[derive(Clone, Debug)]
-pub struct TeamArrayRed {
-    /// The pragma of the construct whose clause names it.
-    pub construct: Span,
-    pub var: String,
-    /// The variable's declared type (array or pointer).
-    pub ty: CType,
-    /// The element type, unqualified.
-    pub elem: CType,
-    pub arith: Arith,
-    pub op: RedOp,
-    /// Flat bounds in scalars (see `array_bounds`).
-    pub bounds: Bounds,
-    /// The clause item.
-    pub span: Span,
-}
 
 impl TeamArrayRed {
     /// One item of a nested construct's reduction clause.
@@ -160,8 +143,8 @@ pub fn in_order(
 /// Whether `pragma` is fork `f`'s own construct or a worksharing loop in it.
 fn belongs(
     pragma: Span,
-    f: &crate::lower::generic::Fork,
-    inner: &[(u32, crate::lower::generic::WsLoop)],
+    f: &crate::ir::generic::Fork,
+    inner: &[(u32, crate::ir::generic::WsLoop)],
 ) -> bool {
     pragma == f.pragma
         || inner
@@ -174,8 +157,8 @@ fn belongs(
 /// of their bounds.
 pub fn fork_uses(
     reds: &[TeamArrayRed],
-    f: &crate::lower::generic::Fork,
-    inner: &[(u32, crate::lower::generic::WsLoop)],
+    f: &crate::ir::generic::Fork,
+    inner: &[(u32, crate::ir::generic::WsLoop)],
     used: &mut Vec<crate::sema::uses::Use>,
 ) {
     for r in reds.iter().filter(|r| belongs(r.construct, f, inner)) {
@@ -201,15 +184,15 @@ pub fn fork_uses(
 #[allow(clippy::too_many_arguments)]
 pub fn check(
     reds: Vec<TeamArrayRed>,
-    forks: &[crate::lower::generic::Fork],
-    inner: &[(u32, crate::lower::generic::WsLoop)],
-    staged: &[crate::lower::generic::Staged],
+    forks: &[crate::ir::generic::Fork],
+    inner: &[(u32, crate::ir::generic::WsLoop)],
+    staged: &[crate::ir::generic::Staged],
     vars: &[crate::sema::sharing::VarAttr],
     one_team: bool,
     over_teams: &[String],
     diags: &mut Vec<Diagnostic>,
 ) -> Vec<TeamArrayRed> {
-    use crate::lower::generic::Spread;
+    use crate::ir::generic::Spread;
     use crate::sema::sharing::Attr;
     let mut out = Vec::new();
     for r in reds {
@@ -296,7 +279,7 @@ pub fn check(
 /// frame or its device copy), LOCAL = each thread's copy of the section.
 pub fn render(
     file: &crate::source::SourceFile,
-    g: &crate::lower::generic::Generic,
+    g: &crate::ir::generic::Generic,
     o: &mut String,
 ) -> bool {
     use std::fmt::Write;
@@ -378,7 +361,7 @@ pub fn construct_arrays(
     vars: &[crate::sema::sharing::VarAttr],
     scalar_reds: usize,
     diags: &mut Vec<Diagnostic>,
-) -> Vec<crate::lower::ir::ArrayReduction> {
+) -> Vec<crate::ir::ArrayReduction> {
     let mut out = Vec::new();
     for v in vars {
         let crate::sema::sharing::Attr::ArrayReduction {
@@ -390,7 +373,7 @@ pub fn construct_arrays(
             continue;
         };
         match bounds(&v.sym.name, &v.sym.ty, sections, v.span) {
-            Ok(b) => out.push(crate::lower::ir::ArrayReduction {
+            Ok(b) => out.push(crate::ir::ArrayReduction {
                 var: v.sym.name.clone(),
                 ty: v.sym.ty.clone(),
                 arith: *arith,

@@ -20,8 +20,8 @@
 //! the construct in the block (a barrier ends each combine), so nothing is
 //! allocated or freed in the kernel.
 
-use super::array_generic::TeamArrayRed;
 use crate::diag::Diagnostic;
+use crate::ir::reduction::TeamArrayRed;
 use std::collections::BTreeSet;
 
 /// Keeps the reductions whose length the host can evaluate before the

@@ -16,10 +16,12 @@
 //! expansions of the SPMD kernels (per-block partials and the last block,
 //! lock, atomics, or the fold of a launch of one gang).
 
-use super::{gang_level, Builtin, Exp, RedForm, RedLoop, Step};
+use super::gang_level;
 use crate::directives::Model;
-use crate::lower::generic::{red_list, Generic};
-use crate::lower::ir::{Level, Region};
+use crate::ir::generic::red_list;
+use crate::ir::generic::Generic;
+use crate::ir::reduction::{Builtin, Exp, RedForm, RedLoop, Step};
+use crate::ir::{Level, Region};
 
 pub(super) fn build(r: &Region, g: &Generic, mut f: RedForm) -> RedForm {
     let lid = 0;

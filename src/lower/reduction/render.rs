@@ -2,8 +2,8 @@
 //! seed 001's examples, followed by what each builtin expands to. It is what
 //! a user reads to see why their reduction became the CUDA it became.
 
-use super::{Exp, Gang, Holders, RedForm, Step};
-use crate::lower::ir::{Level, Region, Size};
+use crate::ir::reduction::{Exp, Gang, Holders, RedForm, Step};
+use crate::ir::{Level, Region, Size};
 use crate::source::SourceFile;
 use std::fmt::Write;
 
@@ -283,7 +283,7 @@ fn team_lines(file: &SourceFile, r: &Region, o: &mut String) -> bool {
                     o,
                     "  team:       line {}: {}: each thread's private copy starts at the identity; warp trees over the team's lanes, one value per warp in shared memory; thread 0 combines them into the variable {}",
                     file.line_of(pragma.start),
-                    crate::lower::generic::red_list(reds),
+                    crate::ir::generic::red_list(reds),
                     if at_join {
                         "after named barrier 4, before the join"
                     } else {
@@ -336,7 +336,7 @@ fn team_form(
     file: &SourceFile,
     pragma: crate::source::Span,
     construct: &str,
-    reds: &[crate::lower::generic::GenRed],
+    reds: &[crate::ir::generic::GenRed],
     lid: u32,
     o: &mut String,
 ) {

@@ -183,6 +183,11 @@ pub struct Region {
 }
 
 impl Region {
+    /// Threads per tile of OpenACC `tile(...)` (the product of the sizes).
+    pub fn tile_threads(&self) -> u64 {
+        self.tile.iter().product::<u64>().max(1)
+    }
+
     /// Whether the kernel refers to `v` (reductions always: the kernel
     /// combines into them; lastprivate ones too: the kernel stores them,
     /// even when the loop never names them).

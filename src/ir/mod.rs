@@ -1,0 +1,22 @@
+//! The region IR: what lowering decided, in types only. Lowering builds it
+//! from the analysed C and the checked directives; the emitter reads it and
+//! nothing earlier (besides source spans and diagnostics) to spell CUDA.
+//!
+//! Architecture invariant: `ir` imports nothing from `lower` or `emit`; no
+//! function here reads C or writes CUDA (small constructors and accessors
+//! only).
+
+pub mod atomic;
+pub mod c;
+pub mod data;
+pub mod declare;
+pub mod generic;
+pub mod localtype;
+pub mod orphan;
+pub mod privarray;
+pub mod reduction;
+pub mod region;
+pub mod staging;
+pub mod team_limit;
+
+pub use region::*;
