@@ -297,7 +297,7 @@ fn fixture_options_come_from_x_opts() {
     assert_eq!(o.shared_budget, 96);
     assert_eq!(
         Some(o.reduction_strategy),
-        pragma2cuda::lower::reduction::Strategy::parse("lock")
+        pragma2cuda::ir::reduction::Strategy::parse("lock")
     );
     fs::write(c.with_extension("opts"), "--emit=plan\n").unwrap();
     assert!(options(&c, Emit::Cuda)

@@ -30,7 +30,7 @@ pub fn options(p: &Path, emit: Emit) -> Result<Options, String> {
         match flag {
             "--reduction-strategy" => {
                 o.reduction_strategy =
-                    pragma2cuda::lower::reduction::Strategy::parse(value).ok_or_else(bad)?
+                    pragma2cuda::ir::reduction::Strategy::parse(value).ok_or_else(bad)?
             }
             "--shared-budget" => o.shared_budget = value.parse().map_err(|_| bad())?,
             _ => return Err(bad()),
