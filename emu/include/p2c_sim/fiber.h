@@ -61,7 +61,45 @@ extern "C" void p2c_sim_fiber_switch(void **save_sp, void *load_sp);
 extern "C" void p2c_sim_fiber_entry();
 #endif
 
+// ThreadSanitizer's fiber API: each fiber is a TSan context of its own, switched without
+// synchronization (__tsan_switch_to_fiber_no_sync), so races between the threads of a
+// block stay visible; the emulator's barriers and collectives synchronize through mutexes
+// and atomics that TSan sees. tsan_* are no-ops in plain builds.
+#ifdef __SANITIZE_THREAD__
+extern "C" {
+void *__tsan_get_current_fiber(void);
+void *__tsan_create_fiber(unsigned flags);
+void __tsan_switch_to_fiber(void *fiber, unsigned flags);
+void __tsan_acquire(void *addr);
+void __tsan_release(void *addr);
+void AnnotateIgnoreReadsBegin(const char *f, int l);
+void AnnotateIgnoreReadsEnd(const char *f, int l);
+void AnnotateIgnoreWritesBegin(const char *f, int l);
+void AnnotateIgnoreWritesEnd(const char *f, int l);
+}
+#endif
+
 namespace p2c_sim {
+
+#ifdef __SANITIZE_THREAD__
+inline void tsan_acquire(void *a) { __tsan_acquire(a); }
+inline void tsan_release(void *a) { __tsan_release(a); }
+// The scheduler's own reads and writes of fiber state are not checked (it runs between
+// fibers on their OS thread; its edges to them are the explicit acquire/release below).
+inline void tsan_ignore_begin() {
+    AnnotateIgnoreReadsBegin(__FILE__, __LINE__);
+    AnnotateIgnoreWritesBegin(__FILE__, __LINE__);
+}
+inline void tsan_ignore_end() {
+    AnnotateIgnoreWritesEnd(__FILE__, __LINE__);
+    AnnotateIgnoreReadsEnd(__FILE__, __LINE__);
+}
+#else
+inline void tsan_acquire(void *) {}
+inline void tsan_release(void *) {}
+inline void tsan_ignore_begin() {}
+inline void tsan_ignore_end() {}
+#endif
 
 // Bytes of stack per fiber (a CUDA thread): env P2C_SIM_STACK_KB, default 8 MiB like an OS
 // thread's. Reserved, not committed: pages are backed only when touched.
@@ -81,7 +119,32 @@ struct FiberContext {
 #else
     void *sp = nullptr;
 #endif
+#ifdef __SANITIZE_THREAD__
+    void *tsan = nullptr;  // its TSan context: the OS thread's own, or a created fiber's
+#endif
 };
+
+// Before switching into `to` (TSan: its context, with no implied synchronization).
+// Contexts get their TSan context on first use, under the scheduler's ignore (fiber_start,
+// FiberSched); the switch reads it unchecked as well.
+inline void fiber_switch_hook(FiberContext &to) {
+#ifdef __SANITIZE_THREAD__
+    tsan_ignore_begin();
+    void *t = to.tsan;
+    tsan_ignore_end();
+    __tsan_switch_to_fiber(t, 1 /* __tsan_switch_to_fiber_no_sync */);
+#else
+    (void)to;
+#endif
+}
+inline void fiber_tsan_init(FiberContext &c, bool own_thread) {
+#ifdef __SANITIZE_THREAD__
+    if (!c.tsan) c.tsan = own_thread ? __tsan_get_current_fiber() : __tsan_create_fiber(0);
+#else
+    (void)c;
+    (void)own_thread;
+#endif
+}
 
 // A fiber's stack: mapped once with a guard page below it, reused for every block.
 struct FiberStack {
@@ -109,6 +172,7 @@ struct FiberStack {
 #if P2C_SIM_UCONTEXT
 inline void fiber_start(FiberContext &f, FiberStack &s, void (*fn)(void *), void *arg) {
     s.ensure();
+    fiber_tsan_init(f, false);
     getcontext(&f.uc);
     f.uc.uc_stack.ss_sp = s.base + 4096;
     f.uc.uc_stack.ss_size = s.bytes - 4096;
@@ -125,12 +189,16 @@ inline void fiber_start(FiberContext &f, FiberStack &s, void (*fn)(void *), void
                 4, static_cast<unsigned>(p), static_cast<unsigned>(p >> 32),
                 static_cast<unsigned>(f2), static_cast<unsigned>(f2 >> 32));
 }
-inline void fiber_switch(FiberContext &from, FiberContext &to) { swapcontext(&from.uc, &to.uc); }
+inline void fiber_switch(FiberContext &from, FiberContext &to) {
+    fiber_switch_hook(to);
+    swapcontext(&from.uc, &to.uc);
+}
 #else
 // Lays out a frame that p2c_sim_fiber_switch "returns" through into p2c_sim_fiber_entry
 // with r12 = arg and r13 = fn, the stack 16-byte aligned at the call.
 inline void fiber_start(FiberContext &f, FiberStack &s, void (*fn)(void *), void *arg) {
     s.ensure();
+    fiber_tsan_init(f, false);
     uintptr_t top = reinterpret_cast<uintptr_t>(s.base + s.bytes) & ~uintptr_t(15);
     auto *w = reinterpret_cast<uint64_t *>(top);
     uint32_t mxcsr;
@@ -150,6 +218,7 @@ inline void fiber_start(FiberContext &f, FiberStack &s, void (*fn)(void *), void
     f.sp = &w[-10];
 }
 inline void fiber_switch(FiberContext &from, FiberContext &to) {
+    fiber_switch_hook(to);
     p2c_sim_fiber_switch(&from.sp, to.sp);
 }
 #endif

@@ -304,8 +304,12 @@ struct FiberSched {
 // Set on a slot's OS thread while it runs blocks; cur is the running fiber.
 inline thread_local FiberSched *tsched = nullptr;
 
-// Back to the scheduler; returns when it resumes this fiber.
-inline void fiber_yield(FiberSched &S, Fiber &f) { fiber_switch(f.context, S.main); }
+// Back to the scheduler; returns when it resumes this fiber (after what the scheduler
+// did before resuming it: TSan edge from fiber_resume).
+inline void fiber_yield(FiberSched &S, Fiber &f) {
+    fiber_switch(f.context, S.main);
+    tsan_acquire(&f.tc);
+}
 
 // Atomics between yields; 1 with env P2C_SIM_INTERLEAVE=1 (a switch at every atomic and
 // fence, which interleaves the threads of a block as finely as the emulator can).
@@ -570,10 +574,12 @@ inline auto warp_collective(const char *what, WarpOp op, unsigned mask, uint64_t
 #if P2C_SIM_FIBERS
 inline void fiber_main(void *p) {
     Fiber &f = *static_cast<Fiber *>(p);
+    tsan_acquire(&f.tc);
     FiberSched &S = *tsched;
     S.launch->invoke(S.launch->args);
     thread_exit(f.tc);
     f.state = FiberState::Done;
+    tsan_release(&f.state);  // the block's end happens after everything this thread did
     fiber_yield(S, f);
     __builtin_unreachable();
 }
@@ -585,7 +591,10 @@ inline void fiber_resume(FiberSched &S, Fiber &f) {
     f.state = FiberState::Ready;
     f.spun = false;
     f.atomics = 0;
+    tsan_release(&f.tc);
+    tsan_ignore_end();
     fiber_switch(S.main, f.context);
+    tsan_ignore_begin();
     S.cur = nullptr;
     tctx = nullptr;
 }
@@ -609,7 +618,7 @@ inline unsigned fiber_pass(FiberSched &S, unsigned n, unsigned &live, bool &prog
         Fiber &f = *S.fibers[t];
         if (f.state == FiberState::Done) continue;
         if (f.state == FiberState::Blocked &&
-            f.wait_word->load(std::memory_order_acquire) == f.wait_old) {
+            f.wait_word->load(std::memory_order_relaxed) == f.wait_old) {
             if (!oldest || f.blocked_since < oldest->blocked_since) oldest = &f;
             continue;
         }
@@ -624,6 +633,7 @@ inline unsigned fiber_pass(FiberSched &S, unsigned n, unsigned &live, bool &prog
 // Runs block B.current of L to its end: one fiber per thread, round robin.
 inline void fiber_block(FiberSched &S, Launch &L, Block &B) {
     const unsigned n = L.nthreads, bx = L.block.x, by = L.block.y;
+    tsan_ignore_begin();
     for (unsigned t = 0; t < n; ++t) {
         Fiber &f = *S.fibers[t];
         f.tc = ThreadCtx{&L, &B, t, t / 32, t % 32};
@@ -651,6 +661,8 @@ inline void fiber_block(FiberSched &S, Launch &L, Block &B) {
             fiber_deadlock(S, *oldest, deadlock_why());
         }
     }
+    tsan_ignore_end();
+    for (unsigned t = 0; t < n; ++t) tsan_acquire(&S.fibers[t]->state);
 }
 
 // The OS thread of block slot `slot`: runs the grid's blocks it takes, one at a time.
@@ -658,6 +670,7 @@ inline void fiber_slot(Launch &L, unsigned slot) {
     static thread_local FiberSched *mine = nullptr;
     if (!mine) mine = new FiberSched;  // never freed: exit() may run on a fiber's stack
     FiberSched &S = *mine;
+    fiber_tsan_init(S.main, true);
     while (S.fibers.size() < L.nthreads) S.fibers.push_back(std::make_unique<Fiber>());
     S.launch = &L;
     tsched = &S;
