@@ -100,7 +100,11 @@ fn key_from(gxx: &Path, version: &str, emu_include: &Path, flags: &[OsString]) -
         put(f.as_encoded_bytes());
     }
     for file in header_files(emu_include)? {
-        put(file.strip_prefix(emu_include).ok()?.as_os_str().as_encoded_bytes());
+        put(file
+            .strip_prefix(emu_include)
+            .ok()?
+            .as_os_str()
+            .as_encoded_bytes());
         put(&std::fs::read(&file).ok()?);
     }
     Some(format!(
