@@ -2,8 +2,9 @@
 //
 // Lets g++ compile a CUDA .cu file unchanged and run it on the CPU:
 //   g++ -std=c++20 -O1 -pthread -DP2C_SIMT_EMULATOR -I emu/include -x c++ prog.cu -o prog
-// Every CUDA thread of a block is an OS thread; blocks of a grid run one after another
-// (or up to K at once with -DP2C_SIM_CONCURRENT_BLOCKS=K).
+// The CUDA threads of a block are fibers of one OS thread (OS threads under ThreadSanitizer
+// or with -DP2C_SIM_FIBERS=0); blocks of a grid run one after another (or up to K at once,
+// on K OS threads, with -DP2C_SIM_CONCURRENT_BLOCKS=K).
 // See emu/README.md for what is supported and the known limits.
 #ifndef P2C_SIM_CUDA_RUNTIME_H
 #define P2C_SIM_CUDA_RUNTIME_H
@@ -54,6 +55,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "p2c_sim/fiber.h"
 #include "p2c_sim/types.h"
 #include "p2c_sim/sched.h"
 #include "p2c_sim/device.h"

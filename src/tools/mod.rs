@@ -2,6 +2,7 @@
 //! `suite` (run third-party test programs through `verify`).
 
 pub mod compare;
+pub mod emu_pch;
 pub mod emu_shared;
 pub mod leftover;
 pub mod run;

@@ -10,6 +10,7 @@ use crate::cli::{io_message, read_input, Input, VerifyArgs};
 use crate::directives::Model;
 use crate::source::mask::find_pragmas;
 use std::collections::BTreeSet;
+use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
@@ -437,22 +438,34 @@ pub fn build_emulator(
         .map_err(|e| format!("cannot read `{}`: {}", cu_file.display(), io_message(&e)))?;
     let m = Models::of(&text).union(extra.models);
     let (source, blocks) = concurrent_source(cu_file, &text, inputs.concurrent_blocks, out)?;
-    let mut cmd = Command::new(gxx);
-    cmd.args(["-std=c++20", "-O1", "-pthread", "-DP2C_SIMT_EMULATOR"]);
+    // The flags the emulator headers see, in the order of the build: also
+    // those of its precompiled header, which goes before the `-I emu`.
+    let mut pre: Vec<OsString> = ["-std=c++20", "-O1", "-pthread", "-DP2C_SIMT_EMULATOR"]
+        .iter()
+        .map(OsString::from)
+        .collect();
     if let Some(k) = blocks {
-        cmd.arg(format!("-DP2C_SIM_CONCURRENT_BLOCKS={k}"));
+        pre.push(format!("-DP2C_SIM_CONCURRENT_BLOCKS={k}").into());
+    }
+    if sanitizer == Sanitizer::Thread {
+        pre.extend(["-fsanitize=thread", "-g"].map(OsString::from));
+    }
+    let mut post: Vec<OsString> = vec!["-I".into(), emu.into()];
+    post.extend(m.host_flags().into_iter().map(OsString::from));
+    post.extend(inputs.include_args().into_iter().map(OsString::from));
+    post.extend(inputs.flags.iter().map(OsString::from));
+    let pch = super::emu_pch::pch_dir(gxx, emu, &[pre.clone(), post.clone()].concat());
+    let mut cmd = Command::new(gxx);
+    cmd.args(&pre);
+    if blocks.is_some() {
         if let Some(dir) = cu_file.parent().filter(|d| !d.as_os_str().is_empty()) {
             cmd.arg("-iquote").arg(dir);
         }
     }
-    if sanitizer == Sanitizer::Thread {
-        cmd.args(["-fsanitize=thread", "-g"]);
+    if let Some(pch) = pch {
+        cmd.arg("-I").arg(pch);
     }
-    cmd.arg("-I")
-        .arg(emu)
-        .args(m.host_flags())
-        .args(inputs.include_args())
-        .args(&inputs.flags)
+    cmd.args(&post)
         .args(["-x", "c++"])
         .arg(&source)
         .args(["-x", "none"])

@@ -248,6 +248,7 @@ namespace p2c_sim {
 // patterns (write; fence; flag) are seen as ordered.
 inline std::atomic<uint32_t> fence_word{0};
 inline void fence() {
+    atomic_point();
     fence_word.fetch_add(1, std::memory_order_seq_cst);
 #ifndef __SANITIZE_THREAD__
     std::atomic_thread_fence(std::memory_order_seq_cst);
@@ -263,6 +264,7 @@ inline void __threadfence_system() { p2c_sim::fence(); }
 namespace p2c_sim {
 template <class T>
 inline std::atomic_ref<T> aref(T *p) {
+    atomic_point();
     return std::atomic_ref<T>(*p);
 }
 template <class T, class F>
@@ -346,8 +348,9 @@ P2C_SIM_ATOMIC_BITS(unsigned long long)
 
 #define P2C_SIM_ATOMIC_CAS(T)                                                              \
     inline T atomicCAS(T *address, T compare, T val) {                                     \
-        p2c_sim::aref(address).compare_exchange_strong(compare, val,                       \
-                                                        std::memory_order_seq_cst);        \
+        if (!p2c_sim::aref(address).compare_exchange_strong(compare, val,                  \
+                                                             std::memory_order_seq_cst))   \
+            p2c_sim::spin_point(); /* a failed CAS is how spin locks wait */               \
         return compare;                                                                    \
     }                                                                                      \
     P2C_SIM_ATOMIC_SCOPES(T, atomicCAS, (T * a, T c, T v), (a, c, v))
@@ -416,11 +419,22 @@ inline long long __double_as_longlong(double x) { return std::bit_cast<long long
 template <class T>
 inline T __ldg(const T *p) { return *p; }
 inline long long clock64() {
+    p2c_sim::atomic_point();  // clock polling loops must let the other threads run
     return std::chrono::duration_cast<std::chrono::nanoseconds>(
                std::chrono::steady_clock::now().time_since_epoch())
         .count();
 }
-inline void __nanosleep(unsigned ns) { std::this_thread::sleep_for(std::chrono::nanoseconds(ns)); }
+// A fiber yields to the other threads of its block instead of sleeping.
+inline void __nanosleep(unsigned ns) {
+#if P2C_SIM_FIBERS
+    (void)ns;
+    if (p2c_sim::tsched) {
+        p2c_sim::spin_point();
+        return;
+    }
+#endif
+    std::this_thread::sleep_for(std::chrono::nanoseconds(ns));
+}
 
 // ---- math ---------------------------------------------------------------------------------
 // CUDA's global min/max overloads (the host has only std::min/std::max).

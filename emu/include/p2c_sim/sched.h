@@ -15,6 +15,17 @@
 #define P2C_SIM_YIELDS 2
 #endif
 
+// P2C_SIM_FIBERS=1 (the default): the threads of a block are fibers of one OS thread
+// (fiber.h), switched at every barrier, warp collective and spin-wait point. 0: one OS
+// thread per CUDA thread (the default under ThreadSanitizer, which then sees real threads).
+#ifndef P2C_SIM_FIBERS
+#ifdef __SANITIZE_THREAD__
+#define P2C_SIM_FIBERS 0
+#else
+#define P2C_SIM_FIBERS 1
+#endif
+#endif
+
 namespace p2c_sim {
 
 // ---- diagnostics ----------------------------------------------------------------------
@@ -58,6 +69,14 @@ inline double load_factor() {
     return r < 1.0 ? 1.0 : (r > 30.0 ? 30.0 : r);
 }
 
+// Why a wait is called a deadlock, for the message (set just before describing it).
+inline thread_local char deadlock_reason[128] = "";
+inline const char *deadlock_why() { return deadlock_reason; }
+inline void set_deadlock_why_timeout() {
+    std::snprintf(deadlock_reason, sizeof deadlock_reason, "waited more than %g s",
+                  deadlock_seconds());
+}
+
 // ---- futex ----------------------------------------------------------------------------
 static_assert(sizeof(std::atomic<uint32_t>) == sizeof(uint32_t));
 
@@ -97,7 +116,10 @@ inline void wait_while_equal(std::atomic<uint32_t> &a, uint32_t old, Describe &&
         if (now >= deadline) {
             // Past the limit: scaled by the machine's load it may not be a deadlock yet.
             deadline = allowed(load_factor());
-            if (now >= deadline) describe();
+            if (now >= deadline) {
+                set_deadlock_why_timeout();
+                describe();
+            }
         }
         auto left = std::chrono::duration_cast<std::chrono::nanoseconds>(deadline - now);
         if (left > std::chrono::seconds(1)) left = std::chrono::seconds(1);
@@ -252,6 +274,95 @@ inline ThreadCtx &ctx(const char *what) {
          threadIdx.z, blockIdx.x, blockIdx.y, blockIdx.z, buf);
 }
 
+// ---- fibers: waiting inside a block ----------------------------------------------------
+#if P2C_SIM_FIBERS
+enum class FiberState : uint8_t { Ready, Blocked, Done };
+
+// One CUDA thread run as a fiber of its block slot's OS thread.
+struct Fiber {
+    FiberContext context;
+    FiberStack stack;
+    ThreadCtx tc;
+    uint3 tid{0, 0, 0};
+    FiberState state = FiberState::Ready;
+    bool deadlocked = false;  // resumed only to report the deadlock it is part of
+    bool spun = false;        // its last switch was a spin-wait point (no progress)
+    unsigned atomics = 0;     // atomics since its last switch
+    std::atomic<uint32_t> *wait_word = nullptr;  // Blocked: runnable once *wait_word != wait_old
+    uint32_t wait_old = 0;
+    std::chrono::steady_clock::time_point blocked_since{};
+};
+
+// The scheduler of one block slot: its OS thread's own context and the block's fibers.
+struct FiberSched {
+    FiberContext main;
+    std::vector<std::unique_ptr<Fiber>> fibers;
+    Fiber *cur = nullptr;
+    Launch *launch = nullptr;
+};
+
+// Set on a slot's OS thread while it runs blocks; cur is the running fiber.
+inline thread_local FiberSched *tsched = nullptr;
+
+// Back to the scheduler; returns when it resumes this fiber (after what the scheduler
+// did before resuming it: TSan edge from fiber_resume).
+inline void fiber_yield(FiberSched &S, Fiber &f) {
+    fiber_switch(f.context, S.main);
+    tsan_acquire(&f.tc);
+}
+
+// Atomics between yields; 1 with env P2C_SIM_INTERLEAVE=1 (a switch at every atomic and
+// fence, which interleaves the threads of a block as finely as the emulator can).
+inline unsigned atomics_per_yield() {
+    static const unsigned n = [] {
+        const char *e = std::getenv("P2C_SIM_INTERLEAVE");
+        return e && *e && *e != '0' ? 1u : 64u;
+    }();
+    return n;
+}
+#endif
+
+// A thread of a block waits while a == old: a fiber yields to its block's scheduler, which
+// resumes it once the word changed (or, when no thread of the block can run, to describe
+// the deadlock); an OS thread sleeps on a futex with a deadline.
+template <class Describe>
+inline void block_wait(std::atomic<uint32_t> &a, uint32_t old, Describe &&describe) {
+#if P2C_SIM_FIBERS
+    FiberSched &S = *tsched;
+    Fiber &f = *S.cur;
+    while (a.load(std::memory_order_acquire) == old) {
+        f.state = FiberState::Blocked;
+        f.wait_word = &a;
+        f.wait_old = old;
+        f.blocked_since = std::chrono::steady_clock::now();
+        fiber_yield(S, f);
+        if (f.deadlocked) describe();
+    }
+#else
+    wait_while_equal(a, old, describe);
+#endif
+}
+
+// A spin-wait point (__nanosleep, a failed atomicCAS, clock64): let the other threads of
+// the block run. Only fibers need it; OS threads are preempted.
+inline void spin_point() {
+#if P2C_SIM_FIBERS
+    if (FiberSched *S = tsched; S && S->cur) {
+        S->cur->spun = true;
+        fiber_yield(*S, *S->cur);
+    }
+#endif
+}
+
+// Every atomic and fence: a fiber yields after atomics_per_yield() of them, so a polling
+// loop on an atomic (or P2C_SIM_INTERLEAVE) lets the others run.
+inline void atomic_point() {
+#if P2C_SIM_FIBERS
+    if (FiberSched *S = tsched; S && S->cur && ++S->cur->atomics >= atomics_per_yield())
+        fiber_yield(*S, *S->cur);
+#endif
+}
+
 // ---- named barriers / __syncthreads -------------------------------------------------------
 inline unsigned live_lanes(Block &L, unsigned w) {
     return L.warps[w].existing & ~L.warps[w].exited.load(std::memory_order_seq_cst);
@@ -330,16 +441,16 @@ inline BarrierResult barrier(const char *what, unsigned id, unsigned count, bool
         completed = barrier_try_complete(L, id);
     }
     if (wait && !completed) {
-        wait_while_equal(b.gen, my_gen, [&] {
+        block_wait(b.gen, my_gen, [&] {
             unsigned arrived = 0;
             {
                 std::lock_guard<std::mutex> g(b.m);
                 arrived = b.warps_arrived;
             }
             fail_at(what,
-                    "deadlock: waited more than %g s at barrier %u (expects %u threads = %u "
+                    "deadlock: %s at barrier %u (expects %u threads = %u "
                     "warps, %u warps complete)",
-                    deadlock_seconds(), id, count, count / 32, arrived);
+                    deadlock_why(), id, count, count / 32, arrived);
         });
     }
     if (!wait) return {0, 0, 0};
@@ -439,16 +550,16 @@ inline auto warp_collective(const char *what, WarpOp op, unsigned mask, uint64_t
     if (completed) {
         if (mask != bit) futex_wake_all(&slot->done);
     } else {
-        wait_while_equal(slot->done, 0, [&] {
+        block_wait(slot->done, 0, [&] {
             unsigned arrived;
             {
                 std::lock_guard<std::mutex> g(w.m);
                 arrived = slot->arrived;
             }
             fail_at(what,
-                    "deadlock: waited more than %g s (warp %u, mask 0x%08x, arrived 0x%08x, "
+                    "deadlock: %s (warp %u, mask 0x%08x, arrived 0x%08x, "
                     "missing 0x%08x)",
-                    deadlock_seconds(), c.warp, mask, arrived, mask & ~arrived);
+                    deadlock_why(), c.warp, mask, arrived, mask & ~arrived);
         });
     }
     auto result = read(static_cast<const uint64_t *>(slot->vals), c.lane);
@@ -458,6 +569,133 @@ inline auto warp_collective(const char *what, WarpOp op, unsigned mask, uint64_t
     }
     return result;
 }
+
+// ---- fiber scheduler --------------------------------------------------------------------
+#if P2C_SIM_FIBERS
+inline void fiber_main(void *p) {
+    Fiber &f = *static_cast<Fiber *>(p);
+    tsan_acquire(&f.tc);
+    FiberSched &S = *tsched;
+    S.launch->invoke(S.launch->args);
+    thread_exit(f.tc);
+    f.state = FiberState::Done;
+    tsan_release(&f.state);  // the block's end happens after everything this thread did
+    fiber_yield(S, f);
+    __builtin_unreachable();
+}
+
+inline void fiber_resume(FiberSched &S, Fiber &f) {
+    S.cur = &f;
+    tctx = &f.tc;
+    threadIdx = f.tid;
+    f.state = FiberState::Ready;
+    f.spun = false;
+    f.atomics = 0;
+    tsan_release(&f.tc);
+    tsan_ignore_end();
+    fiber_switch(S.main, f.context);
+    tsan_ignore_begin();
+    S.cur = nullptr;
+    tctx = nullptr;
+}
+
+// No thread of the block can run: resume a blocked one to print what it waits for (its
+// wait describes and aborts).
+[[noreturn]] inline void fiber_deadlock(FiberSched &S, Fiber &f, const char *why) {
+    std::snprintf(deadlock_reason, sizeof deadlock_reason, "%s", why);
+    f.deadlocked = true;
+    fiber_resume(S, f);
+    fail("internal error: a deadlocked thread did not report");
+}
+
+// One pass over the block's fibers: resumes every runnable one once. Returns how many ran
+// and whether any made progress (ran other than from a spin-wait point); *oldest: the
+// longest blocked fiber.
+inline unsigned fiber_pass(FiberSched &S, unsigned n, unsigned &live, bool &progress,
+                           Fiber *&oldest) {
+    unsigned ran = 0;
+    for (unsigned t = 0; t < n; ++t) {
+        Fiber &f = *S.fibers[t];
+        if (f.state == FiberState::Done) continue;
+        if (f.state == FiberState::Blocked &&
+            f.wait_word->load(std::memory_order_relaxed) == f.wait_old) {
+            if (!oldest || f.blocked_since < oldest->blocked_since) oldest = &f;
+            continue;
+        }
+        fiber_resume(S, f);
+        ++ran;
+        if (f.state == FiberState::Done) --live;
+        if (!f.spun) progress = true;
+    }
+    return ran;
+}
+
+// Runs block B.current of L to its end: one fiber per thread, round robin.
+inline void fiber_block(FiberSched &S, Launch &L, Block &B) {
+    const unsigned n = L.nthreads, bx = L.block.x, by = L.block.y;
+    tsan_ignore_begin();
+    for (unsigned t = 0; t < n; ++t) {
+        Fiber &f = *S.fibers[t];
+        f.tc = ThreadCtx{&L, &B, t, t / 32, t % 32};
+        f.tid = uint3{t % bx, (t / bx) % by, t / (bx * by)};
+        f.state = FiberState::Ready;
+        f.deadlocked = false;
+        fiber_start(f.context, f.stack, fiber_main, &f);
+    }
+    unsigned live = n;
+    unsigned passes = 0;
+    while (live > 0) {
+        bool progress = false;
+        Fiber *oldest = nullptr;
+        if (fiber_pass(S, n, live, progress, oldest) == 0)
+            fiber_deadlock(S, *oldest, "every thread of the block waits, none can run");
+        if (progress && ++passes < 256) continue;  // check the clock now and then only
+        passes = 0;
+        if (!progress) sched_yield();  // spinning on another block (another OS thread)
+        if (!oldest) continue;
+        const double waited = std::chrono::duration<double>(
+                                  std::chrono::steady_clock::now() - oldest->blocked_since)
+                                  .count();
+        if (waited > deadlock_seconds() && waited > deadlock_seconds() * load_factor()) {
+            set_deadlock_why_timeout();
+            fiber_deadlock(S, *oldest, deadlock_why());
+        }
+    }
+    tsan_ignore_end();
+    for (unsigned t = 0; t < n; ++t) tsan_acquire(&S.fibers[t]->state);
+}
+
+// The OS thread of block slot `slot`: runs the grid's blocks it takes, one at a time.
+inline void fiber_slot(Launch &L, unsigned slot) {
+    static thread_local FiberSched *mine = nullptr;
+    if (!mine) mine = new FiberSched;  // never freed: exit() may run on a fiber's stack
+    FiberSched &S = *mine;
+    fiber_tsan_init(S.main, true);
+    while (S.fibers.size() < L.nthreads) S.fibers.push_back(std::make_unique<Fiber>());
+    S.launch = &L;
+    tsched = &S;
+    Block &B = L.slots[slot];
+    blockDim = L.block;
+    gridDim = L.grid;
+    const unsigned long long gx = L.grid.x, gy = L.grid.y;
+    for (;;) {
+        const unsigned long long b = B.current;
+        if (b >= L.nblocks) break;
+        blockIdx = uint3{static_cast<unsigned>(b % gx), static_cast<unsigned>((b / gx) % gy),
+                         static_cast<unsigned>(b / (gx * gy))};
+        fiber_block(S, L, B);
+        B.reset_block();
+        B.current = L.next_block.fetch_add(1, std::memory_order_relaxed);
+    }
+    tsched = nullptr;
+    threadIdx = blockIdx = uint3{0, 0, 0};
+    blockDim = gridDim = dim3(1, 1, 1);
+    if (L.remaining.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+        L.done.store(1, std::memory_order_release);
+        futex_wake_all(&L.done);
+    }
+}
+#endif
 
 // ---- worker pool ----------------------------------------------------------------------
 inline void run_thread(Launch &L, unsigned slot, unsigned t) {
@@ -518,7 +756,11 @@ class Pool {
             wait_forever_while_equal(w->seq, seen);
             seen = w->seq.load(std::memory_order_acquire);
             if (shutdown_.load(std::memory_order_acquire)) return;
+#if P2C_SIM_FIBERS
+            fiber_slot(*current_, index);
+#else
             run_thread(*current_, index / current_->nthreads, index % current_->nthreads);
+#endif
         }
     }
 
@@ -544,7 +786,11 @@ class Pool {
 
     // Runs L on nthreads pool threads per slot and returns when all blocks are done.
     void run(Launch &L) {
+#if P2C_SIM_FIBERS
+        const unsigned total = L.nslots;  // one OS thread per block slot
+#else
         const unsigned total = L.nthreads * L.nslots;
+#endif
         while (workers_.size() < total) {
             auto w = std::make_unique<Worker>();
             Worker *raw = w.get();
