@@ -147,7 +147,9 @@ pub fn build_region(
     let d = &at.directive;
     let errors_before = error_count(diags);
     refuse_unlowered_clauses(d, diags);
-    let stmt_span = associated_statement(d, at, diags)?;
+    // A loop construct with no loop is a validation error
+    // (valid/loop_association.rs, E0205): it is never lowered.
+    let stmt_span = at.stmt?;
     let stmt = parsed_statement(tree, d, stmt_span, diags)?;
     let (tile, nest, loop_vars, collapse_note) = loop_nest(file, d, stmt, diags)?;
     let symbols = symbols::visible_at(tree.root()?, &file.text, stmt);
@@ -238,19 +240,12 @@ fn error_count(diags: &[Diagnostic]) -> usize {
     diags.iter().filter(|x| x.is_error()).count()
 }
 
-/// `copyin` on an offloaded OpenMP construct (E0451), clauses the lowering
-/// does not understand, and `gang` / `worker` / `vector` with arguments.
+/// Clauses the lowering does not understand, and `gang` / `worker` /
+/// `vector` with arguments. (`copyin` is a validation error.)
 fn refuse_unlowered_clauses(d: &Directive, diags: &mut Vec<Diagnostic>) {
     for c in &d.clauses {
         if d.model == Model::Omp && c.name == "copyin" {
-            diags.push(
-                Diagnostic::new(
-                    codes::DEVICE_COPYIN,
-                    c.span,
-                    "`copyin` on an offloaded construct is not allowed: threadprivate variables do not exist on the device",
-                )
-                .with_label("copyin on the device"),
-            );
+            // valid/copyin_on_device.rs reports it (E0451).
             continue;
         }
         if !lowered_clause(d.model, &c.name) {
@@ -286,25 +281,6 @@ fn refuse_unlowered_clauses(d: &Directive, diags: &mut Vec<Diagnostic>) {
             );
         }
     }
-}
-
-/// The statement the loop construct governs (E0205 when there is none).
-fn associated_statement(d: &Directive, at: &Attached, diags: &mut Vec<Diagnostic>) -> Option<Span> {
-    if at.stmt.is_none() {
-        diags.push(
-            Diagnostic::new(
-                codes::NO_ASSOCIATED_LOOP,
-                d.span,
-                format!(
-                    "`{} {}` must be followed by a for loop",
-                    d.model.as_str(),
-                    d.name
-                ),
-            )
-            .with_label("no statement follows"),
-        );
-    }
-    at.stmt
 }
 
 /// The statement's syntax node, unless tree-sitter found an error in it.
