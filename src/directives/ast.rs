@@ -145,6 +145,18 @@ impl Directive {
         self.clauses.iter().find(|c| c.name == name)
     }
 
+    /// Whether an OpenMP declare-target directive opens a range that `end
+    /// declare target` closes: `begin declare target`, or `declare target`
+    /// with no list and no `to` / `enter` / `link` clause.
+    pub fn opens_declare_target_range(&self) -> bool {
+        let listed = self.arg.is_some()
+            || self
+                .clauses
+                .iter()
+                .any(|c| matches!(c.name.as_str(), "to" | "enter" | "link"));
+        self.name == "begin declare target" || self.name == "declare target" && !listed
+    }
+
     /// The directive name split into its words.
     pub fn words(&self) -> impl Iterator<Item = &str> {
         self.name.split(' ')

@@ -5,7 +5,7 @@ use crate::diag::{codes, Diagnostic};
 use crate::directives::{Directive, Model};
 use crate::front::{Attached, CTree};
 use crate::ir::reduction::Strategy;
-use crate::ir::{ArrayReduction, Level, Reduction, Region, Schedule, Size};
+use crate::ir::{ArrayReduction, Reduction, Region, Schedule, Size};
 use crate::sema::loops::{self, int_literal, CanonLoop};
 use crate::sema::sharing::{self, Attr};
 use crate::sema::{symbols, uses, CType};
@@ -31,25 +31,13 @@ pub enum Kind {
     NotSupported,
 }
 
-/// OpenMP constructs lowered to kernels, with their schedule.
-fn omp_schedule(name: &str) -> Option<Schedule> {
-    match name {
-        "target teams distribute parallel for" | "target teams distribute parallel for simd" => {
-            Some(Schedule::GridStride)
-        }
-        "target parallel for" | "target parallel for simd" => Some(Schedule::BlockStride),
-        "target teams distribute" => Some(Schedule::BlockOnly),
-        _ => None,
-    }
-}
-
 /// Classifies a directive for the driver. `in_function`: the pragma is inside
 /// a function body (`acc declare` means a data region there).
 pub fn classify(d: &Directive, in_function: bool) -> Kind {
     use crate::ir::data::DataKind;
     match d.model {
         Model::Omp => {
-            if omp_schedule(&d.name).is_some() {
+            if super::shape::omp_schedule(&d.name).is_some() {
                 return Kind::Offload;
             }
             match d.name.as_str() {
@@ -134,19 +122,6 @@ fn lowered_clause(model: Model, name: &str) -> bool {
     }
 }
 
-fn clause_size(d: &Directive, name: &str) -> Option<Size> {
-    let c = d.clause(name)?;
-    let e = c.expr()?;
-    Some(match int_literal(&e.text) {
-        Some(v) if v >= 1 && v <= u32::MAX as i128 => Size::Fixed(v as u32),
-        _ => Size::Clause {
-            clause: name.to_string(),
-            expr: e.text.clone(),
-            span: e.span,
-        },
-    })
-}
-
 fn node_at<'t>(tree: &'t CTree, span: Span) -> Option<tree_sitter::Node<'t>> {
     let root = tree.root()?;
     let mut n = root.descendant_for_byte_range(span.start, span.end)?;
@@ -171,17 +146,107 @@ pub fn build_region(
     diags: &mut Vec<Diagnostic>,
 ) -> Option<Region> {
     let d = &at.directive;
-    let errors_before = diags.iter().filter(|x| x.is_error()).count();
+    let errors_before = error_count(diags);
+    refuse_unlowered_clauses(d, diags);
+    // A loop construct with no loop is a validation error
+    // (valid/loop_association.rs, E0205): it is never lowered.
+    let stmt_span = at.stmt?;
+    let stmt = parsed_statement(tree, d, stmt_span, diags)?;
+    let (tile, nest, loop_vars, collapse_note) = loop_nest(file, d, stmt, diags)?;
+    let symbols = symbols::visible_at(tree.root()?, &file.text, stmt);
+    let nest_types = loop_variable_types(&nest, &symbols, diags)?;
+    let (used, _calls) = uses::free_identifiers(stmt, &file.text);
+    let is_kernels = d.model == Model::Acc && d.name == "kernels loop";
+    let mut vars = sharing::decide(
+        d, is_kernels, &used, &symbols, &loop_vars, env, &file.text, diags,
+    );
+    shared_on_combined(d, &vars, stmt, &file.text, diags);
+    let hoisted = local_types(file, at, &symbols, &mut vars, &kernel, stmt_span, diags);
+    let (reductions, array_reductions) = reductions_of(&vars, diags);
+    let mut notes: Vec<String> = collapse_note.into_iter().collect();
+    let shape = match d.model {
+        Model::Omp => super::shape::omp(d)?,
+        Model::Acc => super::shape::acc(d, &mut notes),
+    };
+    super::shape::check_block_size(d, &shape, diags);
+    if error_count(diags) > errors_before {
+        return None;
+    }
+    let if_cond = launch_condition(file, d, diags)?;
+    let (function, function_start) = at
+        .function
+        .clone()
+        .map(|(n, s)| (n, s.start))
+        .unwrap_or_default();
+    let body = nest.last().map(|l| l.body).unwrap_or(stmt_span);
+    refuse_collapsed_lastprivate(&vars, &nest, diags)?;
+    let lastprivate_assigns = conditional_lastprivate_assignments(file, tree, body, &vars);
+    // Loop bounds and steps are evaluated on the host; the kernel needs only
+    // what the innermost body names.
+    let (body_uses, calls) = node_at(tree, body)
+        .map(|b| uses::free_identifiers(b, &file.text))
+        .unwrap_or_else(|| (used.clone(), Vec::new()));
+    let body_names: std::collections::BTreeSet<String> =
+        body_uses.into_iter().map(|u| u.name).collect();
+    let array_privates = super::privarray::loop_copies(&vars, &if_cond, diags)?;
+    let mut region = Region {
+        model: d.model,
+        construct: d.name.clone(),
+        pragma_text: written_pragma(file.slice(d.span), d),
+        pragma: d.span,
+        stmt: stmt_span,
+        function,
+        function_start,
+        line: file.origin(d.span.start).1,
+        kernel,
+        schedule: shape.schedule,
+        levels: shape.levels,
+        blocks: shape.blocks,
+        // A reduction's last block reads one partial per block: a grid-stride
+        // loop needs no more blocks than fill the GPU, so cap them.
+        max_blocks: if reductions.is_empty() && array_reductions.is_empty() {
+            65535
+        } else {
+            MAX_REDUCTION_BLOCKS
+        },
+        threads_x: shape.threads_x,
+        threads_y: shape.threads_y,
+        nest,
+        nest_types,
+        body,
+        body_names,
+        calls,
+        vars,
+        reductions,
+        array_privates,
+        local_types: hoisted,
+        array_reductions,
+        red: Default::default(),
+        if_cond,
+        notes,
+        generic: None,
+        lastprivate_assigns,
+        atomics: vec![],
+        in_order: vec![],
+        tile: vec![],
+    };
+    if !tile.is_empty() {
+        apply_tile(d, &mut region, tile, diags)?;
+    }
+    region.red = reduction::build(&region, strategy);
+    Some(region)
+}
+
+fn error_count(diags: &[Diagnostic]) -> usize {
+    diags.iter().filter(|x| x.is_error()).count()
+}
+
+/// Clauses the lowering does not understand, and `gang` / `worker` /
+/// `vector` with arguments. (`copyin` is a validation error.)
+fn refuse_unlowered_clauses(d: &Directive, diags: &mut Vec<Diagnostic>) {
     for c in &d.clauses {
         if d.model == Model::Omp && c.name == "copyin" {
-            diags.push(
-                Diagnostic::new(
-                    codes::DEVICE_COPYIN,
-                    c.span,
-                    "`copyin` on an offloaded construct is not allowed: threadprivate variables do not exist on the device",
-                )
-                .with_label("copyin on the device"),
-            );
+            // valid/copyin_on_device.rs reports it (E0451).
             continue;
         }
         if !lowered_clause(d.model, &c.name) {
@@ -217,21 +282,15 @@ pub fn build_region(
             );
         }
     }
-    let Some(stmt_span) = at.stmt else {
-        diags.push(
-            Diagnostic::new(
-                codes::NO_ASSOCIATED_LOOP,
-                d.span,
-                format!(
-                    "`{} {}` must be followed by a for loop",
-                    d.model.as_str(),
-                    d.name
-                ),
-            )
-            .with_label("no statement follows"),
-        );
-        return None;
-    };
+}
+
+/// The statement's syntax node, unless tree-sitter found an error in it.
+fn parsed_statement<'t>(
+    tree: &'t CTree,
+    d: &Directive,
+    stmt_span: Span,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<tree_sitter::Node<'t>> {
     let stmt = node_at(tree, stmt_span)?;
     if stmt.has_error() {
         diags.push(
@@ -245,7 +304,19 @@ pub fn build_region(
         );
         return None;
     }
-    // The loop nest (`tile(...)`: one loop per size, lower/tile.rs).
+    Some(stmt)
+}
+
+/// The loop nest (`tile(...)`: one loop per size, lower/tile.rs): the tile
+/// sizes, the collapsed loops, every loop's variable and the note for a
+/// non-rectangular nest.
+#[allow(clippy::type_complexity)]
+fn loop_nest(
+    file: &SourceFile,
+    d: &Directive,
+    stmt: tree_sitter::Node<'_>,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<(Vec<u64>, Vec<CanonLoop>, Vec<String>, Option<String>)> {
     let tile = match super::tile::sizes(d) {
         Ok(t) => t,
         Err(e) => {
@@ -273,7 +344,7 @@ pub fn build_region(
     };
     let asked = d.clause("collapse").map(|c| c.span).unwrap_or(d.span);
     let what = format!("collapse({depth})");
-    let nest: Vec<CanonLoop> = match loops::nest(
+    let mut nest: Vec<CanonLoop> = match loops::nest(
         stmt,
         &file.text,
         depth,
@@ -291,13 +362,21 @@ pub fn build_region(
     // loops run in order (lower/collapse.rs). Their variables stay loop
     // variables (predetermined private).
     let loop_vars: Vec<String> = nest.iter().map(|l| l.var.clone()).collect();
-    let mut nest = nest;
     let kept = super::collapse::rectangular_prefix(&nest);
     let collapse_note = (kept < nest.len()).then(|| super::collapse::note(&nest, kept));
     nest.truncate(kept);
-    let symbols = symbols::visible_at(tree.root()?, &file.text, stmt);
+    Some((tile, nest, loop_vars, collapse_note))
+}
+
+/// The unqualified scalar type of each collapsed loop's variable (E0302
+/// when one is not declared).
+fn loop_variable_types(
+    nest: &[CanonLoop],
+    symbols: &crate::sema::symbols::Scope,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<Vec<CType>> {
     let mut nest_types = Vec::new();
-    for l in &nest {
+    for l in nest {
         let ty = match &l.declared_type {
             Some(t) => t.clone(),
             None => match symbols.get(&l.var) {
@@ -320,15 +399,17 @@ pub fn build_region(
             derivs: vec![],
         });
     }
-    let (used, _calls) = uses::free_identifiers(stmt, &file.text);
-    let is_kernels = d.model == Model::Acc && d.name == "kernels loop";
-    let mut vars = sharing::decide(
-        d, is_kernels, &used, &symbols, &loop_vars, env, &file.text, diags,
-    );
-    shared_on_combined(d, &vars, stmt, &file.text, diags);
-    let hoisted = local_types(file, at, &symbols, &mut vars, &kernel, stmt_span, diags);
+    Some(nest_types)
+}
+
+/// The scalar and the array reductions of the region's variables, numbered
+/// in that order.
+fn reductions_of(
+    vars: &[sharing::VarAttr],
+    diags: &mut Vec<Diagnostic>,
+) -> (Vec<Reduction>, Vec<ArrayReduction>) {
     let mut reductions = Vec::new();
-    for v in &vars {
+    for v in vars {
         if let Attr::Reduction { op, arith, map } = v.attr {
             reductions.push(Reduction {
                 var: v.sym.name.clone(),
@@ -342,7 +423,7 @@ pub fn build_region(
         }
     }
     let mut array_reductions = Vec::new();
-    for v in &vars {
+    for v in vars {
         if let Attr::ArrayReduction {
             op,
             arith,
@@ -375,164 +456,22 @@ pub fn build_region(
     for (i, a) in array_reductions.iter_mut().enumerate() {
         a.rid = (reductions.len() + i) as u32;
     }
-    // Schedule and launch shape.
-    let mut notes: Vec<String> = collapse_note.into_iter().collect();
-    let has = |n: &str| d.clause(n).is_some();
-    let (schedule, levels, blocks, tx, ty) = match d.model {
-        Model::Omp => {
-            let schedule = omp_schedule(&d.name)?;
-            let mut levels = match schedule {
-                Schedule::GridStride => vec![Level::Gang, Level::Worker],
-                Schedule::BlockStride => vec![Level::Worker],
-                Schedule::BlockOnly => vec![Level::Gang],
-                Schedule::Sequential => vec![],
-            };
-            if d.name.ends_with(" simd") {
-                levels.push(Level::Vector);
-            }
-            let threads = match (
-                clause_size(d, "num_threads"),
-                clause_size(d, "thread_limit"),
-            ) {
-                (None, None) => Size::Fixed(256),
-                (Some(s), None) | (None, Some(s)) => s,
-                (Some(Size::Fixed(a)), Some(Size::Fixed(b))) => Size::Fixed(a.min(b)),
-                (Some(_), Some(_)) => {
-                    let e = |n: &str| {
-                        d.clause(n)
-                            .and_then(|c| c.expr())
-                            .map(|e| (e.text.clone(), e.span))
-                    };
-                    let ((a, span), (b, _)) = (
-                        e("num_threads").unwrap_or_default(),
-                        e("thread_limit").unwrap_or_default(),
-                    );
-                    Size::Clause {
-                        clause: "num_threads".into(),
-                        expr: format!("({a}) < ({b}) ? ({a}) : ({b})"),
-                        span,
-                    }
-                }
-            };
-            match schedule {
-                Schedule::GridStride => (
-                    schedule,
-                    levels,
-                    clause_size(d, "num_teams").unwrap_or(Size::FromTrip),
-                    threads,
-                    Size::Fixed(1),
-                ),
-                Schedule::BlockStride => {
-                    (schedule, levels, Size::Fixed(1), threads, Size::Fixed(1))
-                }
-                _ => (
-                    schedule,
-                    levels,
-                    clause_size(d, "num_teams").unwrap_or(Size::FromTrip),
-                    Size::Fixed(1),
-                    Size::Fixed(1),
-                ),
-            }
-        }
-        Model::Acc => {
-            let (gang, worker, vector) = (has("gang"), has("worker"), has("vector"));
-            let gangs = clause_size(d, "num_gangs");
-            let schedule = if d.name == "serial loop" || has("seq") {
-                Schedule::Sequential
-            } else if has("auto") && !gang && !worker && !vector {
-                notes.push(
-                    "`auto`: pragma2cuda runs the loop sequentially in each gang (always correct)"
-                        .to_string(),
-                );
-                Schedule::Sequential
-            } else if !gang && !worker && !vector {
-                notes.push(
-                    "no gang/worker/vector clause: pragma2cuda chose gang vector".to_string(),
-                );
-                Schedule::GridStride
-            } else if gang && (worker || vector) {
-                Schedule::GridStride
-            } else if gang {
-                Schedule::BlockOnly
-            } else {
-                Schedule::BlockStride
-            };
-            let implicit = !gang && !worker && !vector;
-            let tx = if vector || (implicit && schedule == Schedule::GridStride) {
-                clause_size(d, "vector_length").unwrap_or(Size::Fixed(if worker {
-                    32
-                } else {
-                    256
-                }))
-            } else {
-                Size::Fixed(1)
-            };
-            let ty = if worker && schedule != Schedule::Sequential {
-                clause_size(d, "num_workers").unwrap_or(Size::Fixed(if vector { 8 } else { 256 }))
-            } else {
-                Size::Fixed(1)
-            };
-            let blocks = match schedule {
-                _ if d.name == "serial loop" => Size::Fixed(1),
-                Schedule::GridStride | Schedule::BlockOnly => gangs.unwrap_or(Size::FromTrip),
-                _ => gangs.unwrap_or(Size::Fixed(1)),
-            };
-            let (tx, ty) = if matches!(schedule, Schedule::Sequential | Schedule::BlockOnly) {
-                (Size::Fixed(1), Size::Fixed(1))
-            } else {
-                (tx, ty)
-            };
-            let levels = match schedule {
-                Schedule::Sequential => vec![],
-                Schedule::BlockOnly => vec![Level::Gang],
-                _ => [
-                    (gang || implicit, Level::Gang),
-                    (worker, Level::Worker),
-                    (vector || implicit, Level::Vector),
-                ]
-                .iter()
-                .filter(|(on, _)| *on)
-                .map(|(_, l)| *l)
-                .collect(),
-            };
-            (schedule, levels, blocks, tx, ty)
-        }
-    };
-    for (s, what) in [(&tx, "threads"), (&ty, "workers")] {
-        if let Size::Fixed(v) = s {
-            if *v > 1024 {
-                diags.push(
-                    Diagnostic::new(
-                        codes::BAD_CLAUSE_ARG,
-                        d.span,
-                        format!("{v} {what} per block is more than CUDA's 1024"),
-                    )
-                    .with_label("in this directive"),
-                );
-            }
-        }
-    }
-    if let (Size::Fixed(x), Size::Fixed(y)) = (&tx, &ty) {
-        if x * y > 1024 {
-            diags.push(
-                Diagnostic::new(
-                    codes::BAD_CLAUSE_ARG,
-                    d.span,
-                    format!("{x} x {y} threads per block is more than CUDA's 1024"),
-                )
-                .with_label("in this directive"),
-            );
-        }
-    }
-    if diags.iter().filter(|x| x.is_error()).count() > errors_before {
-        return None;
-    }
+    (reductions, array_reductions)
+}
+
+/// The host condition of the launch: `if(...)`, and `device(n)` (0 is the
+/// GPU; the host's device number runs the loop on the host, like if(false);
+/// any other number is a runtime error). `None` when the `device` modifier
+/// is not lowered; `Some(None)` when the region always runs on the GPU.
+fn launch_condition(
+    file: &SourceFile,
+    d: &Directive,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<Option<String>> {
     let if_cond = d
         .clause("if")
         .and_then(|c| c.expr())
         .map(|e| e.text.clone());
-    // device(n): 0 is the GPU; the host's device number runs the loop on the
-    // host, like if(false); any other number is a runtime error.
     if let Some(c) = d.clause("device") {
         if let crate::directives::ClauseArgs::Expr {
             modifier: Some(m), ..
@@ -551,7 +490,7 @@ pub fn build_region(
             }
         }
     }
-    let if_cond = match d.clause("device").and_then(|c| c.expr()) {
+    Some(match d.clause("device").and_then(|c| c.expr()) {
         None => if_cond,
         Some(dev) => {
             let check = format!(
@@ -565,14 +504,16 @@ pub fn build_region(
                 None => check,
             })
         }
-    };
-    let (function, function_start) = at
-        .function
-        .clone()
-        .map(|(n, s)| (n, s.start))
-        .unwrap_or_default();
-    let body = nest.last().map(|l| l.body).unwrap_or(stmt_span);
-    for v in &vars {
+    })
+}
+
+/// E0901 for `lastprivate` of a loop variable of a collapsed nest.
+fn refuse_collapsed_lastprivate(
+    vars: &[sharing::VarAttr],
+    nest: &[CanonLoop],
+    diags: &mut Vec<Diagnostic>,
+) -> Option<()> {
+    for v in vars {
         if matches!(v.attr, Attr::Lastprivate { .. })
             && nest.len() > 1
             && nest.iter().any(|l| l.var == v.sym.name)
@@ -588,7 +529,17 @@ pub fn build_region(
             return None;
         }
     }
-    // lastprivate(conditional:): the assignments whose iteration is recorded.
+    Some(())
+}
+
+/// lastprivate(conditional:): per such variable (its index in `vars`), the
+/// assignments in the body whose iteration is recorded.
+fn conditional_lastprivate_assignments(
+    file: &SourceFile,
+    tree: &CTree,
+    body: Span,
+    vars: &[sharing::VarAttr],
+) -> Vec<(usize, Vec<Span>)> {
     let mut lastprivate_assigns = Vec::new();
     if let Some(b) = node_at(tree, body) {
         for (i, v) in vars.iter().enumerate() {
@@ -599,93 +550,50 @@ pub fn build_region(
             }
         }
     }
-    // Loop bounds and steps are evaluated on the host; the kernel needs only
-    // what the innermost body names.
-    let (body_uses, calls) = node_at(tree, body)
-        .map(|b| uses::free_identifiers(b, &file.text))
-        .unwrap_or_else(|| (used.clone(), Vec::new()));
-    let body_names: std::collections::BTreeSet<String> =
-        body_uses.into_iter().map(|u| u.name).collect();
-    let array_privates = super::privarray::loop_copies(&vars, &if_cond, diags)?;
-    let mut region = Region {
-        model: d.model,
-        construct: d.name.clone(),
-        pragma_text: written_pragma(file.slice(d.span), d),
-        pragma: d.span,
-        stmt: stmt_span,
-        function,
-        function_start,
-        line: file.origin(d.span.start).1,
-        kernel,
-        schedule,
-        levels,
-        blocks,
-        // A reduction's last block reads one partial per block: a grid-stride
-        // loop needs no more blocks than fill the GPU, so cap them.
-        max_blocks: if reductions.is_empty() && array_reductions.is_empty() {
-            65535
-        } else {
-            MAX_REDUCTION_BLOCKS
-        },
-        threads_x: tx,
-        threads_y: ty,
-        nest,
-        nest_types,
-        body,
-        body_names,
-        calls,
-        vars,
-        reductions,
-        array_privates,
-        local_types: hoisted,
-        array_reductions,
-        red: Default::default(),
-        if_cond,
-        notes,
-        generic: None,
-        lastprivate_assigns,
-        atomics: vec![],
-        in_order: vec![],
-        tile: vec![],
+    lastprivate_assigns
+}
+
+/// `tile(...)`: a tile per block, an element per thread (lower/tile.rs);
+/// E0901 for the combinations not lowered yet.
+fn apply_tile(
+    d: &Directive,
+    region: &mut Region,
+    tile: Vec<u64>,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<()> {
+    let why = if d.clause("collapse").is_some() {
+        Some("`tile` with `collapse` on one construct is not supported yet")
+    } else if region.nest.len() != tile.len() {
+        Some("`tile` over a non-rectangular loop nest is not supported yet")
+    } else if region
+        .vars
+        .iter()
+        .any(|v| matches!(v.attr, Attr::Lastprivate { .. }))
+    {
+        Some("`tile` with `lastprivate` is not supported yet")
+    } else {
+        None
     };
-    if !tile.is_empty() {
-        let why = if d.clause("collapse").is_some() {
-            Some("`tile` with `collapse` on one construct is not supported yet")
-        } else if region.nest.len() != tile.len() {
-            Some("`tile` over a non-rectangular loop nest is not supported yet")
-        } else if region
-            .vars
-            .iter()
-            .any(|v| matches!(v.attr, Attr::Lastprivate { .. }))
-        {
-            Some("`tile` with `lastprivate` is not supported yet")
-        } else {
-            None
-        };
-        if let Some(why) = why {
-            let at = d.clause("tile").map(|c| c.span).unwrap_or(d.span);
-            diags
-                .push(Diagnostic::new(codes::NOT_SUPPORTED, at, why).with_label("not lowered yet"));
-            return None;
-        }
-        // A tile per block, an element per thread (lower/tile.rs).
-        let e = super::tile::elements(&tile);
-        let sized = ["vector_length", "num_workers", "worker"]
-            .iter()
-            .any(|c| d.clause(c).is_some());
-        if region.schedule == Schedule::GridStride && !sized && e % 32 == 0 && e <= 1024 {
-            region.threads_x = Size::Fixed(e as u32);
-            region.threads_y = Size::Fixed(1);
-        }
-        let shown: Vec<String> = tile.iter().map(|t| t.to_string()).collect();
-        region.notes.push(format!(
-            "tile: tiles of {} iterations (outermost loop first) to blocks, a tile's elements to threads",
-            shown.join(" x ")
-        ));
-        region.tile = tile;
+    if let Some(why) = why {
+        let at = d.clause("tile").map(|c| c.span).unwrap_or(d.span);
+        diags.push(Diagnostic::new(codes::NOT_SUPPORTED, at, why).with_label("not lowered yet"));
+        return None;
     }
-    region.red = reduction::build(&region, strategy);
-    Some(region)
+    let e = super::tile::elements(&tile);
+    let sized = ["vector_length", "num_workers", "worker"]
+        .iter()
+        .any(|c| d.clause(c).is_some());
+    if region.schedule == Schedule::GridStride && !sized && e % 32 == 0 && e <= 1024 {
+        region.threads_x = Size::Fixed(e as u32);
+        region.threads_y = Size::Fixed(1);
+    }
+    let shown: Vec<String> = tile.iter().map(|t| t.to_string()).collect();
+    region.notes.push(format!(
+        "tile: tiles of {} iterations (outermost loop first) to blocks, a tile's elements to threads",
+        shown.join(" x ")
+    ));
+    region.tile = tile;
+    Some(())
 }
 
 /// Kernels live at file scope: a variable whose type is defined inside the

@@ -15,7 +15,7 @@ use crate::front::{Attached, CTree};
 use crate::ir::data::{DataItem, DataKind, DataOp, RangeExpr};
 use crate::sema::sharing::check_sections;
 use crate::sema::{symbols, Symbol};
-use crate::source::SourceFile;
+use crate::source::{SourceFile, Span};
 
 fn not_supported(c: &Clause, d: &Directive, diags: &mut Vec<Diagnostic>) {
     diags.push(
@@ -299,184 +299,12 @@ pub fn build_data(
         return None;
     }
     let stmt = if kind == DataKind::Region {
-        let Some(stmt_span) = at.stmt else {
-            diags.push(
-                Diagnostic::new(
-                    codes::NO_STATEMENT,
-                    d.span,
-                    format!(
-                        "`{} {}` must be followed by a statement",
-                        d.model.as_str(),
-                        d.name
-                    ),
-                )
-                .with_label("no statement follows"),
-            );
-            return None;
-        };
-        let node = root.descendant_for_byte_range(stmt_span.start, stmt_span.end)?;
-        if node.kind() == "declaration" {
-            diags.push(
-                Diagnostic::new(
-                    codes::NO_STATEMENT,
-                    stmt_span,
-                    format!(
-                        "`{} {}` is followed by a declaration, which is not a structured block",
-                        d.model.as_str(),
-                        d.name
-                    ),
-                )
-                .with_label("a declaration")
-                .with_secondary(d.span, "data region begins here")
-                .with_help("put the statements the data region covers in braces `{ ... }`"),
-            );
-            return None;
-        }
-        if node.has_error() {
-            diags.push(
-                Diagnostic::new(
-                    codes::C_PARSE,
-                    stmt_span,
-                    "the C code of this data region could not be parsed; no code is generated for it",
-                )
-                .with_label("syntax error in here")
-                .with_secondary(d.span, "data region begins here"),
-            );
-            return None;
-        }
-        Some(stmt_span)
+        Some(region_statement(root, at, diags)?)
     } else {
         None
     };
     let symbols = symbols::visible_before(root, &file.text, d.span.start);
-    let mut items = Vec::new();
-    let mut if_cond = None;
-    let mut device = None;
-    // OpenMP skips absent data in `update`; OpenACC only with if_present.
-    let mut present_ok = d.model == Model::Omp;
-    let mut finalize = false;
-    let mut notes = Vec::new();
-    for c in &d.clauses {
-        let name = c.name.as_str();
-        // Which list items this clause maps, with what kind and direction.
-        let (item_kind, to_device, present): (Option<String>, bool, bool) = match (d.model, name) {
-            (_, "if") => {
-                if_cond = c.expr().map(|e| e.text.clone());
-                continue;
-            }
-            (Model::Omp, "device") => {
-                if let ClauseArgs::Expr {
-                    modifier: Some(m), ..
-                } = &c.args
-                {
-                    if m.text != "device_num" {
-                        diags.push(
-                            Diagnostic::new(
-                                codes::NOT_SUPPORTED,
-                                m.span,
-                                format!("`device({}: ...)` is not supported yet", m.text),
-                            )
-                            .with_label("not lowered yet"),
-                        );
-                        continue;
-                    }
-                }
-                device = c.expr().map(|e| e.text.clone());
-                continue;
-            }
-            (Model::Acc, "if_present") if kind == DataKind::Update => {
-                present_ok = true;
-                continue;
-            }
-            (Model::Acc, "finalize") if kind == DataKind::Exit => {
-                finalize = true;
-                continue;
-            }
-            (m, n) if synchronous_clause(m, n) => {
-                if !notes.iter().any(|x: &String| x.contains("synchronous")) {
-                    notes.push(format!(
-                        "`{n}`: every data operation is synchronous here, which `{n}` allows"
-                    ));
-                }
-                continue;
-            }
-            (Model::Omp, "map") if kind != DataKind::Update => {
-                match omp_map_kind(d, kind, c, diags) {
-                    Some(k) => (Some(k), false, false),
-                    None => continue,
-                }
-            }
-            (Model::Omp, "to" | "from") if kind == DataKind::Update => {
-                let mut present = false;
-                let mut bad = false;
-                for m in c.modifiers() {
-                    match m.text.as_str() {
-                        "present" => present = true,
-                        other => {
-                            diags.push(
-                                Diagnostic::new(
-                                    codes::NOT_SUPPORTED,
-                                    m.span,
-                                    format!("motion modifier `{other}` is not supported yet"),
-                                )
-                                .with_label("not lowered yet"),
-                            );
-                            bad = true;
-                        }
-                    }
-                }
-                if bad {
-                    continue;
-                }
-                (Some(String::new()), name == "to", present)
-            }
-            (Model::Acc, "host" | "self" | "device") if kind == DataKind::Update => {
-                (Some(String::new()), name == "device", false)
-            }
-            (Model::Acc, n) => match acc_clause_kind(kind, n) {
-                Some(k) => (Some(k.to_string()), false, false),
-                None => {
-                    not_supported(c, d, diags);
-                    continue;
-                }
-            },
-            _ => {
-                not_supported(c, d, diags);
-                continue;
-            }
-        };
-        let Some(item_kind) = item_kind else { continue };
-        if !matches!(c.args, ClauseArgs::List { .. }) {
-            continue;
-        }
-        for item in c.items() {
-            let Some((sym, range)) = resolve_item(d, item, &symbols, diags) else {
-                continue;
-            };
-            items.push(DataItem {
-                name: sym.name.clone(),
-                range,
-                kind: item_kind.clone(),
-                to_device,
-                absent_ok: present_ok && !present,
-                clause: c.name.clone(),
-                span: item.span,
-            });
-        }
-    }
-    if finalize {
-        for it in &mut items {
-            it.kind.push_str(" | P2C_MAP_FINALIZE");
-        }
-    }
-    if present_ok {
-        // if_present may follow the list clauses.
-        for it in &mut items {
-            if kind == DataKind::Update && d.model == Model::Acc {
-                it.absent_ok = true;
-            }
-        }
-    }
+    let c = read_clauses(d, kind, &symbols, diags);
     if diags.iter().filter(|x| x.is_error()).count() > errors_before {
         return None;
     }
@@ -498,10 +326,230 @@ pub fn build_data(
             .map(|f| f.0.clone())
             .unwrap_or_else(|| "file".into()),
         line: file.line_of(d.span.start),
-        items,
-        if_cond,
-        device,
+        items: c.items,
+        if_cond: c.if_cond,
+        device: c.device,
         refs,
-        notes,
+        notes: c.notes,
     })
+}
+
+/// The statement a data region covers: not a declaration, and parsed
+/// without error.
+fn region_statement(
+    root: tree_sitter::Node<'_>,
+    at: &Attached,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<Span> {
+    let d = &at.directive;
+    let Some(stmt_span) = at.stmt else {
+        diags.push(
+            Diagnostic::new(
+                codes::NO_STATEMENT,
+                d.span,
+                format!(
+                    "`{} {}` must be followed by a statement",
+                    d.model.as_str(),
+                    d.name
+                ),
+            )
+            .with_label("no statement follows"),
+        );
+        return None;
+    };
+    let node = root.descendant_for_byte_range(stmt_span.start, stmt_span.end)?;
+    if node.kind() == "declaration" {
+        diags.push(
+            Diagnostic::new(
+                codes::NO_STATEMENT,
+                stmt_span,
+                format!(
+                    "`{} {}` is followed by a declaration, which is not a structured block",
+                    d.model.as_str(),
+                    d.name
+                ),
+            )
+            .with_label("a declaration")
+            .with_secondary(d.span, "data region begins here")
+            .with_help("put the statements the data region covers in braces `{ ... }`"),
+        );
+        return None;
+    }
+    if node.has_error() {
+        diags.push(
+            Diagnostic::new(
+                codes::C_PARSE,
+                stmt_span,
+                "the C code of this data region could not be parsed; no code is generated for it",
+            )
+            .with_label("syntax error in here")
+            .with_secondary(d.span, "data region begins here"),
+        );
+        return None;
+    }
+    Some(stmt_span)
+}
+
+/// What the clauses of a data construct ask for.
+struct DataClauses {
+    items: Vec<DataItem>,
+    if_cond: Option<String>,
+    device: Option<String>,
+    /// OpenMP skips absent data in `update`; OpenACC only with if_present.
+    present_ok: bool,
+    finalize: bool,
+    notes: Vec<String>,
+}
+
+/// Reads every clause: the mapped items with their kind and direction, the
+/// `if` and `device` expressions, `if_present`, `finalize`.
+fn read_clauses(
+    d: &Directive,
+    kind: DataKind,
+    symbols: &symbols::Scope,
+    diags: &mut Vec<Diagnostic>,
+) -> DataClauses {
+    let mut st = DataClauses {
+        items: Vec::new(),
+        if_cond: None,
+        device: None,
+        present_ok: d.model == Model::Omp,
+        finalize: false,
+        notes: Vec::new(),
+    };
+    for c in &d.clauses {
+        let Some((item_kind, to_device, present)) = clause_mapping(d, kind, c, &mut st, diags)
+        else {
+            continue;
+        };
+        if !matches!(c.args, ClauseArgs::List { .. }) {
+            continue;
+        }
+        for item in c.items() {
+            let Some((sym, range)) = resolve_item(d, item, symbols, diags) else {
+                continue;
+            };
+            st.items.push(DataItem {
+                name: sym.name.clone(),
+                range,
+                kind: item_kind.clone(),
+                to_device,
+                absent_ok: st.present_ok && !present,
+                clause: c.name.clone(),
+                span: item.span,
+            });
+        }
+    }
+    if st.finalize {
+        for it in &mut st.items {
+            it.kind.push_str(" | P2C_MAP_FINALIZE");
+        }
+    }
+    // if_present may follow the list clauses.
+    if st.present_ok && kind == DataKind::Update && d.model == Model::Acc {
+        for it in &mut st.items {
+            it.absent_ok = true;
+        }
+    }
+    st
+}
+
+/// Which list items one clause maps: (map kind, to the device, `present`
+/// motion modifier); `None` for a clause that maps nothing (its effect
+/// recorded in `st`) or that is refused.
+fn clause_mapping(
+    d: &Directive,
+    kind: DataKind,
+    c: &Clause,
+    st: &mut DataClauses,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<(String, bool, bool)> {
+    let name = c.name.as_str();
+    match (d.model, name) {
+        (_, "if") => {
+            st.if_cond = c.expr().map(|e| e.text.clone());
+            None
+        }
+        (Model::Omp, "device") => {
+            if let ClauseArgs::Expr {
+                modifier: Some(m), ..
+            } = &c.args
+            {
+                if m.text != "device_num" {
+                    diags.push(
+                        Diagnostic::new(
+                            codes::NOT_SUPPORTED,
+                            m.span,
+                            format!("`device({}: ...)` is not supported yet", m.text),
+                        )
+                        .with_label("not lowered yet"),
+                    );
+                    return None;
+                }
+            }
+            st.device = c.expr().map(|e| e.text.clone());
+            None
+        }
+        (Model::Acc, "if_present") if kind == DataKind::Update => {
+            st.present_ok = true;
+            None
+        }
+        (Model::Acc, "finalize") if kind == DataKind::Exit => {
+            st.finalize = true;
+            None
+        }
+        (m, n) if synchronous_clause(m, n) => {
+            if !st.notes.iter().any(|x: &String| x.contains("synchronous")) {
+                st.notes.push(format!(
+                    "`{n}`: every data operation is synchronous here, which `{n}` allows"
+                ));
+            }
+            None
+        }
+        (Model::Omp, "map") if kind != DataKind::Update => {
+            omp_map_kind(d, kind, c, diags).map(|k| (k, false, false))
+        }
+        (Model::Omp, "to" | "from") if kind == DataKind::Update => {
+            let present = motion_present(c, diags)?;
+            Some((String::new(), name == "to", present))
+        }
+        (Model::Acc, "host" | "self" | "device") if kind == DataKind::Update => {
+            Some((String::new(), name == "device", false))
+        }
+        (Model::Acc, n) => match acc_clause_kind(kind, n) {
+            Some(k) => Some((k.to_string(), false, false)),
+            None => {
+                not_supported(c, d, diags);
+                None
+            }
+        },
+        _ => {
+            not_supported(c, d, diags);
+            None
+        }
+    }
+}
+
+/// The motion modifiers of `omp target update to/from`: whether `present`
+/// is among them; `None` when one is not lowered.
+fn motion_present(c: &Clause, diags: &mut Vec<Diagnostic>) -> Option<bool> {
+    let mut present = false;
+    let mut bad = false;
+    for m in c.modifiers() {
+        match m.text.as_str() {
+            "present" => present = true,
+            other => {
+                diags.push(
+                    Diagnostic::new(
+                        codes::NOT_SUPPORTED,
+                        m.span,
+                        format!("motion modifier `{other}` is not supported yet"),
+                    )
+                    .with_label("not lowered yet"),
+                );
+                bad = true;
+            }
+        }
+    }
+    (!bad).then_some(present)
 }

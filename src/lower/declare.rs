@@ -163,276 +163,314 @@ pub fn collect(
     attached: &[Attached],
     diags: &mut Vec<Diagnostic>,
 ) -> DeclarePlan {
-    let mut plan = DeclarePlan::default();
     let Some(root) = tree.root() else {
-        return plan;
+        return DeclarePlan::default();
     };
-    let text = file.text.as_str();
-    let tops = top_level(root, text);
-    let mut marks: Vec<Mark> = Vec::new();
-    // Open begin/end ranges: (pragma, spec, rule).
-    let mut open: Vec<(&Directive, Option<&'static str>)> = Vec::new();
-    let mut ranges: Vec<(Span, Option<&'static str>, String)> = Vec::new();
+    let tops = top_level(root, file.text.as_str());
+    let mut r = Reading {
+        file,
+        root,
+        plan: DeclarePlan::default(),
+        marks: Vec::new(),
+        open: Vec::new(),
+        ranges: Vec::new(),
+    };
     for at in attached {
         let d = &at.directive;
         if at.function.is_some() {
-            // `acc declare` in a function is a data construct (lower::data).
-            let declarative = matches!(
-                (d.model, d.name.as_str()),
-                (
-                    Model::Omp,
-                    "declare target" | "begin declare target" | "end declare target"
-                ) | (Model::Acc, "routine")
-            );
-            if declarative {
+            refuse_in_function(d, diags);
+            continue;
+        }
+        match (d.model, d.name.as_str()) {
+            (Model::Omp, "declare target" | "begin declare target") => r.declare_target(d, diags),
+            (Model::Omp, "end declare target") => r.end_declare_target(d),
+            (Model::Acc, "routine") => r.acc_routine(at, diags),
+            (Model::Acc, "declare") => r.acc_declare(d, diags),
+            _ => {}
+        }
+    }
+    // A range left open, or an end without a range: valid/declare_target_pairs.rs
+    // (E0219).
+    r.mark_ranges(&tops);
+    let Reading {
+        mut plan, marks, ..
+    } = r;
+    resolve_marks(marks, &tops, &mut plan, diags);
+    plan
+}
+
+/// `declare target` and `acc routine` inside a function (`acc declare` in a
+/// function is a data construct, lower::data).
+fn refuse_in_function(d: &Directive, diags: &mut Vec<Diagnostic>) {
+    let declarative = matches!(
+        (d.model, d.name.as_str()),
+        (
+            Model::Omp,
+            "declare target" | "begin declare target" | "end declare target"
+        ) | (Model::Acc, "routine")
+    );
+    if declarative {
+        diags.push(
+            Diagnostic::new(
+                codes::NOT_SUPPORTED,
+                d.name_span,
+                format!(
+                    "`{} {}` inside a function is not supported yet",
+                    d.model.as_str(),
+                    d.name
+                ),
+            )
+            .with_label("inside a function")
+            .with_help("put the directive at file scope, next to the declarations it names"),
+        );
+    }
+}
+
+/// The file-scope declarative directives read so far.
+struct Reading<'a> {
+    file: &'a SourceFile,
+    root: Node<'a>,
+    plan: DeclarePlan,
+    /// Names marked for the device, resolved at the end.
+    marks: Vec<Mark>,
+    /// Open begin/end ranges: (pragma, spec).
+    open: Vec<(&'a Directive, Option<&'static str>)>,
+    /// Closed begin/end ranges: (between the pragmas, spec, rule).
+    ranges: Vec<(Span, Option<&'static str>, String)>,
+}
+
+impl<'a> Reading<'a> {
+    fn line(&self, d: &Directive) -> usize {
+        self.file.line_of(d.span.start)
+    }
+
+    fn keep_pragma(&mut self, d: &Directive) {
+        let one_line = pragma_one_line(self.file.slice(d.span));
+        self.plan.pragmas.push((d.span, one_line));
+    }
+
+    /// `omp declare target` with a list (marks) or without (opens a range),
+    /// `omp begin declare target` (opens a range).
+    fn declare_target(&mut self, d: &'a Directive, diags: &mut Vec<Diagnostic>) {
+        self.keep_pragma(d);
+        for c in &d.clauses {
+            if !matches!(c.name.as_str(), "to" | "enter" | "link" | "device_type") {
                 diags.push(
                     Diagnostic::new(
                         codes::NOT_SUPPORTED,
-                        d.name_span,
+                        c.name_span,
                         format!(
-                            "`{} {}` inside a function is not supported yet",
-                            d.model.as_str(),
-                            d.name
+                            "clause `{}` on `omp {}` is not supported yet",
+                            c.name, d.name
                         ),
                     )
-                    .with_label("inside a function")
-                    .with_help(
-                        "put the directive at file scope, next to the declarations it names",
-                    ),
+                    .with_label("not lowered yet"),
                 );
             }
-            continue;
         }
-        let one_line = pragma_one_line(file.slice(d.span));
-        match (d.model, d.name.as_str()) {
-            (Model::Omp, "declare target" | "begin declare target") => {
-                plan.pragmas.push((d.span, one_line.clone()));
-                for c in &d.clauses {
-                    if !matches!(c.name.as_str(), "to" | "enter" | "link" | "device_type") {
-                        diags.push(
-                            Diagnostic::new(
-                                codes::NOT_SUPPORTED,
-                                c.name_span,
-                                format!(
-                                    "clause `{}` on `omp {}` is not supported yet",
-                                    c.name, d.name
-                                ),
-                            )
-                            .with_label("not lowered yet"),
-                        );
+        if d.opens_declare_target_range() {
+            self.open.push((d, spec_of(d)));
+            return;
+        }
+        let spec = spec_of(d);
+        let mut items: Vec<(String, Span)> = Vec::new();
+        if let Some(ClauseArgs::List { items: its, .. }) = d.arg.as_ref().map(|a| &a.args) {
+            items.extend(its.iter().map(|i| (i.name.clone(), i.name_span)));
+        }
+        for c in d.clauses_named("to").chain(d.clauses_named("enter")) {
+            items.extend(c.items().iter().map(|i| (i.name.clone(), i.name_span)));
+        }
+        for c in d.clauses_named("link") {
+            for i in c.items() {
+                self.plan.notes.push(format!(
+                    "`{}` (declare target link): mapped by the map clauses of each region, like any variable",
+                    i.name
+                ));
+            }
+        }
+        if let Some(spec) = spec {
+            for (name, span) in items {
+                self.marks.push(Mark {
+                    name,
+                    span,
+                    spec,
+                    rule: format!("declare target (line {})", self.line(d)),
+                });
+            }
+        }
+    }
+
+    /// `omp end declare target`: closes the innermost open range.
+    fn end_declare_target(&mut self, d: &Directive) {
+        self.keep_pragma(d);
+        // An end without a range: valid/declare_target_pairs.rs (E0219).
+        if let Some((b, spec)) = self.open.pop() {
+            self.ranges.push((
+                Span::new(b.span.end, d.span.start),
+                spec,
+                format!("declare target (lines {}-{})", self.line(b), self.line(d)),
+            ));
+        }
+    }
+
+    /// `acc routine`: marks the function it names or that follows it.
+    fn acc_routine(&mut self, at: &Attached, diags: &mut Vec<Diagnostic>) {
+        let d = &at.directive;
+        self.keep_pragma(d);
+        for c in &d.clauses {
+            if !matches!(
+                c.name.as_str(),
+                "seq" | "vector" | "worker" | "gang" | "nohost"
+            ) {
+                diags.push(
+                    Diagnostic::new(
+                        codes::NOT_SUPPORTED,
+                        c.name_span,
+                        format!("clause `{}` on `acc routine` is not supported yet", c.name),
+                    )
+                    .with_label("not lowered yet"),
+                );
+            }
+        }
+        let level = ["gang", "worker", "vector"]
+            .into_iter()
+            .find(|l| d.clause(l).is_some());
+        if let Some(l) = level {
+            self.plan.notes.push(format!(
+                "`acc routine {l}` at line {}: each calling thread runs the routine's loops sequentially (correct; no {l} parallelism inside)",
+                self.line(d)
+            ));
+        }
+        let rule = format!("acc routine (line {})", self.line(d));
+        match self.routine_target(at) {
+            Some((name, span)) => self.marks.push(Mark {
+                name,
+                span,
+                spec: spec_of(d).unwrap_or("__host__ __device__"),
+                rule,
+            }),
+            None => diags.push(
+                Diagnostic::new(
+                    codes::NO_STATEMENT,
+                    d.name_span,
+                    "`acc routine` must be followed by a function declaration or definition, or name one: `acc routine(f) seq`",
+                )
+                .with_label("no function follows"),
+            ),
+        }
+    }
+
+    /// The function an `acc routine` names (`acc routine(f)`), or the one
+    /// declared or defined right after it.
+    fn routine_target(&self, at: &Attached) -> Option<(String, Span)> {
+        let d = &at.directive;
+        let named = match d.arg.as_ref().map(|a| &a.args) {
+            Some(ClauseArgs::Expr { expr, .. }) => Some((expr.text.clone(), expr.span)),
+            Some(ClauseArgs::List { items, .. }) => {
+                items.first().map(|i| (i.name.clone(), i.name_span))
+            }
+            _ => None,
+        };
+        let text = self.file.text.as_str();
+        named.or_else(|| {
+            let s = at.stmt?;
+            let n = self.root.descendant_for_byte_range(s.start, s.end)?;
+            let name = match n.kind() {
+                "function_definition" => function_name(n, text),
+                "declaration" => {
+                    let mut syms = Vec::new();
+                    symbols::declared_by(n, text, Storage::Global, &mut syms);
+                    syms.into_iter()
+                        .find(|s| s.ty.is_function())
+                        .map(|s| s.name)
+                }
+                _ => None,
+            }?;
+            Some((name, d.name_span))
+        })
+    }
+
+    /// A file-scope `acc declare`: marks its `create` / `copyin` /
+    /// `device_resident` variables.
+    fn acc_declare(&mut self, d: &Directive, diags: &mut Vec<Diagnostic>) {
+        self.keep_pragma(d);
+        for c in &d.clauses {
+            match c.name.as_str() {
+                "create" | "copyin" | "device_resident" | "pcreate" | "pcopyin"
+                | "present_or_create" | "present_or_copyin" => {
+                    for i in c.items() {
+                        if !i.sections.is_empty() || !i.path.is_empty() {
+                            diags.push(
+                                Diagnostic::new(
+                                    codes::NOT_SUPPORTED,
+                                    i.span,
+                                    "sections and members in a file-scope `acc declare` are not supported yet; name the whole variable",
+                                )
+                                .with_label("not lowered yet"),
+                            );
+                            continue;
+                        }
+                        self.marks.push(Mark {
+                            name: i.name.clone(),
+                            span: i.name_span,
+                            spec: "__host__ __device__",
+                            rule: format!("acc declare {} (line {})", c.name, self.line(d)),
+                        });
                     }
                 }
-                let listed = d.arg.is_some()
-                    || d.clauses
-                        .iter()
-                        .any(|c| matches!(c.name.as_str(), "to" | "enter" | "link"));
-                if d.name == "begin declare target" || !listed {
-                    open.push((d, spec_of(d)));
-                    continue;
-                }
-                let spec = spec_of(d);
-                let mut items: Vec<(String, Span)> = Vec::new();
-                if let Some(ClauseArgs::List { items: its, .. }) = d.arg.as_ref().map(|a| &a.args) {
-                    items.extend(its.iter().map(|i| (i.name.clone(), i.name_span)));
-                }
-                for c in d.clauses_named("to").chain(d.clauses_named("enter")) {
-                    items.extend(c.items().iter().map(|i| (i.name.clone(), i.name_span)));
-                }
-                for c in d.clauses_named("link") {
+                "link" => {
                     for i in c.items() {
-                        plan.notes.push(format!(
-                            "`{}` (declare target link): mapped by the map clauses of each region, like any variable",
+                        self.plan.notes.push(format!(
+                            "`{}` (acc declare link): mapped by the data clauses of each region, like any variable",
                             i.name
                         ));
                     }
                 }
-                if let Some(spec) = spec {
-                    for (name, span) in items {
-                        marks.push(Mark {
-                            name,
-                            span,
-                            spec,
-                            rule: format!("declare target (line {})", file.line_of(d.span.start)),
-                        });
-                    }
-                }
-            }
-            (Model::Omp, "end declare target") => {
-                plan.pragmas.push((d.span, one_line.clone()));
-                match open.pop() {
-                    Some((b, spec)) => ranges.push((
-                        Span::new(b.span.end, d.span.start),
-                        spec,
+                _ => diags.push(
+                    Diagnostic::new(
+                        codes::NOT_SUPPORTED,
+                        c.name_span,
                         format!(
-                            "declare target (lines {}-{})",
-                            file.line_of(b.span.start),
-                            file.line_of(d.span.start)
+                            "clause `{}` on a file-scope `acc declare` is not supported yet",
+                            c.name
                         ),
-                    )),
-                    None => diags.push(
-                        Diagnostic::new(
-                            codes::UNMATCHED_DECLARE,
-                            d.name_span,
-                            "`end declare target` without a matching `declare target`",
-                        )
-                        .with_label("nothing to end"),
-                    ),
-                }
-            }
-            (Model::Acc, "routine") => {
-                plan.pragmas.push((d.span, one_line.clone()));
-                for c in &d.clauses {
-                    if !matches!(
-                        c.name.as_str(),
-                        "seq" | "vector" | "worker" | "gang" | "nohost"
-                    ) {
-                        diags.push(
-                            Diagnostic::new(
-                                codes::NOT_SUPPORTED,
-                                c.name_span,
-                                format!(
-                                    "clause `{}` on `acc routine` is not supported yet",
-                                    c.name
-                                ),
-                            )
-                            .with_label("not lowered yet"),
-                        );
-                    }
-                }
-                let level = ["gang", "worker", "vector"]
-                    .into_iter()
-                    .find(|l| d.clause(l).is_some());
-                if let Some(l) = level {
-                    plan.notes.push(format!(
-                        "`acc routine {l}` at line {}: each calling thread runs the routine's loops sequentially (correct; no {l} parallelism inside)",
-                        file.line_of(d.span.start)
-                    ));
-                }
-                let rule = format!("acc routine (line {})", file.line_of(d.span.start));
-                let named = match d.arg.as_ref().map(|a| &a.args) {
-                    Some(ClauseArgs::Expr { expr, .. }) => Some((expr.text.clone(), expr.span)),
-                    Some(ClauseArgs::List { items, .. }) => {
-                        items.first().map(|i| (i.name.clone(), i.name_span))
-                    }
-                    _ => None,
-                };
-                let target = named.or_else(|| {
-                    let s = at.stmt?;
-                    let n = root.descendant_for_byte_range(s.start, s.end)?;
-                    let name = match n.kind() {
-                        "function_definition" => function_name(n, text),
-                        "declaration" => {
-                            let mut syms = Vec::new();
-                            symbols::declared_by(n, text, Storage::Global, &mut syms);
-                            syms.into_iter()
-                                .find(|s| s.ty.is_function())
-                                .map(|s| s.name)
-                        }
-                        _ => None,
-                    }?;
-                    Some((name, d.name_span))
-                });
-                match target {
-                    Some((name, span)) => marks.push(Mark {
-                        name,
-                        span,
-                        spec: spec_of(d).unwrap_or("__host__ __device__"),
-                        rule,
-                    }),
-                    None => diags.push(
-                        Diagnostic::new(
-                            codes::NO_STATEMENT,
-                            d.name_span,
-                            "`acc routine` must be followed by a function declaration or definition, or name one: `acc routine(f) seq`",
-                        )
-                        .with_label("no function follows"),
-                    ),
-                }
-            }
-            (Model::Acc, "declare") => {
-                plan.pragmas.push((d.span, one_line.clone()));
-                for c in &d.clauses {
-                    match c.name.as_str() {
-                        "create" | "copyin" | "device_resident" | "pcreate" | "pcopyin"
-                        | "present_or_create" | "present_or_copyin" => {
-                            for i in c.items() {
-                                if !i.sections.is_empty() || !i.path.is_empty() {
-                                    diags.push(
-                                        Diagnostic::new(
-                                            codes::NOT_SUPPORTED,
-                                            i.span,
-                                            "sections and members in a file-scope `acc declare` are not supported yet; name the whole variable",
-                                        )
-                                        .with_label("not lowered yet"),
-                                    );
-                                    continue;
-                                }
-                                marks.push(Mark {
-                                    name: i.name.clone(),
-                                    span: i.name_span,
-                                    spec: "__host__ __device__",
-                                    rule: format!(
-                                        "acc declare {} (line {})",
-                                        c.name,
-                                        file.line_of(d.span.start)
-                                    ),
-                                });
-                            }
-                        }
-                        "link" => {
-                            for i in c.items() {
-                                plan.notes.push(format!(
-                                    "`{}` (acc declare link): mapped by the data clauses of each region, like any variable",
-                                    i.name
-                                ));
-                            }
-                        }
-                        _ => diags.push(
-                            Diagnostic::new(
-                                codes::NOT_SUPPORTED,
-                                c.name_span,
-                                format!(
-                                    "clause `{}` on a file-scope `acc declare` is not supported yet",
-                                    c.name
-                                ),
-                            )
-                            .with_label("not lowered yet"),
-                        ),
-                    }
-                }
-            }
-            _ => {}
-        }
-    }
-    for (d, _) in open {
-        diags.push(
-            Diagnostic::new(
-                codes::UNMATCHED_DECLARE,
-                d.name_span,
-                format!("`{}` has no matching `end declare target`", d.name),
-            )
-            .with_label("opened here"),
-        );
-    }
-    // Everything declared inside a begin/end range (an `extern` variable
-    // there means its definition elsewhere in the file).
-    for (range, spec, rule) in &ranges {
-        let Some(spec) = spec else { continue };
-        for (name, decls) in &tops {
-            if let Some(t) = decls
-                .iter()
-                .find(|t| t.start >= range.start && t.end <= range.end)
-            {
-                marks.push(Mark {
-                    name: name.clone(),
-                    span: Span::new(t.start, t.start),
-                    spec,
-                    rule: rule.clone(),
-                });
+                    )
+                    .with_label("not lowered yet"),
+                ),
             }
         }
     }
-    // Resolve the marks against the file's declarations.
+
+    /// Everything declared inside a begin/end range (an `extern` variable
+    /// there means its definition elsewhere in the file).
+    fn mark_ranges(&mut self, tops: &BTreeMap<String, Vec<TopDecl>>) {
+        for (range, spec, rule) in &self.ranges {
+            let Some(spec) = spec else { continue };
+            for (name, decls) in tops {
+                if let Some(t) = decls
+                    .iter()
+                    .find(|t| t.start >= range.start && t.end <= range.end)
+                {
+                    self.marks.push(Mark {
+                        name: name.clone(),
+                        span: Span::new(t.start, t.start),
+                        spec,
+                        rule: rule.clone(),
+                    });
+                }
+            }
+        }
+    }
+}
+
+/// Resolves the marks against the file's declarations: device functions and
+/// device variables, first mark of a name wins.
+fn resolve_marks(
+    mut marks: Vec<Mark>,
+    tops: &BTreeMap<String, Vec<TopDecl>>,
+    plan: &mut DeclarePlan,
+    diags: &mut Vec<Diagnostic>,
+) {
     marks.sort_by_key(|m| m.span.start);
     let mut seen: BTreeSet<String> = BTreeSet::new();
     for m in marks {
@@ -488,7 +526,6 @@ pub fn collect(
             }
         }
     }
-    plan
 }
 
 fn device_fn(

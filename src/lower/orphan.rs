@@ -24,10 +24,10 @@
 
 use super::orphan_clauses as oc;
 use crate::diag::{codes, Diagnostic};
-use crate::directives::Model;
+use crate::directives::{Directive, Model};
 use crate::front::{Attached, CTree};
 use crate::ir::generic::GenRed;
-use crate::ir::orphan::{Inner, OPriv};
+use crate::ir::orphan::{Inner, OLoop, OPriv};
 use crate::ir::orphan::{Orphan, OrphanPlan, OrphanVar};
 use crate::sema::calls;
 use crate::sema::layout::{self, Consts};
@@ -174,80 +174,93 @@ pub fn collect(
     let Some(root) = tree.root() else {
         return plan;
     };
-    let text = &file.text;
-    let consts = Consts::from_text(text);
+    let consts = Consts::from_text(&file.text);
     for at in attached {
+        let Some((fname, fspan, stmt)) = orphaned(at, attached, device_fns, regions) else {
+            continue;
+        };
         let d = &at.directive;
-        if d.model != Model::Omp || !matches!(d.name.as_str(), "parallel" | "parallel for") {
-            continue;
-        }
-        let (Some((fname, fspan)), Some(stmt)) = (&at.function, at.stmt) else {
-            continue;
+        let id = FIRST_ID + plan.orphans.len() as u32;
+        let found = Found {
+            file,
+            root,
+            attached,
+            at,
+            fname,
+            fspan,
+            stmt,
         };
-        if !device_fns.contains(fname) || regions.iter().any(|r| d.span.within(*r)) {
-            continue;
+        match found.orphan(id, &consts) {
+            Ok(Some((o, frame))) => {
+                plan.frame_bytes = plan.frame_bytes.max(frame);
+                plan.orphans.push(o);
+            }
+            Ok(None) => {}
+            Err(why) => diags.push(one_thread(d.name_span, fname, &why)),
         }
-        // Nested in another construct of the function: not orphaned here.
-        let whole = Span::new(d.span.start, stmt.end);
-        if attached.iter().any(|o| {
-            o.directive.span != d.span
-                && o.function.as_ref().map(|f| &f.0) == Some(fname)
-                && o.stmt
-                    .is_some_and(|s| whole.within(Span::new(o.directive.span.start, s.end)))
-        }) {
-            continue;
-        }
-        let line = file.origin(d.span.start).1;
-        let fallback = |why: &str, diags: &mut Vec<Diagnostic>| {
-            diags.push(one_thread(d.name_span, fname, why));
-        };
-        let Some(snode) = root.descendant_for_byte_range(stmt.start, stmt.end) else {
-            continue;
+    }
+    if !plan.orphans.is_empty() {
+        let graph = call_graph(tree, &file.text);
+        let seeds = plan.orphans.iter().map(|o| o.function.clone()).collect();
+        plan.callers = reverse_closure(&graph, seeds);
+    }
+    plan
+}
+
+/// An OpenMP `parallel` / `parallel for` in a device function, outside every
+/// offloaded region and not nested in another construct of the function:
+/// (function name, function span, statement).
+fn orphaned<'a>(
+    at: &'a Attached,
+    attached: &[Attached],
+    device_fns: &BTreeSet<String>,
+    regions: &[Span],
+) -> Option<(&'a String, Span, Span)> {
+    let d = &at.directive;
+    if d.model != Model::Omp || !matches!(d.name.as_str(), "parallel" | "parallel for") {
+        return None;
+    }
+    let (Some((fname, fspan)), Some(stmt)) = (&at.function, at.stmt) else {
+        return None;
+    };
+    if !device_fns.contains(fname) || regions.iter().any(|r| d.span.within(*r)) {
+        return None;
+    }
+    // Nested in another construct of the function: not orphaned here.
+    let whole = Span::new(d.span.start, stmt.end);
+    let nested = attached.iter().any(|o| {
+        o.directive.span != d.span
+            && o.function.as_ref().map(|f| &f.0) == Some(fname)
+            && o.stmt
+                .is_some_and(|s| whole.within(Span::new(o.directive.span.start, s.end)))
+    });
+    (!nested).then_some((fname, *fspan, stmt))
+}
+
+/// One orphaned construct found by [`orphaned`], with what lowering it reads.
+struct Found<'a, 't> {
+    file: &'a SourceFile,
+    root: Node<'t>,
+    attached: &'a [Attached],
+    at: &'a Attached,
+    fname: &'a String,
+    fspan: Span,
+    stmt: Span,
+}
+
+impl Found<'_, '_> {
+    /// The orphan and the size of its frame; `Err(why)` when its team runs
+    /// with the calling thread only.
+    fn orphan(&self, id: u32, consts: &Consts) -> Result<Option<(Orphan, u64)>, String> {
+        let (d, text, root) = (&self.at.directive, self.file.text.as_str(), self.root);
+        let Some(snode) = root.descendant_for_byte_range(self.stmt.start, self.stmt.end) else {
+            return Ok(None);
         };
         let syms = symbols::visible_at(root, text, snode);
         let is_for = d.name == "parallel for";
-        let allowed: Vec<&str> = if is_for {
-            oc::PARALLEL_CLAUSES
-                .iter()
-                .chain(oc::LOOP_CLAUSES)
-                .copied()
-                .filter(|c| *c != "nowait")
-                .collect()
-        } else {
-            oc::PARALLEL_CLAUSES.to_vec()
-        };
-        if let Some(c) = oc::unsupported_clause(d, &allowed) {
-            fallback(
-                &format!("its `{}` clause is not lowered for a team yet", c.name),
-                diags,
-            );
-            continue;
-        }
-        let (lp, privs, reds) = if is_for {
-            match oc::ws_loop(d, String::new(), snode, text, &syms) {
-                Ok(l) => (Some(l), vec![], vec![]),
-                Err(why) => {
-                    fallback(&why, diags);
-                    continue;
-                }
-            }
-        } else {
-            match (oc::privates(d, &syms), oc::reductions(d, &syms)) {
-                (Ok(p), Ok(r)) => (None, p, r),
-                (Err(why), _) | (_, Err(why)) => {
-                    fallback(&why, diags);
-                    continue;
-                }
-            }
-        };
-        let inner = match inner_constructs(attached, d, whole, is_for, root, text) {
-            Ok(v) => v,
-            Err(why) => {
-                fallback(&why, diags);
-                continue;
-            }
-        };
-        let (used, _) = uses::free_identifiers(snode, text);
+        let (lp, privs, reds) = team_clauses(d, snode, text, &syms)?;
+        let whole = Span::new(d.span.start, self.stmt.end);
+        let inner = inner_constructs(self.attached, d, whole, is_for, root, text)?;
         let all_privs: Vec<&OPriv> = privs
             .iter()
             .chain(lp.iter().flat_map(|l| l.privs.iter()))
@@ -256,27 +269,127 @@ pub fn collect(
             .iter()
             .chain(lp.iter().flat_map(|l| l.reds.iter()))
             .collect();
-        // The variables the team shares: those the statement uses, and the
-        // originals of reductions and lastprivates, which the team writes.
-        let mut names: Vec<(String, bool)> =
-            used.iter().map(|u| (u.name.clone(), u.written)).collect();
-        for n in all_reds
-            .iter()
-            .map(|r| &r.name)
-            .chain(all_privs.iter().filter(|p| p.last).map(|p| &p.name))
-        {
-            match names.iter_mut().find(|(m, _)| m == n) {
-                Some(e) => e.1 = true,
-                None => names.push((n.clone(), true)),
-            }
+        let (used, _) = uses::free_identifiers(snode, text);
+        let names = shared_names(&used, &all_privs, &all_reds);
+        let shared = Sharing {
+            privs: &all_privs,
+            reds: &all_reds,
+            lp: lp.as_ref(),
+            syms: &syms,
+            consts,
+        };
+        let (vars, frame) = shared.frame(self, &names)?;
+        if let Some(why) = inner_reductions_shared(&inner, &vars, &privs, &reds) {
+            return Err(why);
         }
+        let mut rc = Vec::new();
+        rt_calls(snode, text, &mut rc);
+        let clause_text = |n: &str| d.clause(n).and_then(|c| c.expr()).map(|e| e.text.clone());
+        let o = Orphan {
+            id,
+            function: self.fname.clone(),
+            pragma: d.span,
+            stmt: self.stmt,
+            line: self.file.origin(d.span.start).1,
+            construct: super::build::pragma_one_line(self.file.slice(d.span))
+                .trim_start_matches("#pragma ")
+                .to_string(),
+            num_threads: clause_text("num_threads"),
+            if_cond: clause_text("if"),
+            lp,
+            privs,
+            reds,
+            inner,
+            vars,
+            rt_calls: rc,
+            fn_end: function_end(root, self.fspan),
+            outlined: String::new(),
+        };
+        Ok(Some((o, frame)))
+    }
+}
+
+/// The construct's clauses as a team lowers them: the worksharing loop of
+/// `parallel for`, or the private and reduction items of `parallel`.
+#[allow(clippy::type_complexity)]
+fn team_clauses(
+    d: &Directive,
+    snode: Node<'_>,
+    text: &str,
+    syms: &symbols::Scope,
+) -> Result<(Option<OLoop>, Vec<OPriv>, Vec<GenRed>), String> {
+    let is_for = d.name == "parallel for";
+    let allowed: Vec<&str> = if is_for {
+        oc::PARALLEL_CLAUSES
+            .iter()
+            .chain(oc::LOOP_CLAUSES)
+            .copied()
+            .filter(|c| *c != "nowait")
+            .collect()
+    } else {
+        oc::PARALLEL_CLAUSES.to_vec()
+    };
+    if let Some(c) = oc::unsupported_clause(d, &allowed) {
+        return Err(format!(
+            "its `{}` clause is not lowered for a team yet",
+            c.name
+        ));
+    }
+    if is_for {
+        return Ok((
+            Some(oc::ws_loop(d, String::new(), snode, text, syms)?),
+            vec![],
+            vec![],
+        ));
+    }
+    match (oc::privates(d, syms), oc::reductions(d, syms)) {
+        (Ok(p), Ok(r)) => Ok((None, p, r)),
+        (Err(why), _) | (_, Err(why)) => Err(why),
+    }
+}
+
+/// The variables the team shares: those the statement uses (and whether it
+/// writes them), and the originals of reductions and lastprivates, which
+/// the team writes.
+fn shared_names(used: &[uses::Use], privs: &[&OPriv], reds: &[&GenRed]) -> Vec<(String, bool)> {
+    let mut names: Vec<(String, bool)> = used.iter().map(|u| (u.name.clone(), u.written)).collect();
+    for n in reds
+        .iter()
+        .map(|r| &r.name)
+        .chain(privs.iter().filter(|p| p.last).map(|p| &p.name))
+    {
+        match names.iter_mut().find(|(m, _)| m == n) {
+            Some(e) => e.1 = true,
+            None => names.push((n.clone(), true)),
+        }
+    }
+    names
+}
+
+/// What decides which variables go into an orphan's frame.
+struct Sharing<'a> {
+    privs: &'a [&'a OPriv],
+    reds: &'a [&'a GenRed],
+    lp: Option<&'a OLoop>,
+    syms: &'a symbols::Scope,
+    consts: &'a Consts,
+}
+
+impl Sharing<'_> {
+    /// The frame the master fills for the team: the shared variables of the
+    /// function, laid out in order, and its size.
+    fn frame(
+        &self,
+        found: &Found,
+        names: &[(String, bool)],
+    ) -> Result<(Vec<OrphanVar>, u64), String> {
+        let (fname, fspan) = (found.fname, found.fspan);
         let mut vars = Vec::new();
         let mut offset = 0u64;
-        let mut bad = None;
-        for (name, written) in &names {
-            let privatized = all_privs.iter().find(|p| &p.name == name);
-            let loop_var = lp
-                .as_ref()
+        for (name, written) in names {
+            let privatized = self.privs.iter().find(|p| &p.name == name);
+            let loop_var = self
+                .lp
                 .is_some_and(|l| l.nest.iter().any(|(c, _)| &c.var == name));
             if privatized.is_some_and(|p| !p.first && !p.last)
                 || loop_var && !privatized.is_some_and(|p| p.last)
@@ -284,22 +397,20 @@ pub fn collect(
                 continue;
             }
             let must_share =
-                all_reds.iter().any(|r| &r.name == name) || privatized.is_some_and(|p| p.last);
-            let Some(sym) = syms.get(name) else {
+                self.reds.iter().any(|r| &r.name == name) || privatized.is_some_and(|p| p.last);
+            let Some(sym) = self.syms.get(name) else {
                 continue;
             };
-            if sym.is_typedef || sym.ty.is_function() || !sym.decl_span.within(*fspan) {
+            if sym.is_typedef || sym.ty.is_function() || !sym.decl_span.within(fspan) {
                 if must_share {
-                    bad = Some(format!(
+                    return Err(format!(
                         "`{name}` is not a variable of {fname}() (a reduction or lastprivate over it)"
                     ));
-                    break;
                 }
                 continue;
             }
             if sym.is_static || sym.is_extern {
-                bad = Some(format!("it uses the static variable `{}`", sym.name));
-                break;
+                return Err(format!("it uses the static variable `{}`", sym.name));
             }
             let ty = if sym.storage == Storage::Param {
                 sym.ty.decayed()
@@ -308,12 +419,11 @@ pub fn collect(
             };
             let ty = oc::value_type(&ty);
             let array = matches!(ty.derivs.first(), Some(Deriv::Array(_)));
-            let Ok(lay) = layout::layout_of(&ty, &consts) else {
-                bad = Some(format!("the size of `{}` is not known", sym.name));
-                break;
+            let Ok(lay) = layout::layout_of(&ty, self.consts) else {
+                return Err(format!("the size of `{}` is not known", sym.name));
             };
             offset = offset.div_ceil(lay.align.max(1)) * lay.align.max(1);
-            let assert_size = layout::depends_on_macro(&ty, &consts).then_some(lay.size);
+            let assert_size = layout::depends_on_macro(&ty, self.consts).then_some(lay.size);
             vars.push(OrphanVar {
                 name: sym.name.clone(),
                 ty,
@@ -323,62 +433,24 @@ pub fn collect(
             });
             offset += lay.size;
         }
-        if bad.is_none() {
-            bad = inner_reductions_shared(&inner, &vars, &privs, &reds);
-        }
-        if let Some(why) = bad {
-            fallback(&why, diags);
-            continue;
-        }
-        let mut rc = Vec::new();
-        rt_calls(snode, text, &mut rc);
-        let fn_end = root
-            .descendant_for_byte_range(fspan.start, fspan.end)
-            .map(|n| {
-                let mut n = n;
-                while n.kind() != "function_definition" {
-                    match n.parent() {
-                        Some(p) => n = p,
-                        None => break,
-                    }
+        Ok((vars, offset))
+    }
+}
+
+/// The end of the function definition that `fspan` names.
+fn function_end(root: Node<'_>, fspan: Span) -> usize {
+    root.descendant_for_byte_range(fspan.start, fspan.end)
+        .map(|n| {
+            let mut n = n;
+            while n.kind() != "function_definition" {
+                match n.parent() {
+                    Some(p) => n = p,
+                    None => break,
                 }
-                n.end_byte()
-            })
-            .unwrap_or(fspan.end);
-        plan.frame_bytes = plan.frame_bytes.max(offset);
-        plan.orphans.push(Orphan {
-            id: FIRST_ID + plan.orphans.len() as u32,
-            function: fname.clone(),
-            pragma: d.span,
-            stmt,
-            line,
-            construct: super::build::pragma_one_line(file.slice(d.span))
-                .trim_start_matches("#pragma ")
-                .to_string(),
-            num_threads: d
-                .clause("num_threads")
-                .and_then(|c| c.expr())
-                .map(|e| e.text.clone()),
-            if_cond: d
-                .clause("if")
-                .and_then(|c| c.expr())
-                .map(|e| e.text.clone()),
-            lp,
-            privs,
-            reds,
-            inner,
-            vars,
-            rt_calls: rc,
-            fn_end,
-            outlined: String::new(),
-        });
-    }
-    if !plan.orphans.is_empty() {
-        let graph = call_graph(tree, text);
-        let seeds = plan.orphans.iter().map(|o| o.function.clone()).collect();
-        plan.callers = reverse_closure(&graph, seeds);
-    }
-    plan
+            }
+            n.end_byte()
+        })
+        .unwrap_or(fspan.end)
 }
 
 /// The constructs nested in an orphaned construct (`whole`: its pragma and

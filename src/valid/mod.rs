@@ -84,6 +84,8 @@ rules! {
     teams_nesting,
     distribute_nesting,
     target_in_target,
+    copyin_on_device,
+    declare_target_pairs,
     omp_region_nesting,
     acc_loop_levels,
     acc_loop_outside_compute,

@@ -14,7 +14,7 @@ use super::syntax::{collect_locals, runtime_calls};
 use super::{kind_is_parallel, model_of, not_supported, Ctx};
 use crate::ir::generic::{GenKind, Generic, Local, RtCall, ScopeVar};
 use crate::ir::reduction::TeamArrayRed;
-use crate::ir::{ArrayReduction, Region, Schedule, Size};
+use crate::ir::{ArrayReduction, Reduction, Region, Schedule, Size};
 use crate::lower::reduction::array_generic;
 use crate::sema::sharing::Attr;
 use crate::source::Span;
@@ -47,13 +47,16 @@ pub(super) fn region(
     budget: u64,
     errors_before: usize,
 ) -> Option<Region> {
-    let checked = last_checks(cx, rc, &mut all);
-    let (d, kind, block, at, teams, file) = (rc.d, rc.kind, rc.block, rc.at, rc.teams, cx.file);
+    let mut checked = last_checks(cx, rc, &mut all);
+    if cx.diags.iter().filter(|x| x.is_error()).count() > errors_before {
+        return None;
+    }
+    let (d, kind, block, at, file) = (rc.d, rc.kind, rc.block, rc.at, cx.file);
     let Decided {
         rv,
         reds,
         parts,
-        launch,
+        mut launch,
         frame,
     } = all;
     let RegionVars {
@@ -63,105 +66,40 @@ pub(super) fn region(
         hoisted,
         ..
     } = rv;
-    let ConstructReds {
-        team: team_reds,
-        loop_gang_names,
-        ..
-    } = reds;
-    let NestedParts {
-        forks,
-        master_loops,
-        inner_loops,
-        stripped,
-        barriers,
-        construct_red_uses,
-    } = parts;
-    let Launch {
-        blocks,
-        team_limit,
-        block_threads,
-        runtime_limit,
-        reaches_orphans,
-        mut notes,
-    } = launch;
-    let Frame { staged, st } = frame;
-    let Checked {
-        team_array_reds,
-        locals,
-        calls,
-        construct_arrays,
-    } = checked;
-    if cx.diags.iter().filter(|x| x.is_error()).count() > errors_before {
-        return None;
-    }
     let (function, function_start) = at
         .function
         .clone()
         .map(|(n, s)| (n, s.start))
         .unwrap_or_default();
     let body_names: BTreeSet<String> = used.iter().map(|u| u.name.clone()).collect();
-    let global_bytes = st.global.bytes.div_ceil(16) * 16;
-    if (!forks.is_empty() || reaches_orphans) && !kind_is_parallel(kind) {
-        let over = match &runtime_limit {
+    let mut notes = std::mem::take(&mut launch.notes);
+    if (!parts.forks.is_empty() || launch.reaches_orphans) && !kind_is_parallel(kind) {
+        let over = match &launch.runtime_limit {
             Some(_) => "the block's threads".to_string(),
-            None => format!("{block_threads} threads"),
+            None => format!("{} threads", launch.block_threads),
         };
         notes.push(format!(
             "fork/join: named barriers 1 and 2 over {over}; region id and team size in one shared word"
         ));
     }
     // The plan's launch line: a runtime team is rounded up to whole warps.
-    let threads_x = match &runtime_limit {
+    let threads_x = match &launch.runtime_limit {
         Some(l) => Size::Clause {
             clause: "whole_warps".into(),
             expr: l.describe(),
             span: d.span,
         },
-        None => Size::Fixed(block_threads),
+        None => Size::Fixed(launch.block_threads),
     };
-    let g = Generic {
-        kind,
-        block,
-        team_limit,
-        block_threads,
-        runtime_limit,
-        reaches_orphans,
-        orphan_cases: vec![],
-        forks,
-        master_loops,
-        inner_loops,
-        stripped,
-        barriers,
-        calls,
-        staged,
-        locals,
-        shared_bytes: st.shared.bytes,
-        shared_align: st.shared.align,
-        global_bytes,
-        budget,
-        team_reds: team_reds.clone(),
-        construct_red_uses,
-        team_array_reds,
-        loop_gang_reds: loop_gang_names,
-        host_edits: vec![],
-    };
+    let blocks = launch.blocks.clone();
+    let reductions = team_reductions(&reds, &vars);
+    let construct_arrays = std::mem::take(&mut checked.construct_arrays);
+    let g = generic_plan(rc, budget, reds, parts, launch, frame, checked);
     let array_privates = crate::lower::privarray::generic_copies(&vars, kind, &blocks, cx.diags);
-    let red_maps: Vec<_> = team_reds
-        .iter()
-        .map(|x| crate::lower::target_parallel_red::result_map(&vars, &x.name))
-        .collect();
     Some(Region {
         model: d.model,
         construct: d.name.clone(),
-        // A `target` whose block is a `teams` construct names both pragmas.
-        pragma_text: match teams {
-            Some(t) => format!(
-                "{} {}",
-                crate::lower::build::pragma_one_line(file.slice(d.span)),
-                crate::lower::build::pragma_one_line(file.slice(t.directive.span))
-            ),
-            None => crate::lower::build::pragma_one_line(file.slice(d.span)),
-        },
+        pragma_text: pragma_text(rc, file),
         pragma: d.span,
         stmt: block,
         function,
@@ -180,19 +118,7 @@ pub(super) fn region(
         body_names,
         calls: region_calls,
         vars,
-        reductions: team_reds
-            .iter()
-            .enumerate()
-            .map(|(rid, x)| crate::ir::Reduction {
-                var: x.name.clone(),
-                ty: x.ty.clone(),
-                arith: x.arith,
-                op: x.op,
-                map: red_maps[rid],
-                rid: rid as u32,
-                span: x.span,
-            })
-            .collect(),
+        reductions,
         array_reductions: construct_arrays,
         array_privates,
         local_types: hoisted,
@@ -205,6 +131,81 @@ pub(super) fn region(
         in_order: vec![],
         tile: vec![],
     })
+}
+
+/// The region's pragma, one line; a `target` whose block is a `teams`
+/// construct names both pragmas.
+fn pragma_text(rc: &Construct<'_>, file: &crate::source::SourceFile) -> String {
+    let one_line = |s: Span| crate::lower::build::pragma_one_line(file.slice(s));
+    match rc.teams {
+        Some(t) => format!("{} {}", one_line(rc.d.span), one_line(t.directive.span)),
+        None => one_line(rc.d.span),
+    }
+}
+
+/// The reductions of the compute construct, numbered in order, with the
+/// map of each result.
+fn team_reductions(reds: &ConstructReds, vars: &[crate::sema::sharing::VarAttr]) -> Vec<Reduction> {
+    reds.team
+        .iter()
+        .enumerate()
+        .map(|(rid, x)| Reduction {
+            var: x.name.clone(),
+            ty: x.ty.clone(),
+            arith: x.arith,
+            op: x.op,
+            map: crate::lower::target_parallel_red::result_map(vars, &x.name),
+            rid: rid as u32,
+            span: x.span,
+        })
+        .collect()
+}
+
+/// The generic-mode plan from what the phases decided.
+fn generic_plan(
+    rc: &Construct<'_>,
+    budget: u64,
+    reds: ConstructReds,
+    parts: NestedParts,
+    launch: Launch,
+    frame: Frame,
+    checked: Checked,
+) -> Generic {
+    let NestedParts {
+        forks,
+        master_loops,
+        inner_loops,
+        stripped,
+        barriers,
+        construct_red_uses,
+    } = parts;
+    let Frame { staged, st } = frame;
+    Generic {
+        kind: rc.kind,
+        block: rc.block,
+        team_limit: launch.team_limit,
+        block_threads: launch.block_threads,
+        runtime_limit: launch.runtime_limit,
+        reaches_orphans: launch.reaches_orphans,
+        orphan_cases: vec![],
+        forks,
+        master_loops,
+        inner_loops,
+        stripped,
+        barriers,
+        calls: checked.calls,
+        staged,
+        locals: checked.locals,
+        shared_bytes: st.shared.bytes,
+        shared_align: st.shared.align,
+        global_bytes: st.global.bytes.div_ceil(16) * 16,
+        budget,
+        team_reds: reds.team,
+        construct_red_uses,
+        team_array_reds: checked.team_array_reds,
+        loop_gang_reds: reds.loop_gang_names,
+        host_edits: vec![],
+    }
 }
 
 /// Checks that need the frame, and what the emitter needs besides it.

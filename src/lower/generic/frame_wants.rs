@@ -9,7 +9,7 @@ use super::nested_constructs::NestedParts;
 use super::region_vars::RegionVars;
 use super::syntax::node_at;
 use super::{not_supported, Ctx};
-use crate::ir::generic::{GenKind, PrivKind, WsLoop};
+use crate::ir::generic::{Fork, GenKind, PrivKind, PrivVar, WsLoop};
 use crate::lower::reduction::array_generic;
 use crate::sema::sharing::Attr;
 use crate::sema::{symbols, uses, CType};
@@ -54,24 +54,25 @@ pub(super) fn collect(
     parts: &mut NestedParts,
 ) -> Wants {
     let (kind, block, root, text, tree) = (rc.kind, rc.block, rc.root, rc.text, cx.tree);
-    let (vars, written, team_arrays) = (&rv.vars, &rv.written, &reds.team_arrays);
+    let vars = &rv.vars;
     let NestedParts {
         forks,
         master_loops,
         inner_loops,
         ..
     } = parts;
-    let region_var = |name: &str| vars.iter().position(|v| v.sym.name == name);
-    let mut wants: Vec<Want> = Vec::new();
-    let mut fork_wants: Vec<Vec<usize>> = vec![vec![]; forks.len()];
-    let mut fork_mapped: Vec<Vec<usize>> = vec![vec![]; forks.len()];
+    let mut out = Wants {
+        wants: Vec::new(),
+        fork_wants: vec![vec![]; forks.len()],
+        fork_mapped: vec![vec![]; forks.len()],
+    };
     let loop_decls = outer_loop_var_decls(root, text, tree, master_loops);
     for (fi, f) in forks.iter().enumerate() {
         if kind == GenKind::OmpParallel {
             // The whole block is the fork: nothing of a sequential part to share.
             for (vi, v) in vars.iter().enumerate() {
                 if matches!(v.attr, Attr::Mapped { .. }) && v.sym.ty.is_scalar() {
-                    fork_mapped[fi].push(vi);
+                    out.fork_mapped[fi].push(vi);
                 }
             }
             continue;
@@ -79,50 +80,9 @@ pub(super) fn collect(
         let Some(fnode) = node_at(tree, f.stmt) else {
             continue;
         };
-        let (mut fused, _) = uses::free_identifiers(fnode, text);
-        // The variables of its reductions are shared by the team even when
-        // only the clause names them.
-        for r in f.reductions.iter().chain(
-            inner_loops
-                .iter()
-                .filter(|(id, _)| *id == f.id)
-                .flat_map(|(_, w)| w.reductions.iter()),
-        ) {
-            if !fused.iter().any(|u| u.name == r.name) {
-                fused.push(uses::Use {
-                    name: r.name.clone(),
-                    span: r.span,
-                    written: true,
-                });
-            }
-        }
-        array_generic::fork_uses(&cx.array_reds, f, inner_loops, &mut fused);
+        let fused = fork_uses(cx, f, inner_loops, fnode, text);
         let fsyms = symbols::visible_at(root, text, fnode);
-        // A loop variable in a lastprivate clause is the original too,
-        // which the last iteration's thread assigns: bound like any use.
-        let loop_vars: Vec<&str> =
-            f.ws.iter()
-                .chain(
-                    inner_loops
-                        .iter()
-                        .filter(|(id, _)| *id == f.id)
-                        .map(|(_, w)| w),
-                )
-                .flat_map(|w| {
-                    w.nest.iter().map(|l| l.var.as_str()).filter(|v| {
-                        !w.privates
-                            .iter()
-                            .any(|p| p.name == *v && matches!(p.kind, PrivKind::Lastprivate { .. }))
-                    })
-                })
-                .collect();
-        let plain_private: Vec<&str> = f
-            .privates
-            .iter()
-            .chain(f.ws.iter().flat_map(|w| w.privates.iter()))
-            .filter(|p| p.kind == PrivKind::Private)
-            .map(|p| p.name.as_str())
-            .collect();
+        let (loop_vars, plain_private) = own_vars(f, inner_loops);
         for u in &fused {
             if loop_vars.contains(&u.name.as_str()) || plain_private.contains(&u.name.as_str()) {
                 continue;
@@ -134,103 +94,203 @@ pub(super) fn collect(
                 continue;
             }
             if let Some((w, idx)) = enclosing_loop_var(master_loops, &loop_decls, f, sym) {
-                want_loop_var(w, idx, f.id, &mut wants, &mut fork_wants[fi]);
+                want_loop_var(w, idx, f.id, &mut out.wants, &mut out.fork_wants[fi]);
             } else if sym.decl_span.within(block) {
-                want_sequential(cx, sym, f.id, &mut wants, &mut fork_wants[fi]);
-            } else if let Some(vi) = region_var(&u.name) {
-                let v = &vars[vi];
-                let lastp = forks.iter().any(|g| {
-                    g.privates
-                        .iter()
-                        .chain(g.ws.iter().flat_map(|w| w.privates.iter()))
-                        .any(|p| {
-                            p.name == v.sym.name && matches!(p.kind, PrivKind::Lastprivate { .. })
-                        })
-                }) || inner_loops.iter().any(|(_, w)| {
-                    w.privates.iter().any(|p| {
-                        p.name == v.sym.name && matches!(p.kind, PrivKind::Lastprivate { .. })
-                    })
-                });
-                let stage = match &v.attr {
-                    Attr::Firstprivate => (written.contains(&v.sym.name) || lastp).then_some(
-                        "firstprivate to the region, written in it and used in a parallel region",
-                    ),
-                    Attr::Private => Some("private to the region and used in a parallel region"),
-                    Attr::Mapped { .. } => {
-                        if v.sym.ty.is_scalar() {
-                            if !fork_mapped[fi].contains(&vi) {
-                                fork_mapped[fi].push(vi);
-                            }
-                        } else if written.contains(&v.sym.name) {
-                            cx.diags.push(not_supported(
-                                u.span,
-                                format!("assigning the mapped pointer `{}` inside a region with parallel regions is not supported yet", v.sym.name),
-                            ));
-                        }
-                        None
-                    }
-                    Attr::Reduction { .. } => Some(
-                        "the team's private copy of a reduction on the compute construct, used in a parallel region",
-                    ),
-                    // A loop over all teams' threads that reduces it itself
-                    // (`reduction/array_over_teams.rs`) combines into the team's copy.
-                    Attr::ArrayReduction { .. }
-                        if team_arrays.contains(&v.sym.name)
-                            && cx
-                                .array_reds
-                                .iter()
-                                .any(|a| a.var == v.sym.name && a.construct == f.pragma) =>
-                    {
-                        None
-                    }
-                    Attr::ArrayReduction { .. } => {
-                        cx.diags.push(array_generic::construct_array_in_fork(u.span, &v.sym.name));
-                        None
-                    }
-                    Attr::Lastprivate { .. } | Attr::ArrayPrivate { .. } => None,
-                };
-                if let Some(why) = stage {
-                    let key = wants
-                        .iter()
-                        .position(|w| w.region_var && w.name == v.sym.name);
-                    let k = match key {
-                        Some(k) => k,
-                        None => {
-                            // A private array of the region lives in the
-                            // frame itself; other arrays are pointers to
-                            // their device copy.
-                            let ty = if v.sym.ty.is_array() && v.attr != Attr::Private {
-                                v.sym.ty.decayed()
-                            } else {
-                                v.sym.ty.clone()
-                            };
-                            wants.push(Want {
-                                name: v.sym.name.clone(),
-                                ty,
-                                span: v.span,
-                                decl_span: None,
-                                region_var: true,
-                                loop_var: None,
-                                forks: vec![],
-                                why: why.into(),
-                            });
-                            wants.len() - 1
-                        }
-                    };
-                    if !wants[k].forks.contains(&f.id) {
-                        wants[k].forks.push(f.id);
-                    }
-                    fork_wants[fi].push(k);
+                want_sequential(cx, sym, f.id, &mut out.wants, &mut out.fork_wants[fi]);
+            } else if let Some(vi) = vars.iter().position(|v| v.sym.name == u.name) {
+                let lastp = lastprivate_anywhere(forks, inner_loops, &vars[vi].sym.name);
+                let use_ = RegionVarUse { u, vi, fi, lastp };
+                if let Some(why) = region_var_stage(cx, rv, reds, f, &use_, &mut out) {
+                    out.want_region_var(&vars[vi], f.id, fi, why);
                 }
             }
         }
     }
     // Loop variables of the sequential part's loops that forks inside them use.
-    master_loop_vars(tree, root, text, master_loops, &wants);
-    Wants {
-        wants,
-        fork_wants,
-        fork_mapped,
+    master_loop_vars(tree, root, text, master_loops, &out.wants);
+    out
+}
+
+/// What a fork uses: the names in its statement, the variables of its and
+/// its loops' reductions (shared by the team even when only the clause
+/// names them), and the array reductions it combines into.
+fn fork_uses(
+    cx: &Ctx<'_>,
+    f: &Fork,
+    inner_loops: &[(u32, WsLoop)],
+    fnode: Node<'_>,
+    text: &str,
+) -> Vec<uses::Use> {
+    let (mut fused, _) = uses::free_identifiers(fnode, text);
+    for r in f.reductions.iter().chain(
+        inner_loops
+            .iter()
+            .filter(|(id, _)| *id == f.id)
+            .flat_map(|(_, w)| w.reductions.iter()),
+    ) {
+        if !fused.iter().any(|u| u.name == r.name) {
+            fused.push(uses::Use {
+                name: r.name.clone(),
+                span: r.span,
+                written: true,
+            });
+        }
+    }
+    array_generic::fork_uses(&cx.array_reds, f, inner_loops, &mut fused);
+    fused
+}
+
+/// The names each of the fork's threads has its own copy of: the loop
+/// variables of its loops (a loop variable in a lastprivate clause is the
+/// original too, which the last iteration's thread assigns: bound like any
+/// use), and its plain private items.
+fn own_vars<'f>(
+    f: &'f Fork,
+    inner_loops: &'f [(u32, WsLoop)],
+) -> (Vec<&'f str>, Vec<&'f str>) {
+    let loop_vars: Vec<&str> =
+        f.ws.iter()
+            .chain(
+                inner_loops
+                    .iter()
+                    .filter(|(id, _)| *id == f.id)
+                    .map(|(_, w)| w),
+            )
+            .flat_map(|w| {
+                w.nest.iter().map(|l| l.var.as_str()).filter(|v| {
+                    !w.privates
+                        .iter()
+                        .any(|p| p.name == *v && matches!(p.kind, PrivKind::Lastprivate { .. }))
+                })
+            })
+            .collect();
+    let plain_private: Vec<&str> = f
+        .privates
+        .iter()
+        .chain(f.ws.iter().flat_map(|w| w.privates.iter()))
+        .filter(|p| p.kind == PrivKind::Private)
+        .map(|p| p.name.as_str())
+        .collect();
+    (loop_vars, plain_private)
+}
+
+/// Whether some fork or loop in a fork has `name` in a lastprivate clause.
+fn lastprivate_anywhere(forks: &[Fork], inner_loops: &[(u32, WsLoop)], name: &str) -> bool {
+    let lastp =
+        |p: &PrivVar| p.name == name && matches!(p.kind, PrivKind::Lastprivate { .. });
+    forks.iter().any(|g| {
+        g.privates
+            .iter()
+            .chain(g.ws.iter().flat_map(|w| w.privates.iter()))
+            .any(lastp)
+    }) || inner_loops
+        .iter()
+        .any(|(_, w)| w.privates.iter().any(lastp))
+}
+
+/// A fork's use of a region variable: the use, the variable's index, the
+/// fork's index, and whether a clause somewhere makes it lastprivate.
+struct RegionVarUse<'u> {
+    u: &'u uses::Use,
+    vi: usize,
+    fi: usize,
+    lastp: bool,
+}
+
+/// Why a region variable a fork uses goes into the frame, if it does.
+/// Mapped scalars are recorded for the fork instead; a mapped pointer
+/// assigned in the region, and an array reduction of the construct used in
+/// a fork, are refused.
+fn region_var_stage(
+    cx: &mut Ctx<'_>,
+    rv: &RegionVars,
+    reds: &ConstructReds,
+    f: &Fork,
+    use_: &RegionVarUse<'_>,
+    out: &mut Wants,
+) -> Option<&'static str> {
+    let (written, team_arrays) = (&rv.written, &reds.team_arrays);
+    let (u, vi, fi) = (use_.u, use_.vi, use_.fi);
+    let v = &rv.vars[vi];
+    match &v.attr {
+        Attr::Firstprivate => (written.contains(&v.sym.name) || use_.lastp)
+            .then_some("firstprivate to the region, written in it and used in a parallel region"),
+        Attr::Private => Some("private to the region and used in a parallel region"),
+        Attr::Mapped { .. } => {
+            if v.sym.ty.is_scalar() {
+                if !out.fork_mapped[fi].contains(&vi) {
+                    out.fork_mapped[fi].push(vi);
+                }
+            } else if written.contains(&v.sym.name) {
+                cx.diags.push(not_supported(
+                    u.span,
+                    format!("assigning the mapped pointer `{}` inside a region with parallel regions is not supported yet", v.sym.name),
+                ));
+            }
+            None
+        }
+        Attr::Reduction { .. } => Some(
+            "the team's private copy of a reduction on the compute construct, used in a parallel region",
+        ),
+        // A loop over all teams' threads that reduces it itself
+        // (`reduction/array_over_teams.rs`) combines into the team's copy.
+        Attr::ArrayReduction { .. }
+            if team_arrays.contains(&v.sym.name)
+                && cx
+                    .array_reds
+                    .iter()
+                    .any(|a| a.var == v.sym.name && a.construct == f.pragma) =>
+        {
+            None
+        }
+        Attr::ArrayReduction { .. } => {
+            cx.diags.push(array_generic::construct_array_in_fork(u.span, &v.sym.name));
+            None
+        }
+        Attr::Lastprivate { .. } | Attr::ArrayPrivate { .. } => None,
+    }
+}
+
+impl Wants {
+    /// Region variable `v` in the frame for fork `fid` (index `fi`).
+    fn want_region_var(
+        &mut self,
+        v: &crate::sema::sharing::VarAttr,
+        fid: u32,
+        fi: usize,
+        why: &str,
+    ) {
+        let key = self
+            .wants
+            .iter()
+            .position(|w| w.region_var && w.name == v.sym.name);
+        let k = match key {
+            Some(k) => k,
+            None => {
+                // A private array of the region lives in the frame itself;
+                // other arrays are pointers to their device copy.
+                let ty = if v.sym.ty.is_array() && v.attr != Attr::Private {
+                    v.sym.ty.decayed()
+                } else {
+                    v.sym.ty.clone()
+                };
+                self.wants.push(Want {
+                    name: v.sym.name.clone(),
+                    ty,
+                    span: v.span,
+                    decl_span: None,
+                    region_var: true,
+                    loop_var: None,
+                    forks: vec![],
+                    why: why.into(),
+                });
+                self.wants.len() - 1
+            }
+        };
+        if !self.wants[k].forks.contains(&fid) {
+            self.wants[k].forks.push(fid);
+        }
+        self.fork_wants[fi].push(k);
     }
 }
 

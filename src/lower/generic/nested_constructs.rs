@@ -319,7 +319,7 @@ fn in_order(
     }
 }
 
-/// The clauses of a fork or loop: `copyin` is refused, a reduction is
+/// The clauses of a fork or loop: `copyin` is a validation error, a reduction is
 /// lowered over one team or as the construct's own (recorded in
 /// `construct_red_uses`), anything else must be in the table.
 fn check_clauses(
@@ -335,14 +335,7 @@ fn check_clauses(
     let construct_red_uses = &mut parts.construct_red_uses;
     for c in &nd.clauses {
         if c.name == "copyin" && nd.model == Model::Omp {
-            cx.diags.push(
-                Diagnostic::new(
-                    codes::DEVICE_COPYIN,
-                    c.span,
-                    "`copyin` on a parallel region inside an offloaded region is not allowed: threadprivate variables do not exist on the device",
-                )
-                .with_label("copyin on the device"),
-            );
+            // valid/copyin_on_device.rs reports it (E0451).
         } else if c.name == "reduction" {
             let why = match r {
                 Role::Fork(Spread::Team) | Role::InnerLoop => None,

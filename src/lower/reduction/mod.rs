@@ -64,7 +64,6 @@ pub fn build(r: &Region, strategy: Strategy) -> RedForm {
         return generic::build(r, g, f);
     }
     let on_construct = construct_reduction(r);
-    let loop_gang = r.levels.contains(&Level::Gang);
     let inner: Vec<Level> = r
         .levels
         .iter()
@@ -79,6 +78,113 @@ pub fn build(r: &Region, strategy: Strategy) -> RedForm {
     if inner.contains(&Level::Vector) {
         f.vector_lanes = Some(vector_lanes.clone());
     }
+    // The gang level: its expansions are the same wherever it sits.
+    let gang_ends = gang_level(r, &mut f, outer_lid);
+    let gang_lid = outer_part(r, &mut f, &inner, outer_lid, loop_lid);
+    f.loops.push(RedLoop {
+        lid: loop_lid,
+        null: false,
+        levels: if on_construct {
+            inner.clone()
+        } else {
+            r.levels.clone()
+        },
+    });
+    if !inner.is_empty() {
+        let names: Vec<String> = inner.iter().map(|l| l.as_str().to_string()).collect();
+        f.steps.push(Step::Note(format!(
+            "{} RESULT{} private (RES_PTR NULL): each level's RESULT is the LOCAL of the level around it, GANG's LOCAL outermost",
+            names.join(" and "),
+            if names.len() > 1 { "s are" } else { " is" }
+        )));
+    }
+    let has_worker = inner.contains(&Level::Worker);
+    let exps = LevelExps::new(
+        &vector_lanes,
+        has_worker,
+        inner.contains(&Level::Vector),
+        strategy,
+    );
+    inner_levels(&mut f, &inner, loop_lid, &exps);
+    outer_end(r, &mut f, outer_lid, gang_lid, gang_ends);
+    if strategy == Strategy::Lock && has_worker {
+        f.notes.push(
+            "lock: the worker buffer is one `__shared__` object with a slot per (lid, rid), sized by the loop with the most worker reductions (one such loop per kernel)".to_string(),
+        );
+    }
+    f
+}
+
+/// RED_SETUP and RED_INIT at GANG (with the fork of the blocks when the
+/// loop itself is the gang loop).
+fn gang_setup(f: &mut RedForm, lid: u32, fork: bool) {
+    f.steps.push(Step::Red {
+        builtin: Builtin::Setup,
+        level: Level::Gang,
+        lid,
+        res_ptr: true,
+        exp: Exp::HostSetup,
+    });
+    if fork {
+        f.steps.push(Step::Fork {
+            level: Level::Gang,
+            join: false,
+            exp: Exp::Local("every block runs from the start"),
+        });
+    }
+    f.steps.push(Step::Red {
+        builtin: Builtin::Init,
+        level: Level::Gang,
+        lid,
+        res_ptr: true,
+        exp: Exp::Declare,
+    });
+}
+
+/// RED_LOCK, RED_FINI, RED_UNLOCK (the gang level's expansions `ends`),
+/// the join and RED_TEARDOWN at GANG.
+fn gang_fini(f: &mut RedForm, lid: u32, join: bool, ends: (Exp, Exp, Exp)) {
+    let (g_lock, g_fini, g_unlock) = ends;
+    f.steps.push(Step::Lock {
+        level: Level::Gang,
+        lid,
+        unlock: false,
+        exp: g_lock,
+    });
+    f.steps.push(Step::Red {
+        builtin: Builtin::Fini,
+        level: Level::Gang,
+        lid,
+        res_ptr: true,
+        exp: g_fini,
+    });
+    f.steps.push(Step::Lock {
+        level: Level::Gang,
+        lid,
+        unlock: true,
+        exp: g_unlock,
+    });
+    if join {
+        f.steps.push(Step::Fork {
+            level: Level::Gang,
+            join: true,
+            exp: Exp::Local("the kernel ends"),
+        });
+    }
+    f.steps.push(Step::Red {
+        builtin: Builtin::Teardown,
+        level: Level::Gang,
+        lid,
+        res_ptr: true,
+        exp: Exp::HostTeardown,
+    });
+}
+
+/// The outer part of the form: the construct's reduction (the NULL
+/// outermost loop), the loop's own gang reduction, or a dummy gang
+/// reduction around the loop's. Returns the lid of the gang reduction.
+fn outer_part(r: &Region, f: &mut RedForm, inner: &[Level], outer_lid: u32, loop_lid: u32) -> u32 {
+    let loop_gang = r.levels.contains(&Level::Gang);
     let words: Vec<&str> = r.levels.iter().map(|l| l.as_str()).collect();
     let levels_text = if words.is_empty() {
         "no partitioned level".to_string()
@@ -86,72 +192,8 @@ pub fn build(r: &Region, strategy: Strategy) -> RedForm {
         words.join(" ").to_lowercase()
     };
     let var = r.nest.first().map(|l| l.var.as_str()).unwrap_or("?");
-
-    // The gang level: its expansions are the same wherever it sits.
-    let (g_lock, g_fini, g_unlock) = gang_level(r, &mut f, outer_lid);
-
-    let gang_setup = |f: &mut RedForm, lid: u32, fork: bool| {
-        f.steps.push(Step::Red {
-            builtin: Builtin::Setup,
-            level: Level::Gang,
-            lid,
-            res_ptr: true,
-            exp: Exp::HostSetup,
-        });
-        if fork {
-            f.steps.push(Step::Fork {
-                level: Level::Gang,
-                join: false,
-                exp: Exp::Local("every block runs from the start"),
-            });
-        }
-        f.steps.push(Step::Red {
-            builtin: Builtin::Init,
-            level: Level::Gang,
-            lid,
-            res_ptr: true,
-            exp: Exp::Declare,
-        });
-    };
-    let gang_fini = |f: &mut RedForm, lid: u32, join: bool| {
-        f.steps.push(Step::Lock {
-            level: Level::Gang,
-            lid,
-            unlock: false,
-            exp: g_lock,
-        });
-        f.steps.push(Step::Red {
-            builtin: Builtin::Fini,
-            level: Level::Gang,
-            lid,
-            res_ptr: true,
-            exp: g_fini,
-        });
-        f.steps.push(Step::Lock {
-            level: Level::Gang,
-            lid,
-            unlock: true,
-            exp: g_unlock,
-        });
-        if join {
-            f.steps.push(Step::Fork {
-                level: Level::Gang,
-                join: true,
-                exp: Exp::Local("the kernel ends"),
-            });
-        }
-        f.steps.push(Step::Red {
-            builtin: Builtin::Teardown,
-            level: Level::Gang,
-            lid,
-            res_ptr: true,
-            exp: Exp::HostTeardown,
-        });
-    };
-
-    // Outer part.
     let construct = format!("{} {}", r.model.as_str(), r.construct);
-    if on_construct {
+    if construct_reduction(r) {
         let what = if r.model == Model::Omp {
             "the teams construct (teams = gang)"
         } else {
@@ -165,7 +207,7 @@ pub fn build(r: &Region, strategy: Strategy) -> RedForm {
             null: true,
             levels: vec![Level::Gang],
         });
-        gang_setup(&mut f, outer_lid, false);
+        gang_setup(f, outer_lid, false);
         let gang_note = if loop_gang {
             "; its GANG level is the construct's reduction (no second RED_SETUP / RED_INIT)"
         } else {
@@ -174,11 +216,13 @@ pub fn build(r: &Region, strategy: Strategy) -> RedForm {
         f.steps.push(Step::Note(format!(
             "loop {var}, lid {loop_lid}: {levels_text}{gang_note}"
         )));
+        outer_lid
     } else if loop_gang {
         f.steps.push(Step::Note(format!(
             "loop {var}, lid {loop_lid}: {levels_text}; gang reduction of a copy object"
         )));
-        gang_setup(&mut f, loop_lid, true);
+        gang_setup(f, loop_lid, true);
+        loop_lid
     } else {
         f.steps.push(Step::Note(format!(
             "dummy gang reduction around the {} reduction of a copy object (same lid and rid as the loop)",
@@ -192,54 +236,70 @@ pub fn build(r: &Region, strategy: Strategy) -> RedForm {
                     .join(" / ")
             }
         )));
-        gang_setup(&mut f, outer_lid, false);
+        gang_setup(f, outer_lid, false);
         f.steps.push(Step::Note(format!(
             "loop {var}, lid {loop_lid}: {levels_text}"
         )));
+        outer_lid
     }
-    f.loops.push(RedLoop {
-        lid: loop_lid,
-        null: false,
-        levels: if on_construct {
-            inner.clone()
-        } else {
-            r.levels.clone()
-        },
-    });
+}
 
-    if !inner.is_empty() {
-        let names: Vec<String> = inner.iter().map(|l| l.as_str().to_string()).collect();
+/// The end of the outer part, matching [`outer_part`].
+fn outer_end(r: &Region, f: &mut RedForm, outer_lid: u32, gang_lid: u32, ends: (Exp, Exp, Exp)) {
+    if construct_reduction(r) {
         f.steps.push(Step::Note(format!(
-            "{} RESULT{} private (RES_PTR NULL): each level's RESULT is the LOCAL of the level around it, GANG's LOCAL outermost",
-            names.join(" and "),
-            if names.len() > 1 { "s are" } else { " is" }
+            "end of the construct: the NULL outermost loop, lid {outer_lid}"
         )));
-    }
-    // Worker and vector: expansions.
-    let has_worker = inner.contains(&Level::Worker);
-    let vec_fini = match &vector_lanes {
-        Size::Fixed(w) if w.is_power_of_two() && *w <= 32 => Exp::VectorTree {
-            width: *w,
-            complete: true,
-        },
-        Size::Fixed(w) if w % 32 == 0 && has_worker => Exp::VectorTree {
-            width: 32,
-            complete: false,
-        },
-        _ if has_worker => Exp::VectorPieces,
-        _ => Exp::BlockTree(Holders::All),
-    };
-    let holders = if inner.contains(&Level::Vector) {
-        match vec_fini {
-            Exp::VectorTree { width, .. } => Holders::Stride(width),
-            _ => Holders::Pieces,
-        }
+        gang_fini(f, outer_lid, false, ends);
+    } else if r.levels.contains(&Level::Gang) {
+        gang_fini(f, gang_lid, true, ends);
     } else {
-        Holders::All
-    };
-    let lock = strategy == Strategy::Lock;
-    let level_exps = |level: Level| -> [Exp; 8] {
-        // SETUP, FORK, INIT, LOCK, FINI, UNLOCK, JOIN, TEARDOWN
+        f.steps.push(Step::Note(
+            "dummy gang reduction at the end (locked too: several gangs may update *RES_PTR)"
+                .to_string(),
+        ));
+        gang_fini(f, outer_lid, false, ends);
+    }
+}
+
+/// The worker and vector levels' expansions.
+struct LevelExps {
+    vec_fini: Exp,
+    holders: Holders,
+    lock: bool,
+}
+
+impl LevelExps {
+    fn new(vector_lanes: &Size, has_worker: bool, has_vector: bool, strategy: Strategy) -> Self {
+        let vec_fini = match vector_lanes {
+            Size::Fixed(w) if w.is_power_of_two() && *w <= 32 => Exp::VectorTree {
+                width: *w,
+                complete: true,
+            },
+            Size::Fixed(w) if w % 32 == 0 && has_worker => Exp::VectorTree {
+                width: 32,
+                complete: false,
+            },
+            _ if has_worker => Exp::VectorPieces,
+            _ => Exp::BlockTree(Holders::All),
+        };
+        let holders = if has_vector {
+            match vec_fini {
+                Exp::VectorTree { width, .. } => Holders::Stride(width),
+                _ => Holders::Pieces,
+            }
+        } else {
+            Holders::All
+        };
+        LevelExps {
+            vec_fini,
+            holders,
+            lock: strategy == Strategy::Lock,
+        }
+    }
+
+    /// SETUP, FORK, INIT, LOCK, FINI, UNLOCK, JOIN, TEARDOWN at `level`.
+    fn of(&self, level: Level) -> [Exp; 8] {
         let already = Exp::Local(
             "LOCAL already holds init_val(OP) (RED_INIT at GANG): keeping it or taking init_val(OP) is the same",
         );
@@ -249,16 +309,16 @@ pub fn build(r: &Region, strategy: Strategy) -> RedForm {
                 Exp::Local("the lanes run from the kernel's start"),
                 already,
                 Exp::NoLock("vector reductions need no lock"),
-                vec_fini,
+                self.vec_fini,
                 Exp::NoLock("no lock"),
                 Exp::Local("nothing"),
                 Exp::Local("V = LOCAL: the value is in the holder lanes"),
             ],
-            _ if lock => [
+            _ if self.lock => [
                 Exp::BufferStore,
                 Exp::Barrier,
                 already,
-                Exp::SharedLock(holders),
+                Exp::SharedLock(self.holders),
                 Exp::BufferCombine,
                 Exp::SharedUnlock,
                 Exp::Barrier,
@@ -269,15 +329,21 @@ pub fn build(r: &Region, strategy: Strategy) -> RedForm {
                 Exp::Local("the workers run from the kernel's start"),
                 already,
                 Exp::NoLock("the tree needs no lock: warp shuffles, then named barrier 1"),
-                Exp::BlockTree(holders),
+                Exp::BlockTree(self.holders),
                 Exp::NoLock("no lock"),
                 Exp::Local("the tree ends with a named barrier"),
                 Exp::Local("V = LOCAL: the block's value is in thread 0"),
             ],
         }
-    };
-    for level in &inner {
-        let e = level_exps(*level);
+    }
+}
+
+/// The worker and vector levels around the loop body: setup, fork and init
+/// outermost first, then the body, then lock, fini, unlock, join and
+/// teardown innermost first.
+fn inner_levels(f: &mut RedForm, inner: &[Level], loop_lid: u32, exps: &LevelExps) {
+    for level in inner {
+        let e = exps.of(*level);
         let red = |builtin, exp| Step::Red {
             builtin,
             level: *level,
@@ -295,7 +361,7 @@ pub fn build(r: &Region, strategy: Strategy) -> RedForm {
     }
     f.steps.push(Step::Body { lid: loop_lid });
     for level in inner.iter().rev() {
-        let e = level_exps(*level);
+        let e = exps.of(*level);
         let red = |builtin, exp| Step::Red {
             builtin,
             level: *level,
@@ -319,26 +385,6 @@ pub fn build(r: &Region, strategy: Strategy) -> RedForm {
         });
         f.steps.push(red(Builtin::Teardown, e[7]));
     }
-    if on_construct {
-        f.steps.push(Step::Note(format!(
-            "end of the construct: the NULL outermost loop, lid {outer_lid}"
-        )));
-        gang_fini(&mut f, outer_lid, false);
-    } else if loop_gang {
-        gang_fini(&mut f, loop_lid, true);
-    } else {
-        f.steps.push(Step::Note(
-            "dummy gang reduction at the end (locked too: several gangs may update *RES_PTR)"
-                .to_string(),
-        ));
-        gang_fini(&mut f, outer_lid, false);
-    }
-    if lock && has_worker {
-        f.notes.push(
-            "lock: the worker buffer is one `__shared__` object with a slot per (lid, rid), sized by the loop with the most worker reductions (one such loop per kernel)".to_string(),
-        );
-    }
-    f
 }
 
 /// The gang level's strategy and its RED_LOCK / RED_FINI / RED_UNLOCK
