@@ -42,6 +42,8 @@ pub struct Options {
     /// Bytes of shared memory a team's staged variables may take in generic
     /// mode (`--shared-budget`); the rest go to a per-team global frame.
     pub shared_budget: u64,
+    /// Embed the prelude (default) or include `pragma2cuda_prelude.cuh`.
+    pub prelude: emit::prelude::Mode,
 }
 
 impl Default for Options {
@@ -50,6 +52,7 @@ impl Default for Options {
             emit: Emit::Cuda,
             reduction_strategy: Strategy::default(),
             shared_budget: generic::DEFAULT_SHARED_BUDGET,
+            prelude: emit::prelude::Mode::Embed,
         }
     }
 }
@@ -765,6 +768,7 @@ fn translate_pass(file: &SourceFile, opts: &Options, rename: bool) -> Translatio
                     edits,
                     &mut namer,
                     &mut lost,
+                    opts.prelude,
                 );
                 // A directive rejected by an earlier error is not lowered
                 // on purpose; the check speaks only for a file that would

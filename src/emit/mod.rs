@@ -28,6 +28,7 @@ pub mod namer;
 pub mod orphan;
 pub mod orphan_team;
 pub mod partial_warp;
+pub mod prelude;
 pub mod privarray;
 pub mod reduction;
 pub mod region;
@@ -52,6 +53,7 @@ use std::collections::BTreeMap;
 /// statement (an `#else` arm is added when the group has none), and the
 /// statement after the `#endif` is removed. Each arm then runs what it ran
 /// before, with that arm's pragma lowered.
+#[allow(clippy::too_many_arguments)]
 pub fn emit_file(
     file: &SourceFile,
     regions: &[Region],
@@ -60,6 +62,7 @@ pub fn emit_file(
     cxx_edits: Vec<Edit>,
     namer: &mut namer::Namer,
     diags: &mut Vec<Diagnostic>,
+    prelude: prelude::Mode,
 ) -> String {
     let mut edits: Vec<Edit> = Vec::new();
     let text = &file.text;
@@ -195,22 +198,26 @@ pub fn emit_file(
         env!("CARGO_PKG_VERSION"),
         literal::in_comment(&file.name)
     ));
-    out.push_str(templates::DEVICE_PRELUDE);
-    out.push_str(templates::HOST_PRELUDE);
-    out.push_str(templates::RUNTIME_PRELUDE);
-    let lastprivate = regions.iter().any(|r| {
-        r.vars
-            .iter()
-            .any(|v| matches!(v.attr, crate::sema::sharing::Attr::Lastprivate { .. }))
-    });
     let orphans = !declare.orphans.orphans.is_empty();
-    if lastprivate || orphans || regions.iter().any(|r| r.generic.is_some()) {
-        out.push_str(templates::GENERIC_PRELUDE);
+    if prelude == prelude::Mode::Include {
+        out.push_str(&prelude::include_lines());
+    } else {
+        out.push_str(templates::DEVICE_PRELUDE);
+        out.push_str(templates::HOST_PRELUDE);
+        out.push_str(templates::RUNTIME_PRELUDE);
+        let lastprivate = regions.iter().any(|r| {
+            r.vars
+                .iter()
+                .any(|v| matches!(v.attr, crate::sema::sharing::Attr::Lastprivate { .. }))
+        });
+        if lastprivate || orphans || regions.iter().any(|r| r.generic.is_some()) {
+            out.push_str(templates::GENERIC_PRELUDE);
+        }
+        if regions.iter().any(|r| !r.atomics.is_empty()) {
+            out.push_str(templates::ATOMIC_PRELUDE);
+        }
+        out.push_str(templates::CXX_COMPAT);
     }
-    if regions.iter().any(|r| !r.atomics.is_empty()) {
-        out.push_str(templates::ATOMIC_PRELUDE);
-    }
-    out.push_str(templates::CXX_COMPAT);
     if cxx::uses_complex(&file.text) {
         out.push_str(cxx::COMPLEX_COMPAT);
     }

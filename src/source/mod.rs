@@ -8,8 +8,10 @@ mod file;
 pub mod linemap;
 pub mod macros;
 pub mod mask;
+mod model;
 pub mod nesting;
 mod span;
 
 pub use file::SourceFile;
+pub use model::Model;
 pub use span::Span;
