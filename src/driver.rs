@@ -7,9 +7,10 @@ use crate::front::{attach, parse_c, Attached, CTree};
 use crate::lower::build::{self, build_region, Kind};
 use crate::lower::data::{build_data, DataKind, DataOp};
 use crate::lower::declare::{self, DeclarePlan};
-use crate::lower::reduction::{self, Strategy};
+use crate::lower::reduction::Strategy;
 use crate::lower::{atomic, generic, split};
-use crate::lower::{plan, sharing_report, Region};
+use crate::lower::{plan, Region};
+use crate::report;
 use crate::sema::sharing::DataEnv;
 use crate::source::{cond, macros, mask, SourceFile, Span};
 use crate::valid;
@@ -27,6 +28,8 @@ pub enum Emit {
     Directives,
     DirectivesJson,
     Plan,
+    /// The plan of every region as JSON (`--emit=plan-json`).
+    PlanJson,
     /// The reductions of every region in seed 001's abstract form.
     Reductions,
     /// Data-sharing attributes, homes and rules of every variable (`--emit=sharing`).
@@ -715,35 +718,19 @@ fn translate_pass(file: &SourceFile, opts: &Options, rename: bool) -> Translatio
         };
     }
     let _scopes = scope_cache(file, &a);
-    let output = match opts.emit {
-        Emit::Directives => Some(directives::render_text(
-            file,
-            a.attached.iter().map(|at| &at.directive),
-        )),
-        Emit::DirectivesJson => Some(directives::render_json(
-            file,
-            a.attached.iter().map(|at| &at.directive),
-        )),
-        Emit::Plan | Emit::Reductions | Emit::Cuda | Emit::Sharing | Emit::SharingJson => {
-            let mut namer = Namer::new(&file.text);
-            let low = lower_all(file, &a, opts, &mut namer, &mut diags);
-            if opts.emit == Emit::Plan {
-                Some(plan::render(file, &low.regions, &low.data, &low.declare))
-            } else if opts.emit == Emit::Reductions {
-                Some(reduction::render::render(file, &low.regions))
-            } else if opts.emit == Emit::Sharing {
-                Some(sharing_report::render_text(
-                    file,
-                    Some(&a.tree),
-                    &low.regions,
-                ))
-            } else if opts.emit == Emit::SharingJson {
-                Some(sharing_report::render_json(
-                    file,
-                    Some(&a.tree),
-                    &low.regions,
-                ))
-            } else {
+    let output = if report::of_directives(opts.emit) {
+        report::directives(file, opts.emit, a.attached.iter().map(|at| &at.directive))
+    } else {
+        let mut namer = Namer::new(&file.text);
+        let low = lower_all(file, &a, opts, &mut namer, &mut diags);
+        let view = report::Lowered {
+            regions: &low.regions,
+            data: &low.data,
+            declare: &low.declare,
+        };
+        match report::lowered(file, opts.emit, &a.tree, &view) {
+            Some(text) => Some(text),
+            None => {
                 let offloaded = offloaded_spans(&low.regions);
                 if rename {
                     let renames = renames::Renames::from_lowered(file, &a, &offloaded);

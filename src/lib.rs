@@ -22,6 +22,7 @@ pub mod emit;
 pub mod files;
 pub mod front;
 pub mod lower;
+pub mod report;
 pub mod sema;
 pub mod source;
 pub mod tools;

@@ -975,11 +975,7 @@ fn every_documented_warning_is_emitted() {
         std::fs::write(d.path().join("w.c"), text).unwrap();
         let o = run(&["--diagnostics-format=gcc", "w.c", "-o", "w.cu"], d.path());
         assert_eq!(o.status.code(), Some(0), "{code}: {}", stderr(&o));
-        assert!(
-            stderr(&o).contains(&format!("warning: ")),
-            "{code}: {}",
-            stderr(&o)
-        );
+        assert!(stderr(&o).contains("warning: "), "{code}: {}", stderr(&o));
         assert!(
             stderr(&o).contains(&format!("[{code}]")),
             "{code}: {}",
@@ -1204,4 +1200,58 @@ fn prelude_include_mode_compiles_with_nvcc() {
     let c = compile();
     assert!(!c.status.success());
     assert!(stderr(&c).contains("--print-prelude"), "{}", stderr(&c));
+}
+
+/// `--emit=plan-json`: per region the kernel, range, construct, launch,
+/// schedule, reductions with their strategy, and every variable with its
+/// attribute and home, under the keys README.md documents.
+#[test]
+fn plan_json_has_the_documented_keys() {
+    let d = tempfile::tempdir().unwrap();
+    std::fs::write(
+        d.path().join("r.c"),
+        "int main(void)\n{\n    double x[64], s = 0;\n    for (int i = 0; i < 64; i++) x[i] = i;\n#pragma omp target teams distribute parallel for map(to: x[0:64]) reduction(+: s)\n    for (int i = 0; i < 64; i++)\n        s += x[i];\n    return s == 2016 ? 0 : 1;\n}\n",
+    )
+    .unwrap();
+    let o = run(
+        &["--emit=plan-json", "--reduction-strategy=lock", "r.c"],
+        d.path(),
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
+    assert_eq!(v["version"], 1);
+    let r = &v["regions"][0];
+    assert_eq!(r["kernel"], "main_L5");
+    assert_eq!(r["function"], "main");
+    assert_eq!(r["model"], "omp");
+    assert!(
+        r["construct"]
+            .as_str()
+            .unwrap()
+            .contains("target teams distribute parallel for"),
+        "{r}"
+    );
+    assert_eq!(
+        (&r["range"]["start_line"], &r["range"]["end_line"]),
+        (&5.into(), &7.into()),
+        "{r}"
+    );
+    assert_eq!(r["mode"], "spmd");
+    assert!(r["schedule"].is_string(), "{r}");
+    assert!(
+        r["launch"]["threads_x"].is_number() || r["launch"]["threads_x"].is_string(),
+        "{r}"
+    );
+    assert_eq!(r["reductions"]["strategy"], "lock");
+    assert_eq!(r["reductions"]["items"][0]["variable"], "s");
+    assert_eq!(r["reductions"]["items"][0]["operator"], "+");
+    assert!(r["shared_bytes"].is_number(), "{r}");
+    let x = r["variables"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|v| v["name"] == "x")
+        .expect("x listed");
+    assert!(x["attribute"].as_str().unwrap().contains("map(to)"), "{x}");
+    assert_eq!(x["home"]["kind"], "global", "{x}");
 }

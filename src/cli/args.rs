@@ -467,11 +467,12 @@ fn parse_emit(v: &str) -> Result<Emit, String> {
         "directives" => Ok(Emit::Directives),
         "directives-json" => Ok(Emit::DirectivesJson),
         "plan" => Ok(Emit::Plan),
+        "plan-json" => Ok(Emit::PlanJson),
         "reductions" => Ok(Emit::Reductions),
         "sharing" => Ok(Emit::Sharing),
         "sharing-json" => Ok(Emit::SharingJson),
         _ => Err(format!(
-            "unknown --emit value `{v}` (expected cuda, directives, directives-json, plan, reductions, sharing or sharing-json)"
+            "unknown --emit value `{v}` (expected cuda, directives, directives-json, plan, plan-json, reductions, sharing or sharing-json)"
         )),
     }
 }

@@ -25,7 +25,8 @@ OPTIONS:
                                 never replaced. FILE may not be the input file (exit 2). Without -o,
                                 or with `-o -`, the result goes to standard output.
     --emit KIND                 what to produce: cuda (default), directives (the parsed pragmas),
-                                directives-json, plan (the lowering plan of each region),
+                                directives-json, plan (the lowering plan of each region), plan-json (the
+                                same as JSON, keys in README.md),
                                 reductions (each region's reductions in the abstract form of
                                 RED_SETUP / RED_INIT / RED_FINI / RED_TEARDOWN, and their expansion),
                                 sharing (each variable's data-sharing attribute, where it lives on
