@@ -11,9 +11,9 @@ use crate::ir::Region;
 use crate::lower::build::{self, build_region, Kind};
 use crate::lower::data::build_data;
 use crate::lower::declare;
-use crate::lower::reduction;
 use crate::lower::{atomic, generic, split};
-use crate::lower::{plan, sharing_report};
+use crate::lower::plan;
+use crate::report;
 use crate::sema::sharing::DataEnv;
 use crate::source::{cond, macros, mask, SourceFile, Span};
 use crate::valid;
@@ -31,6 +31,8 @@ pub enum Emit {
     Directives,
     DirectivesJson,
     Plan,
+    /// The plan of every region as JSON (`--emit=plan-json`).
+    PlanJson,
     /// The reductions of every region in seed 001's abstract form.
     Reductions,
     /// Data-sharing attributes, homes and rules of every variable (`--emit=sharing`).
@@ -46,6 +48,8 @@ pub struct Options {
     /// Bytes of shared memory a team's staged variables may take in generic
     /// mode (`--shared-budget`); the rest go to a per-team global frame.
     pub shared_budget: u64,
+    /// Embed the prelude (default) or include `pragma2cuda_prelude.cuh`.
+    pub prelude: emit::prelude::Mode,
 }
 
 impl Default for Options {
@@ -54,6 +58,7 @@ impl Default for Options {
             emit: Emit::Cuda,
             reduction_strategy: Strategy::default(),
             shared_budget: generic::DEFAULT_SHARED_BUDGET,
+            prelude: emit::prelude::Mode::Embed,
         }
     }
 }
@@ -716,35 +721,19 @@ fn translate_pass(file: &SourceFile, opts: &Options, rename: bool) -> Translatio
         };
     }
     let _scopes = scope_cache(file, &a);
-    let output = match opts.emit {
-        Emit::Directives => Some(directives::render_text(
-            file,
-            a.attached.iter().map(|at| &at.directive),
-        )),
-        Emit::DirectivesJson => Some(directives::render_json(
-            file,
-            a.attached.iter().map(|at| &at.directive),
-        )),
-        Emit::Plan | Emit::Reductions | Emit::Cuda | Emit::Sharing | Emit::SharingJson => {
-            let mut namer = Namer::new(&file.text);
-            let low = lower_all(file, &a, opts, &mut namer, &mut diags);
-            if opts.emit == Emit::Plan {
-                Some(plan::render(file, &low.regions, &low.data, &low.declare))
-            } else if opts.emit == Emit::Reductions {
-                Some(reduction::render::render(file, &low.regions))
-            } else if opts.emit == Emit::Sharing {
-                Some(sharing_report::render_text(
-                    file,
-                    Some(&a.tree),
-                    &low.regions,
-                ))
-            } else if opts.emit == Emit::SharingJson {
-                Some(sharing_report::render_json(
-                    file,
-                    Some(&a.tree),
-                    &low.regions,
-                ))
-            } else {
+    let output = if report::of_directives(opts.emit) {
+        report::directives(file, opts.emit, a.attached.iter().map(|at| &at.directive))
+    } else {
+        let mut namer = Namer::new(&file.text);
+        let low = lower_all(file, &a, opts, &mut namer, &mut diags);
+        let view = report::Lowered {
+            regions: &low.regions,
+            data: &low.data,
+            declare: &low.declare,
+        };
+        match report::lowered(file, opts.emit, &a.tree, &view) {
+            Some(text) => Some(text),
+            None => {
                 let offloaded = offloaded_spans(&low.regions);
                 if rename {
                     let renames = renames::Renames::from_lowered(file, &a, &offloaded);
@@ -769,6 +758,7 @@ fn translate_pass(file: &SourceFile, opts: &Options, rename: bool) -> Translatio
                     edits,
                     &mut namer,
                     &mut lost,
+                    opts.prelude,
                 );
                 // A directive rejected by an earlier error is not lowered
                 // on purpose; the check speaks only for a file that would

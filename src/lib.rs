@@ -12,16 +12,18 @@
 //!   -> emit (CUDA text from templates/)
 //! ```
 //!
-//! The tools (`cli`, `tools::verify`, `tools::suite`) sit on top and only call
-//! [`translate`] and friends. See ARCHITECTURE.md for the code map.
+//! `files` reads the input and writes the output; the tools (`tools::verify`,
+//! `tools::suite`) sit on top and only call [`translate`] and friends. The
+//! command line lives in the binary (`src/main.rs`, `src/cli/`). See ARCHITECTURE.md for the code map.
 
-pub mod cli;
 pub mod diag;
 pub mod directives;
 pub mod emit;
+pub mod files;
 pub mod front;
 pub mod ir;
 pub mod lower;
+pub mod report;
 pub mod sema;
 pub mod source;
 pub mod tools;

@@ -1,5 +1,8 @@
-//! The `pragma2cuda` binary: all logic lives in [`pragma2cuda::cli`].
+//! The `pragma2cuda` binary: the command line (`cli/`, on clap) over the
+//! library's API.
+
+mod cli;
 
 fn main() {
-    std::process::exit(pragma2cuda::cli::run(std::env::args_os().skip(1).collect()));
+    std::process::exit(cli::run(std::env::args_os().skip(1).collect()));
 }

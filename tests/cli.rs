@@ -136,7 +136,7 @@ fn usage_errors_exit_2_with_usage_line() {
         &["--bogus", "a.c"],
         &["verify"],
         &["suite", "onlydir"],
-        &["-DX", "a.c"],
+        &["-Wbogus", "a.c"],
         &["--preprocess", "-I"],
         &["--preprocess", "-D", "1X", "a.c"],
         &["--preprocess", "-UX=1", "a.c"],
@@ -174,9 +174,53 @@ fn help_and_version() {
     }
     let o = run(&["--version"], d.path());
     assert_eq!(o.status.code(), Some(0));
-    assert_eq!(
-        String::from_utf8_lossy(&o.stdout),
-        format!("pragma2cuda {}\n", env!("CARGO_PKG_VERSION"))
+    let v = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        v.starts_with(&format!("pragma2cuda {}", env!("CARGO_PKG_VERSION"))),
+        "{v}"
+    );
+}
+
+/// `--version` names the commit the binary was built from when the source
+/// is a git checkout (#19).
+#[test]
+fn version_names_the_git_commit() {
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let head = Command::new("git")
+        .args(["rev-parse", "HEAD"])
+        .current_dir(repo)
+        .output();
+    let Some(head) = head
+        .ok()
+        .filter(|o| o.status.success())
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+    else {
+        eprintln!("not a git checkout: nothing to check");
+        return;
+    };
+    let o = run(&["--version"], repo);
+    let v = String::from_utf8_lossy(&o.stdout).trim().to_string();
+    let commit = v
+        .strip_prefix(&format!(
+            "pragma2cuda {} (commit ",
+            env!("CARGO_PKG_VERSION")
+        ))
+        .and_then(|r| r.strip_suffix(')'))
+        .unwrap_or_else(|| panic!("no commit in {v:?}"));
+    // Built from this checkout, at HEAD or (uncommitted test runs) before it.
+    assert!(
+        commit.len() >= 7 && commit.bytes().all(|b| b.is_ascii_hexdigit()),
+        "{v}"
+    );
+    let known = Command::new("git")
+        .args(["cat-file", "-e", &format!("{commit}^{{commit}}")])
+        .current_dir(repo)
+        .status()
+        .map(|s| s.success())
+        .unwrap_or(false);
+    assert!(
+        known || head.starts_with(commit),
+        "{commit} is not a commit of this repository"
     );
 }
 
@@ -746,4 +790,468 @@ fn preprocess_include_guard_with_trailing_blank_keeps_prototypes_whole() {
         "{}",
         &out[out.find("translated source").unwrap_or(0)..]
     );
+}
+
+// Compiler-grade flags (#19): -I/-D/-U, -MD, warning control, SARIF, the prelude header
+
+/// `-I`, `-D` and `-U` imply `--preprocess` (they were a usage error without it).
+#[test]
+fn cpp_flags_imply_preprocess() {
+    let d = tempfile::tempdir().unwrap();
+    std::fs::write(d.path().join("s.c"), SAXPY.replace("[8]", "[LEN]")).unwrap();
+    let o = run(&["-DLEN=8", "s.c"], d.path());
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        out.contains("float x[8], y[8];"),
+        "not preprocessed:\n{out:.2000}"
+    );
+}
+
+/// A program with a quoted header that itself includes one, for -MD.
+fn dep_project(dir: &Path) {
+    std::fs::create_dir_all(dir.join("inc")).unwrap();
+    std::fs::write(
+        dir.join("inc/len.h"),
+        "#include \"more.h\"\n#define LEN 8\n",
+    )
+    .unwrap();
+    std::fs::write(dir.join("inc/more.h"), "#define SCALE 2\n").unwrap();
+    std::fs::write(
+        dir.join("s.c"),
+        format!(
+            "#include \"inc/len.h\"\n{}",
+            SAXPY.replace("[8]", "[LEN]").replace("2 * x", "SCALE * x")
+        ),
+    )
+    .unwrap();
+}
+
+/// `-MD -MP`: the rule names the output, the input and every quoted header
+/// (found beside the file that includes it), as gcc writes it.
+#[test]
+fn md_writes_the_make_rule_beside_the_output() {
+    let d = tempfile::tempdir().unwrap();
+    dep_project(d.path());
+    let o = run(&["-MD", "-MP", "s.c", "-o", "s.cu"], d.path());
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(
+        std::fs::read_to_string(d.path().join("s.d")).unwrap(),
+        "s.cu: s.c \\\n  inc/len.h \\\n  inc/more.h\n\ninc/len.h:\n\ninc/more.h:\n"
+    );
+    // -MF and -MT name the file and the target; a failed run writes neither.
+    let o = run(
+        &[
+            "-MD",
+            "-MF",
+            "deps/x.dep",
+            "-MT",
+            "obj/s.cu",
+            "s.c",
+            "-o",
+            "s.cu",
+        ],
+        d.path(),
+    );
+    assert_eq!(o.status.code(), Some(2), "the -MF directory is missing");
+    std::fs::create_dir(d.path().join("deps")).unwrap();
+    let o = run(
+        &[
+            "-MD",
+            "-MFdeps/x.dep",
+            "-MT",
+            "obj/s.cu",
+            "s.c",
+            "-o",
+            "s.cu",
+        ],
+        d.path(),
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(
+        std::fs::read_to_string(d.path().join("deps/x.dep")).unwrap(),
+        "obj/s.cu: s.c \\\n  inc/len.h \\\n  inc/more.h\n"
+    );
+}
+
+/// Under `--preprocess` the rule lists every file the preprocessor read;
+/// `-MMD` leaves the system headers out.
+#[test]
+fn md_under_preprocess_lists_what_the_preprocessor_read() {
+    let d = tempfile::tempdir().unwrap();
+    dep_project(d.path());
+    let s = std::fs::read_to_string(d.path().join("s.c")).unwrap();
+    std::fs::write(
+        d.path().join("s.c"),
+        s.replace("\"inc/len.h\"", "\"len.h\""),
+    )
+    .unwrap();
+    let o = run(&["-MMD", "-Iinc", "s.c", "-o", "s.cu"], d.path());
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(
+        std::fs::read_to_string(d.path().join("s.d")).unwrap(),
+        "s.cu: s.c \\\n  inc/len.h \\\n  inc/more.h\n"
+    );
+    let o = run(&["-MD", "-Iinc", "s.c", "-o", "s.cu"], d.path());
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let rule = std::fs::read_to_string(d.path().join("s.d")).unwrap();
+    assert!(
+        rule.contains("stdio.h \\\n"),
+        "system headers listed: {rule}"
+    );
+    assert!(rule.contains("  inc/len.h \\\n  inc/more.h"), "{rule}");
+}
+
+/// make with a `-MD` rule rebuilds the translation when a header changes,
+/// and only then.
+#[test]
+fn make_rebuilds_when_a_header_changes() {
+    let d = tempfile::tempdir().unwrap();
+    dep_project(d.path());
+    std::fs::write(
+        d.path().join("Makefile"),
+        format!(
+            "P2C := {}\n%.cu: %.c\n\t$(P2C) -MD -MP $< -o $@\n-include s.d\n",
+            env!("CARGO_BIN_EXE_pragma2cuda")
+        ),
+    )
+    .unwrap();
+    let make = |args: &[&str]| {
+        Command::new("make")
+            .args(args)
+            .current_dir(d.path())
+            .output()
+            .expect("run make")
+    };
+    let o = make(&["s.cu"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    // Up to date: `make -q` exits 0.
+    assert_eq!(make(&["-q", "s.cu"]).status.code(), Some(0));
+    // The nested header changes: out of date, and make translates again.
+    let later = std::time::SystemTime::now() + std::time::Duration::from_secs(5);
+    std::fs::File::options()
+        .append(true)
+        .open(d.path().join("inc/more.h"))
+        .unwrap()
+        .set_modified(later)
+        .unwrap();
+    assert_eq!(make(&["-q", "s.cu"]).status.code(), Some(1));
+    let o = make(&["s.cu"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("-MD -MP s.c -o s.cu"));
+    // A deleted header (with -MP's phony rules) does not stop make.
+    std::fs::remove_file(d.path().join("inc/more.h")).unwrap();
+    std::fs::write(
+        d.path().join("inc/len.h"),
+        "#define LEN 8\n#define SCALE 2\n",
+    )
+    .unwrap();
+    let o = make(&["s.cu"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+}
+
+/// One input per documented warning, each emitted with its code.
+const WARNINGS: &[(&str, &str)] = &[
+    ("W0003", "int main(void)\n{\n    double a[10];\n    OMP_FOR\n    for (int i = 0; i < 10; i++) a[i] = i;\n    return (int)a[1] - 1;\n}\n"),
+    ("W0004", include_str!("../fixtures/in/omp_orphan_one_thread.c")),
+    ("W0005", include_str!("../fixtures/in/omp_reduction_unmapped_block.c")),
+];
+
+/// Every warning `--explain all` lists is emitted by some input (the ones
+/// never emitted were retired), and each input warns with that code.
+#[test]
+fn every_documented_warning_is_emitted() {
+    let d = tempfile::tempdir().unwrap();
+    let o = run(&["--explain", "all"], d.path());
+    let mut listed: Vec<String> = String::from_utf8_lossy(&o.stdout)
+        .lines()
+        .filter(|l| l.starts_with('W'))
+        .map(|l| l[..5].to_string())
+        .collect();
+    listed.sort();
+    let tested: Vec<&str> = WARNINGS.iter().map(|(c, _)| *c).collect();
+    assert_eq!(listed, tested, "a documented warning has no test input");
+    for (code, text) in WARNINGS {
+        std::fs::write(d.path().join("w.c"), text).unwrap();
+        let o = run(&["--diagnostics-format=gcc", "w.c", "-o", "w.cu"], d.path());
+        assert_eq!(o.status.code(), Some(0), "{code}: {}", stderr(&o));
+        assert!(stderr(&o).contains("warning: "), "{code}: {}", stderr(&o));
+        assert!(
+            stderr(&o).contains(&format!("[{code}]")),
+            "{code}: {}",
+            stderr(&o)
+        );
+    }
+}
+
+/// `-w`, `-Wno-CODE` (any case), `-WCODE` after it, and `-Werror`.
+#[test]
+fn warning_control_flags() {
+    let d = tempfile::tempdir().unwrap();
+    std::fs::write(d.path().join("w.c"), WARNINGS[0].1).unwrap();
+    let gcc = ["--diagnostics-format=gcc", "w.c", "-o", "w.cu"];
+    let with = |flags: &[&str]| {
+        let mut a: Vec<&str> = flags.to_vec();
+        a.extend(gcc);
+        let _ = std::fs::remove_file(d.path().join("w.cu"));
+        run(&a, d.path())
+    };
+    for off in [
+        &["-w"][..],
+        &["-Wno-W0003"],
+        &["-Wno-w0003"],
+        &["-WW0003", "-Wno-W0003"],
+    ] {
+        let o = with(off);
+        assert_eq!(o.status.code(), Some(0), "{off:?}");
+        assert_eq!(stderr(&o), "", "{off:?}");
+        assert!(d.path().join("w.cu").exists(), "{off:?}");
+    }
+    let o = with(&["-Wno-W0003", "-WW0003"]);
+    assert!(stderr(&o).contains("[W0003]"), "{}", stderr(&o));
+    // -Werror: the warning is an error, nothing is written, exit 1.
+    let o = with(&["-Werror"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(stderr(&o).contains("w.c:4:5: error: "), "{}", stderr(&o));
+    assert!(!d.path().join("w.cu").exists());
+    // A warning turned off is not an error either; -Werror -w writes the file.
+    assert_eq!(with(&["-Werror", "-Wno-W0003"]).status.code(), Some(0));
+    assert_eq!(with(&["-Werror", "-w"]).status.code(), Some(0));
+    assert_eq!(with(&["-Werror", "-Wno-error"]).status.code(), Some(0));
+}
+
+/// `-fmax-errors=N` is `--max-errors N`.
+#[test]
+fn fmax_errors_is_max_errors() {
+    let d = tempfile::tempdir().unwrap();
+    let bad: String = (0..5)
+        .map(|i| format!("void f{i}(int *a) {{\n#pragma omp target bogus{i}\n  a[0] = 1;\n}}\n"))
+        .collect();
+    std::fs::write(d.path().join("b.c"), bad).unwrap();
+    let o = run(
+        &["-fmax-errors=2", "--diagnostics-format=gcc", "b.c"],
+        d.path(),
+    );
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let e = stderr(&o);
+    assert_eq!(e.matches(": error: ").count(), 3, "{e}");
+    assert!(e.contains("--max-errors 2"), "{e}");
+}
+
+/// `--diagnostics-format=sarif`: a SARIF 2.1.0 log with the fields
+/// code-scanning tools require.
+#[test]
+fn sarif_has_the_required_fields() {
+    let d = tempfile::tempdir().unwrap();
+    std::fs::write(d.path().join("w.c"), WARNINGS[0].1).unwrap();
+    std::fs::write(
+        d.path().join("e.c"),
+        "int main(void)\n{\n    int a[4];\n    #pragma omp target teams distribute parallel for map(tofrom: a[0:4]) bogus\n    for (int i = 0; i < 4; i++) a[i] = i;\n    return 0;\n}\n",
+    )
+    .unwrap();
+    for (file, level, rule, line, col, end) in [
+        ("w.c", "warning", "W0003", 4, 5, 12),
+        ("e.c", "error", "E0103", 4, 74, 79),
+    ] {
+        let o = run(
+            &["--diagnostics-format=sarif", file, "-o", "x.cu"],
+            d.path(),
+        );
+        let v: serde_json::Value = serde_json::from_slice(&o.stderr).expect("SARIF is JSON");
+        assert_eq!(v["version"], "2.1.0");
+        assert!(v["$schema"].as_str().unwrap().contains("sarif-2.1.0"));
+        let run0 = &v["runs"][0];
+        let driver = &run0["tool"]["driver"];
+        assert_eq!(driver["name"], "pragma2cuda");
+        assert_eq!(driver["version"], env!("CARGO_PKG_VERSION"));
+        assert_eq!(driver["rules"][0]["id"], rule);
+        assert!(
+            driver["rules"][0]["shortDescription"]["text"]
+                .as_str()
+                .unwrap()
+                .len()
+                > 10
+        );
+        let r = &run0["results"][0];
+        assert_eq!(r["ruleId"], rule);
+        assert_eq!(r["level"], level);
+        assert!(!r["message"]["text"].as_str().unwrap().is_empty());
+        let loc = &r["locations"][0]["physicalLocation"];
+        assert_eq!(loc["artifactLocation"]["uri"], file);
+        let reg = &loc["region"];
+        assert_eq!(
+            (
+                &reg["startLine"],
+                &reg["startColumn"],
+                &reg["endLine"],
+                &reg["endColumn"]
+            ),
+            (&line.into(), &col.into(), &line.into(), &end.into()),
+            "{file}: {reg}"
+        );
+    }
+    // No diagnostics: still a log, with an empty result list.
+    std::fs::write(d.path().join("s.c"), SAXPY).unwrap();
+    let o = run(
+        &["--diagnostics-format=sarif", "s.c", "-o", "s.cu"],
+        d.path(),
+    );
+    let v: serde_json::Value = serde_json::from_slice(&o.stderr).expect("SARIF is JSON");
+    assert_eq!(v["runs"][0]["results"], serde_json::json!([]));
+}
+
+/// Under `--preprocess`, positions are those of the user's file as written:
+/// the preprocessor re-spaces pragma lines (`  #  pragma   omp` becomes
+/// `#pragma omp`), which moved columns before.
+#[test]
+fn preprocess_positions_are_the_original_columns() {
+    let d = tempfile::tempdir().unwrap();
+    std::fs::write(
+        d.path().join("e.c"),
+        "int main(void)\n{\n    int a[4];\n    #  pragma   omp  target teams distribute parallel for map(tofrom: a[0:4])   bogus\n    for (int i = 0; i < 4; i++) a[i] = i;\n    return 0;\n}\n",
+    )
+    .unwrap();
+    let o = run(
+        &["--preprocess", "--diagnostics-format=gcc", "e.c"],
+        d.path(),
+    );
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(
+        stderr(&o).starts_with("e.c:4:81: error: unknown OpenMP clause `bogus` [E0103]"),
+        "{}",
+        stderr(&o)
+    );
+    let o = run(
+        &["--preprocess", "--diagnostics-format=json", "e.c"],
+        d.path(),
+    );
+    let v: serde_json::Value = serde_json::from_slice(&o.stderr).unwrap();
+    let l = &v[0]["labels"][0];
+    assert_eq!(
+        (&l["line"], &l["column"], &l["end_column"]),
+        (&4.into(), &81.into(), &86.into()),
+        "{l}"
+    );
+}
+
+/// `--prelude=include`: the translation includes pragma2cuda_prelude.cuh
+/// (checked against its version) instead of embedding the prelude;
+/// `--print-prelude` writes that header.
+#[test]
+fn prelude_include_mode() {
+    let d = tempfile::tempdir().unwrap();
+    std::fs::write(d.path().join("s.c"), SAXPY).unwrap();
+    let o = run(&["--prelude=include", "s.c", "-o", "s.cu"], d.path());
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let cu = std::fs::read_to_string(d.path().join("s.cu")).unwrap();
+    assert!(
+        cu.contains("#include \"pragma2cuda_prelude.cuh\"\n"),
+        "{cu:.1500}"
+    );
+    assert!(cu.contains("#error"), "no version check:\n{cu:.1500}");
+    let embedded = run(&["s.c"], d.path());
+    let embedded = String::from_utf8_lossy(&embedded.stdout);
+    assert!(
+        cu.len() * 4 < embedded.len(),
+        "the prelude is still embedded"
+    );
+    let o = run(&["--print-prelude"], d.path());
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let h = String::from_utf8_lossy(&o.stdout);
+    assert!(h.contains("#define P2C_PRELUDE_ID"), "{h:.500}");
+    // The check's number is the header's.
+    let id = h
+        .lines()
+        .find_map(|l| l.strip_prefix("#define P2C_PRELUDE_ID "))
+        .unwrap();
+    assert!(
+        cu.contains(&format!("P2C_PRELUDE_ID != {id}")),
+        "{cu:.1500}"
+    );
+}
+
+/// The include-mode translation compiles with the printed header, with
+/// nvcc; a header of another version stops the compilation with the
+/// check's #error. Needs nvcc (P2C_NVCC, from ~/.cache/pragma2cuda/env.sh).
+#[test]
+fn prelude_include_mode_compiles_with_nvcc() {
+    let Some(nvcc) = std::env::var_os("P2C_NVCC").filter(|n| Path::new(n).exists()) else {
+        eprintln!("P2C_NVCC not set: source ~/.cache/pragma2cuda/env.sh to run this test");
+        return;
+    };
+    let d = tempfile::tempdir().unwrap();
+    std::fs::write(d.path().join("s.c"), SAXPY).unwrap();
+    let o = run(&["--prelude=include", "s.c", "-o", "s.cu"], d.path());
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let o = run(&["--print-prelude"], d.path());
+    std::fs::write(d.path().join("pragma2cuda_prelude.cuh"), &o.stdout).unwrap();
+    let compile = || {
+        Command::new(&nvcc)
+            .args(["-arch=sm_80", "-c", "s.cu", "-o", "s.o"])
+            .current_dir(d.path())
+            .output()
+            .expect("run nvcc")
+    };
+    let c = compile();
+    assert!(c.status.success(), "{}", stderr(&c));
+    let h = String::from_utf8_lossy(&o.stdout)
+        .replace("#define P2C_PRELUDE_ID ", "#define P2C_PRELUDE_ID 1");
+    std::fs::write(d.path().join("pragma2cuda_prelude.cuh"), h).unwrap();
+    let c = compile();
+    assert!(!c.status.success());
+    assert!(stderr(&c).contains("--print-prelude"), "{}", stderr(&c));
+}
+
+/// `--emit=plan-json`: per region the kernel, range, construct, launch,
+/// schedule, reductions with their strategy, and every variable with its
+/// attribute and home, under the keys README.md documents.
+#[test]
+fn plan_json_has_the_documented_keys() {
+    let d = tempfile::tempdir().unwrap();
+    std::fs::write(
+        d.path().join("r.c"),
+        "int main(void)\n{\n    double x[64], s = 0;\n    for (int i = 0; i < 64; i++) x[i] = i;\n#pragma omp target teams distribute parallel for map(to: x[0:64]) reduction(+: s)\n    for (int i = 0; i < 64; i++)\n        s += x[i];\n    return s == 2016 ? 0 : 1;\n}\n",
+    )
+    .unwrap();
+    let o = run(
+        &["--emit=plan-json", "--reduction-strategy=lock", "r.c"],
+        d.path(),
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
+    assert_eq!(v["version"], 1);
+    let r = &v["regions"][0];
+    assert_eq!(r["kernel"], "main_L5");
+    assert_eq!(r["function"], "main");
+    assert_eq!(r["model"], "omp");
+    assert!(
+        r["construct"]
+            .as_str()
+            .unwrap()
+            .contains("target teams distribute parallel for"),
+        "{r}"
+    );
+    assert_eq!(
+        (&r["range"]["start_line"], &r["range"]["end_line"]),
+        (&5.into(), &7.into()),
+        "{r}"
+    );
+    assert_eq!(r["mode"], "spmd");
+    assert!(r["schedule"].is_string(), "{r}");
+    assert!(
+        r["launch"]["threads_x"].is_number() || r["launch"]["threads_x"].is_string(),
+        "{r}"
+    );
+    assert_eq!(r["reductions"]["strategy"], "lock");
+    assert_eq!(r["reductions"]["items"][0]["variable"], "s");
+    assert_eq!(r["reductions"]["items"][0]["operator"], "+");
+    assert!(r["shared_bytes"].is_number(), "{r}");
+    let x = r["variables"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|v| v["name"] == "x")
+        .expect("x listed");
+    assert!(x["attribute"].as_str().unwrap().contains("map(to)"), "{x}");
+    assert_eq!(x["home"]["kind"], "global", "{x}");
 }

@@ -1,128 +1,52 @@
-//! Hand-written argument parsing (the grammar is small and a parser crate
-//! would be the only dependency for it).
+//! The command line's grammar, on clap 4 (derive). clap parses; the help text
+//! is `help.rs`, written for people. gcc's multi-letter single-dash flags
+//! (`-MD`, `-MF`, `-fmax-errors=N`) are respelled as long options first.
 
-use crate::diag::Format;
-use crate::ir::reduction::Strategy;
-use crate::tools::verify::Device;
-use crate::Emit;
+use clap::{ArgAction, CommandFactory, FromArgMatches, Parser, Subcommand};
+use pragma2cuda::diag::Format;
+use pragma2cuda::emit::prelude::Mode as PreludeMode;
+use pragma2cuda::files::{Stream, DEFAULT_MAX_INPUT};
+use pragma2cuda::ir::reduction::Strategy;
+use pragma2cuda::tools::suite::SuiteArgs;
+use pragma2cuda::tools::verify::{Device, VerifyArgs};
+use pragma2cuda::Emit;
 use std::ffi::OsString;
 use std::path::PathBuf;
 
-pub const HELP: &str = "\
-pragma2cuda: translate C with OpenMP/OpenACC offload pragmas into CUDA C
-
-USAGE:
-    pragma2cuda [OPTIONS] INPUT.c [-o OUTPUT.cu]
-    pragma2cuda verify FILE.c [--device auto|emulate|gpu] [--keep DIR] [--timeout SECS] [-- FLAGS... EXTRA.c...]
-    pragma2cuda suite DIR LIST [--jobs N] [--device auto|emulate|gpu] [--timeout SECS] [-- FLAGS...]
-
-ARGUMENTS:
-    INPUT.c     the C file to translate; `-` reads standard input
-
-    Without --preprocess the file is read as written: pragmas in every arm of #if/#ifdef/#else are
-    translated and the preprocessor lines are kept, and pragmas spelled through macros defined in
-    the file (`#define PAR _Pragma(\"omp ...\")`, `_Pragma(#x)`) are found. A name alone before a
-    loop that the file does not define may be a pragma macro from a header: it is reported, and
-    --preprocess handles it.
-
-OPTIONS:
-    -o, --output FILE           write the result to FILE (written to a temporary file in the same
-                                directory, then renamed: a failed run never leaves a partial file and
-                                never touches an existing one, which keeps its permissions). A symbolic
-                                link is followed; a device (/dev/null), FIFO or socket is written into,
-                                never replaced. FILE may not be the input file (exit 2). Without -o,
-                                or with `-o -`, the result goes to standard output.
-    --emit KIND                 what to produce: cuda (default), directives (the parsed pragmas),
-                                directives-json, plan (the lowering plan of each region),
-                                reductions (each region's reductions in the abstract form of
-                                RED_SETUP / RED_INIT / RED_FINI / RED_TEARDOWN, and their expansion),
-                                sharing (each variable's data-sharing attribute, where it lives on
-                                the GPU and the rule that decided it), sharing-json
-    --reduction-strategy S      how reductions combine across workers and gangs: tree (default:
-                                warp shuffles, warp masters through shared memory, last block
-                                combines the per-block partials), lock (shared-memory buffer and
-                                global value under spin locks), atomic (tree, with native atomics
-                                at the gang level where every reduction of the loop has one)
-    --shared-budget BYTES       shared memory a team's staged variables may use in generic mode
-                                (variables of the sequential part used by nested parallel regions);
-                                the largest ones beyond it go to a per-team frame in global memory.
-                                Default 32768: 32 KiB of the 48 KiB of static shared memory a block
-                                always has, leaving 16 KiB for reduction scratch and user __shared__
-    --diagnostics-format FMT    human (default; colored when stderr is a terminal and NO_COLOR is
-                                unset), gcc (file:line:col: error: message [CODE]), json
-    --explain CODE              print the documentation of a diagnostic code (E0201, ...): what the
-                                check is, why, an example and the fix; `--explain all` lists every code
-    --max-errors N              show at most N errors (default 50; 0 shows all), then one line counting
-                                the errors (and warnings) not shown, like gcc's -fmax-errors
-    --max-input-size BYTES      refuse an input larger than BYTES (default 256M; suffixes K, M, G;
-                                0: no limit). The input is read up to the limit and no further, so
-                                /dev/zero or an endless pipe fails fast. A FIFO given as INPUT waits
-                                at most 10 s for a program to open it for writing, then fails.
-                                Input that is not UTF-8 text or holds a NUL byte is refused (E0001)
-    --preprocess                run the C preprocessor (`cc -E`, else gcc or clang; or $P2C_CPP) on the
-                                input first, then translate what it produced: macros are expanded
-                                (pragmas from macros in headers are found) and only the arms of
-                                #if/#ifdef that the flags select remain. The output then holds the
-                                contents of the user's headers (it is self-contained); system headers
-                                stay as #include lines. Diagnostics name the original files and lines.
-    -I DIR, -D NAME[=VAL], -U NAME
-                                preprocessor flags, passed in order (also joined: -Idir, -DN=4);
-                                only with --preprocess
-    -h, --help                  print this help
-    -V, --version               print the version
-
-SUBCOMMANDS:
-    verify      translate FILE.c, build and run the original with gcc (reference) and the translation
-                on the CPU SIMT emulator (and on a GPU: --device gpu, or auto when nvidia-smi lists one
-                and nvcc is found); compare the exit status, standard output and standard error, each
-                stream read whole (a difference on stderr alone fails). Arguments after `--` are
-                compiler flags for every build; the ones ending in .c are extra C files of the program,
-                compiled with gcc and linked into every build. --keep DIR keeps the .cu, binaries and
-                logs in DIR. --timeout limits each program run (default 60 s); the program runs in its
-                own process group and, when it times out or ends, that group and every process it
-                started (those that called setsid included) are killed. An output stream beyond
-                1 GiB stops the program (SIGXFSZ) and fails the run.
-                Verdicts: PASS; FAIL (a difference, a failed build or run, or offload pragmas left in
-                the translation: an OpenMP target/teams/distribute or any OpenACC directive, which the
-                -fopenmp/-fopenacc builds would run on the host); REFERENCE-FAILED (exit 1: gcc's
-                build of the original failed to build, was killed by a signal or timed out, so there
-                is nothing to compare with, whatever the translation did). A reference that exits
-                normally with a non-zero code (a test that prints FAIL and returns 1) is compared
-                like any other: the translation must exit with the same code and print the same.
-    suite       run every file listed in LIST (one path per line relative to DIR, or a TSV whose first
-                column is the path; a header line `file...` and lines starting with # are skipped)
-                through the translation and the emulator (and GPU); a file passes when the translated
-                program exits with 0. Prints PASS / FAIL / TRANSLATE-ERROR per file and `N passed, M failed`.
-
-    A file literally named `verify` or `suite` can be translated as `./verify`.
-
-ENVIRONMENT:
-    P2C_NVCC, P2C_CLANG_CUDA_ROOT, P2C_CLANG   tools for verify (read from ~/.cache/pragma2cuda/env.sh when unset)
-    P2C_EMU_INCLUDE                            the emulator's include directory
-    P2C_EMU_BLOCKS                             verify/suite: the emulator runs up to this many (1-16)
-                                               blocks of a grid at once, as a GPU does, so races between
-                                               gangs/teams can show (default: one after another)
-    P2C_CPP                                    the preprocessor command for --preprocess (default: cc, gcc, clang;
-                                               it is run with -E -C -dD -x c and must write GNU
-                                               line markers, as gcc and clang do)
-
-EXIT STATUS:
-    0   success (warnings allowed); verify: all runs agree; suite: every file passed
-    1   the diagnostics contain errors; verify/suite: a disagreement or a failed build or run
-    2   usage error, or the input cannot be read or the output cannot be written, or the
-        preprocessor of --preprocess cannot be run (an error it reports in the input is 1)
-";
+pub use super::help::HELP;
 
 const USAGE_TRANSLATE: &str =
     "pragma2cuda [--emit KIND] [--reduction-strategy S] [--shared-budget BYTES] [--diagnostics-format FMT] [--max-errors N] [--max-input-size BYTES] [--preprocess [-I DIR] [-D NAME[=VAL]] [-U NAME]] INPUT.c [-o OUTPUT.cu]";
 const USAGE_VERIFY: &str = "pragma2cuda verify FILE.c [--device auto|emulate|gpu] [--keep DIR] [--timeout SECS] [--preprocess] [-- FLAGS...]";
 const USAGE_SUITE: &str = "pragma2cuda suite DIR LIST [--jobs N] [--device auto|emulate|gpu] [--timeout SECS] [-- FLAGS...]";
 
-/// Where the input comes from or the output goes.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Stream {
-    Std,
-    Path(PathBuf),
+/// The default of `--max-errors`, gcc's `-fmax-errors` idea.
+pub const DEFAULT_MAX_ERRORS: usize = 50;
+
+/// `-MD`, `-MF`, `-MT`, `-MP`: a make dependency file beside the output.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct DepArgs {
+    /// `-MD` (or `-MMD`): write the dependency file.
+    pub write: bool,
+    /// `-MMD`: leave system headers out (under `--preprocess`).
+    pub user_only: bool,
+    /// `-MF FILE`: where (default: the output with `.d` for its extension).
+    pub file: Option<PathBuf>,
+    /// `-MT TARGET` (repeatable): the rule's targets (default: the output).
+    pub targets: Vec<String>,
+    /// `-MP`: a phony rule for every header.
+    pub phony: bool,
+}
+
+/// `-Werror`, `-w`, `-Wno-CODE`, `-WCODE`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct WarnArgs {
+    /// `-Werror`: warnings count as errors (exit 1, no output).
+    pub error: bool,
+    /// `-w`: no warnings at all.
+    pub none: bool,
+    /// Each `-Wno-CODE` (true: off) or `-WCODE` (false: on again), in order.
+    pub codes: Vec<(String, bool)>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -132,7 +56,7 @@ pub struct TranslateArgs {
     pub emit: Emit,
     pub reduction_strategy: Strategy,
     pub diagnostics_format: Format,
-    /// `--preprocess`: run the C preprocessor first.
+    /// `--preprocess` (or any of `-I`, `-D`, `-U`): run the C preprocessor first.
     pub preprocess: bool,
     /// The preprocessor flags, in order, joined form: `-IDIR`, `-DNAME=VAL`, `-UNAME`.
     pub cpp_flags: Vec<OsString>,
@@ -142,40 +66,22 @@ pub struct TranslateArgs {
     pub max_input_size: u64,
     /// `--max-errors N`: errors shown before the rest are counted (0: all).
     pub max_errors: usize,
-}
-
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct VerifyArgs {
-    pub file: PathBuf,
-    pub device: Device,
-    pub keep: Option<PathBuf>,
-    pub timeout_secs: u64,
-    /// Everything after `--`: compiler flags and extra `.c` files.
-    pub extra: Vec<String>,
-    /// `--preprocess`: translate the preprocessed file (the `-I`/`-D`/`-U`
-    /// flags after `--` go to the preprocessor too).
-    pub preprocess: bool,
-}
-
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SuiteArgs {
-    pub dir: PathBuf,
-    pub list: PathBuf,
-    pub jobs: usize,
-    pub device: Device,
-    pub timeout_secs: u64,
-    pub extra: Vec<String>,
+    pub deps: DepArgs,
+    pub warnings: WarnArgs,
+    pub prelude: PreludeMode,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Command {
     Help,
     Version,
-    Translate(TranslateArgs),
+    Translate(Box<TranslateArgs>),
     Verify(VerifyArgs),
     Suite(SuiteArgs),
     /// `--explain CODE`: print the documentation of a diagnostic code.
     Explain(String),
+    /// `--print-prelude`: write the prelude header to standard output.
+    PrintPrelude,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -191,298 +97,303 @@ fn err<T>(usage: &'static str, message: impl Into<String>) -> Result<T, ParseErr
     })
 }
 
-/// Splits `--name=value` into (`--name`, Some(value)).
-fn split_eq(arg: &str) -> (&str, Option<&str>) {
-    if arg.starts_with("--") {
-        if let Some(i) = arg.find('=') {
-            return (&arg[..i], Some(&arg[i + 1..]));
+#[derive(Parser, Debug)]
+#[command(
+    name = "pragma2cuda",
+    disable_help_flag = true,
+    disable_version_flag = true,
+    args_override_self = true,
+    color = clap::ColorChoice::Never
+)]
+struct Cli {
+    /// INPUT.c, or `-` for standard input (one: more is an error of ours).
+    input: Vec<OsString>,
+    #[arg(short = 'o', long = "output", action = ArgAction::Append)]
+    output: Vec<OsString>,
+    #[arg(long, value_parser = parse_emit)]
+    emit: Option<Emit>,
+    #[arg(long = "reduction-strategy", value_parser = parse_strategy)]
+    reduction_strategy: Option<Strategy>,
+    #[arg(long = "shared-budget", value_parser = parse_budget)]
+    shared_budget: Option<u64>,
+    #[arg(long = "diagnostics-format", value_parser = parse_format)]
+    diagnostics_format: Option<Format>,
+    #[arg(long)]
+    explain: Option<String>,
+    #[arg(long = "max-errors", value_parser = parse_max_errors)]
+    max_errors: Option<usize>,
+    #[arg(long = "max-input-size", value_parser = parse_size)]
+    max_input_size: Option<u64>,
+    #[arg(long)]
+    preprocess: bool,
+    #[arg(short = 'I', action = ArgAction::Append, allow_hyphen_values = true)]
+    include: Vec<OsString>,
+    #[arg(short = 'D', action = ArgAction::Append)]
+    define: Vec<OsString>,
+    #[arg(short = 'U', action = ArgAction::Append)]
+    undef: Vec<OsString>,
+    #[arg(long = "MD", hide = true)]
+    md: bool,
+    #[arg(long = "MMD", hide = true)]
+    mmd: bool,
+    #[arg(long = "MF", hide = true)]
+    mf: Option<PathBuf>,
+    #[arg(long = "MT", hide = true, action = ArgAction::Append)]
+    mt: Vec<String>,
+    #[arg(long = "MP", hide = true)]
+    mp: bool,
+    #[arg(short = 'W', action = ArgAction::Append)]
+    warn: Vec<String>,
+    #[arg(short = 'w')]
+    no_warnings: bool,
+    #[arg(long, value_parser = ["embed", "include"])]
+    prelude: Option<String>,
+    #[arg(long = "print-prelude")]
+    print_prelude: bool,
+    #[arg(short = 'h', long = "help")]
+    help: bool,
+    #[arg(short = 'V', long = "version")]
+    version: bool,
+}
+
+/// `pragma2cuda verify ...` or `pragma2cuda suite ...`.
+#[derive(Parser, Debug)]
+#[command(
+    name = "pragma2cuda",
+    disable_help_flag = true,
+    disable_version_flag = true,
+    args_override_self = true,
+    color = clap::ColorChoice::Never
+)]
+struct ToolCli {
+    #[command(subcommand)]
+    sub: Sub,
+}
+
+#[derive(Subcommand, Debug)]
+enum Sub {
+    Verify {
+        file: Option<PathBuf>,
+        #[arg(long, value_parser = parse_device)]
+        device: Option<Device>,
+        #[arg(long)]
+        keep: Option<PathBuf>,
+        #[arg(long, value_parser = parse_count)]
+        timeout: Option<u64>,
+        #[arg(long)]
+        preprocess: bool,
+        #[arg(short = 'h', long = "help")]
+        help: bool,
+        #[arg(last = true)]
+        extra: Vec<String>,
+    },
+    Suite {
+        dir: Option<PathBuf>,
+        list: Option<PathBuf>,
+        #[arg(short = 'j', long, value_parser = parse_count)]
+        jobs: Option<u64>,
+        #[arg(long, value_parser = parse_device)]
+        device: Option<Device>,
+        #[arg(long, value_parser = parse_count)]
+        timeout: Option<u64>,
+        #[arg(short = 'h', long = "help")]
+        help: bool,
+        #[arg(last = true)]
+        extra: Vec<String>,
+    },
+}
+
+/// gcc's spellings that clap cannot read as written, as long options:
+/// `-MD` -> `--MD`, `-MFfile` -> `--MF=file`, `-fmax-errors=N` -> `--max-errors=N`.
+fn respell(args: Vec<OsString>) -> Vec<OsString> {
+    let mut out = Vec::with_capacity(args.len());
+    let mut rest = false;
+    for a in args {
+        let s = a.to_str().unwrap_or("");
+        if rest || s == "--" {
+            rest = true;
+            out.push(a);
+            continue;
+        }
+        if let Some(v) = s.strip_prefix("-fmax-errors") {
+            out.push(OsString::from(format!("--max-errors{v}")));
+        } else if matches!(s, "-MD" | "-MMD" | "-MP" | "-MF" | "-MT") {
+            out.push(OsString::from(format!("-{s}")));
+        } else if s.len() > 3 && (s.starts_with("-MF") || s.starts_with("-MT")) {
+            out.push(OsString::from(format!("-{}={}", &s[..3], &s[3..])));
+        } else {
+            out.push(a);
         }
     }
-    (arg, None)
-}
-
-/// The arguments, as UTF-8 strings where they are options; paths may be any bytes.
-struct Cursor {
-    args: Vec<OsString>,
-    pos: usize,
-}
-
-impl Cursor {
-    fn next(&mut self) -> Option<OsString> {
-        let a = self.args.get(self.pos).cloned();
-        self.pos += 1;
-        a
-    }
-
-    /// The value of option `name`: the `=value` part, or the next argument.
-    fn value(
-        &mut self,
-        name: &str,
-        inline: Option<&str>,
-        usage: &'static str,
-    ) -> Result<OsString, ParseError> {
-        match inline {
-            Some(v) => Ok(OsString::from(v)),
-            None => match self.next() {
-                Some(v) => Ok(v),
-                None => err(usage, format!("option `{name}` needs a value")),
-            },
-        }
-    }
-
-    fn rest(&mut self) -> Vec<OsString> {
-        let r = self.args[self.pos.min(self.args.len())..].to_vec();
-        self.pos = self.args.len();
-        r
-    }
-}
-
-fn utf8(v: OsString, what: &str, usage: &'static str) -> Result<String, ParseError> {
-    v.into_string().or_else(|v| {
-        err(
-            usage,
-            format!("{what} `{}` is not valid UTF-8", v.to_string_lossy()),
-        )
-    })
-}
-
-fn parse_emit(v: &str) -> Result<Emit, ParseError> {
-    match v {
-        "cuda" => Ok(Emit::Cuda),
-        "directives" => Ok(Emit::Directives),
-        "directives-json" => Ok(Emit::DirectivesJson),
-        "plan" => Ok(Emit::Plan),
-        "reductions" => Ok(Emit::Reductions),
-        "sharing" => Ok(Emit::Sharing),
-        "sharing-json" => Ok(Emit::SharingJson),
-        _ => err(
-            USAGE_TRANSLATE,
-            format!(
-                "unknown --emit value `{v}` (expected cuda, directives, directives-json, plan, reductions, sharing or sharing-json)"
-            ),
-        ),
-    }
-}
-
-fn parse_strategy(v: &str) -> Result<Strategy, ParseError> {
-    Strategy::parse(v).map_or_else(
-        || {
-            err(
-                USAGE_TRANSLATE,
-                format!("unknown --reduction-strategy value `{v}` (expected tree, lock or atomic)"),
-            )
-        },
-        Ok,
-    )
-}
-
-fn parse_format(v: &str) -> Result<Format, ParseError> {
-    match v {
-        "human" => Ok(Format::Human),
-        "gcc" => Ok(Format::Gcc),
-        "json" => Ok(Format::Json),
-        _ => err(
-            USAGE_TRANSLATE,
-            format!("unknown --diagnostics-format value `{v}` (expected human, gcc or json)"),
-        ),
-    }
-}
-
-fn parse_device(v: &str, usage: &'static str) -> Result<Device, ParseError> {
-    match v {
-        "auto" => Ok(Device::Auto),
-        "emulate" => Ok(Device::Emulate),
-        "gpu" => Ok(Device::Gpu),
-        _ => err(
-            usage,
-            format!("unknown --device value `{v}` (expected auto, emulate or gpu)"),
-        ),
-    }
-}
-
-fn parse_count(v: &str, name: &str, usage: &'static str) -> Result<u64, ParseError> {
-    match v.parse::<u64>() {
-        Ok(n) if n > 0 => Ok(n),
-        _ => err(
-            usage,
-            format!("{name} needs a positive whole number, not `{v}`"),
-        ),
-    }
+    out
 }
 
 /// Parses the arguments after the program name.
 pub fn parse(args: Vec<OsString>) -> Result<Command, ParseError> {
-    let mut c = Cursor { args, pos: 0 };
-    match c.args.first().and_then(|a| a.to_str()) {
-        Some("verify") => {
-            c.pos = 1;
-            return parse_verify(c);
-        }
-        Some("suite") => {
-            c.pos = 1;
-            return parse_suite(c);
-        }
-        _ => {}
-    }
-    let u = USAGE_TRANSLATE;
-    let mut input: Option<Stream> = None;
-    let mut output: Option<Stream> = None;
-    let mut emit = Emit::Cuda;
-    let mut strategy = Strategy::default();
-    let mut format = Format::Human;
-    let mut preprocess = false;
-    let mut cpp_flags: Vec<OsString> = Vec::new();
-    let mut shared_budget = crate::lower::generic::DEFAULT_SHARED_BUDGET;
-    let mut max_input_size = super::input::DEFAULT_MAX_INPUT;
-    let mut max_errors = super::DEFAULT_MAX_ERRORS;
-    let mut only_positional = false;
-    while let Some(raw) = c.next() {
-        let s = raw.to_string_lossy().into_owned();
-        let positional = only_positional || s == "-" || !s.starts_with('-');
-        if positional {
-            if input.is_some() {
-                return err(
-                    u,
-                    format!("more than one input file (`{s}`); translate one file at a time"),
-                );
-            }
-            input = Some(if s == "-" && !only_positional {
-                Stream::Std
-            } else {
-                Stream::Path(PathBuf::from(raw))
-            });
-            continue;
-        }
-        let (name, inline) = split_eq(&s);
-        let inline = inline.map(str::to_owned);
-        match name {
-            "--" => only_positional = true,
-            "-h" | "--help" => return Ok(Command::Help),
-            "-V" | "--version" => return Ok(Command::Version),
-            "--explain" => {
-                let code = utf8(c.value(name, inline.as_deref(), u)?, "value", u)?;
-                return Ok(Command::Explain(code));
-            }
-            "-o" | "--output" => {
-                if output.is_some() {
-                    return err(u, "option `-o` given more than once");
-                }
-                let v = c.value(name, inline.as_deref(), u)?;
-                output = Some(if v == "-" {
-                    Stream::Std
-                } else {
-                    Stream::Path(PathBuf::from(v))
-                });
-            }
-            "--emit" => {
-                emit = parse_emit(&utf8(c.value(name, inline.as_deref(), u)?, "value", u)?)?
-            }
-            "--reduction-strategy" => {
-                strategy = parse_strategy(&utf8(c.value(name, inline.as_deref(), u)?, "value", u)?)?
-            }
-            "--diagnostics-format" => {
-                format = parse_format(&utf8(c.value(name, inline.as_deref(), u)?, "value", u)?)?
-            }
-            "--shared-budget" => {
-                let v = utf8(c.value(name, inline.as_deref(), u)?, "value", u)?;
-                shared_budget = match v.parse::<u64>() {
-                    Ok(b) if b <= 48 * 1024 => b,
-                    _ => {
-                        return err(
-                            u,
-                            format!("--shared-budget needs a byte count from 0 to 49152 (static shared memory per block), not `{v}`"),
-                        )
-                    }
-                };
-            }
-            "--max-input-size" => {
-                let v = utf8(c.value(name, inline.as_deref(), u)?, "value", u)?;
-                max_input_size = parse_size(&v).ok_or_else(|| ParseError {
-                    message: format!("--max-input-size needs a byte count (a whole number, optionally with K, M or G), not `{v}`"),
-                    usage: u,
-                })?;
-            }
-            "--max-errors" => {
-                let v = utf8(c.value(name, inline.as_deref(), u)?, "value", u)?;
-                max_errors = v.parse::<usize>().map_err(|_| ParseError {
-                    message: format!("--max-errors needs a whole number (0: no limit), not `{v}`"),
-                    usage: u,
-                })?;
-            }
-            "--preprocess" => preprocess = true,
-            "-I" | "-D" | "-U" => {
-                let Some(v) = c.next() else {
-                    return err(u, format!("option `{name}` needs a value"));
-                };
-                cpp_flags.push(cpp_flag(name, v, u)?);
-            }
-            _ if s.len() > 2
-                && (s.starts_with("-I") || s.starts_with("-D") || s.starts_with("-U")) =>
-            {
-                cpp_flags.push(cpp_flag(&s[..2], os_tail(&raw), u)?);
-            }
-            _ if s.starts_with("-o") && s.len() > 2 => {
-                if output.is_some() {
-                    return err(u, "option `-o` given more than once");
-                }
-                output = Some(Stream::Path(PathBuf::from(&raw.to_string_lossy()[2..])));
-            }
-            _ => return err(u, format!("unknown option `{s}`")),
-        }
-    }
-    let Some(input) = input else {
-        return err(u, "no input file (use `-` to read standard input)");
+    let usage = match args.first().and_then(|a| a.to_str()) {
+        Some("verify") => USAGE_VERIFY,
+        Some("suite") => USAGE_SUITE,
+        _ => USAGE_TRANSLATE,
     };
-    if !preprocess && !cpp_flags.is_empty() {
+    // `-- -` names a file called `-`, not standard input.
+    let literal_dash = args
+        .iter()
+        .skip_while(|a| *a != "--")
+        .skip(1)
+        .any(|a| a == "-");
+    let mut argv = vec![OsString::from("pragma2cuda")];
+    argv.extend(respell(args));
+    let clap_err = |e: clap::Error| ParseError {
+        message: clap_message(&e),
+        usage,
+    };
+    if usage != USAGE_TRANSLATE {
+        let t = ToolCli::try_parse_from(argv).map_err(clap_err)?;
+        return tool_command(t.sub, usage);
+    }
+    let m = Cli::command()
+        .try_get_matches_from(argv)
+        .map_err(clap_err)?;
+    let cli = Cli::from_arg_matches(&m).map_err(clap_err)?;
+    if cli.help {
+        return Ok(Command::Help);
+    }
+    if cli.version {
+        return Ok(Command::Version);
+    }
+    if let Some(code) = cli.explain {
+        return Ok(Command::Explain(code));
+    }
+    if cli.print_prelude {
+        return Ok(Command::PrintPrelude);
+    }
+    translate_args(cli, &m, literal_dash).map(|t| Command::Translate(Box::new(t)))
+}
+
+/// `verify` and `suite`.
+fn tool_command(sub: Sub, usage: &'static str) -> Result<Command, ParseError> {
+    match sub {
+        Sub::Verify { help: true, .. } | Sub::Suite { help: true, .. } => Ok(Command::Help),
+        Sub::Verify {
+            file,
+            device,
+            keep,
+            timeout,
+            preprocess,
+            extra,
+            ..
+        } => {
+            let Some(file) = file else {
+                return err(usage, "no file to verify");
+            };
+            Ok(Command::Verify(VerifyArgs {
+                file,
+                device: device.unwrap_or(Device::Auto),
+                keep,
+                timeout_secs: timeout.unwrap_or(60),
+                extra,
+                preprocess,
+            }))
+        }
+        Sub::Suite {
+            dir,
+            list,
+            jobs,
+            device,
+            timeout,
+            extra,
+            ..
+        } => {
+            let (Some(dir), Some(list)) = (dir, list) else {
+                return err(usage, "suite takes a directory and a list file");
+            };
+            Ok(Command::Suite(SuiteArgs {
+                dir,
+                list,
+                jobs: jobs.unwrap_or(2).min(256) as usize,
+                device: device.unwrap_or(Device::Auto),
+                timeout_secs: timeout.unwrap_or(60),
+                extra,
+            }))
+        }
+    }
+}
+
+fn translate_args(
+    cli: Cli,
+    m: &clap::ArgMatches,
+    literal_dash: bool,
+) -> Result<TranslateArgs, ParseError> {
+    let u = USAGE_TRANSLATE;
+    if let Some(extra) = cli.input.get(1) {
+        let extra = extra.to_string_lossy();
         return err(
             u,
-            format!(
-                "`{}` is a preprocessor flag: it needs --preprocess",
-                cpp_flags[0].to_string_lossy()
-            ),
+            format!("more than one input file (`{extra}`); translate one file at a time"),
         );
     }
-    Ok(Command::Translate(TranslateArgs {
-        input,
-        output: output.unwrap_or(Stream::Std),
-        emit,
-        reduction_strategy: strategy,
-        diagnostics_format: format,
-        preprocess,
-        cpp_flags,
-        shared_budget,
-        max_input_size,
-        max_errors,
-    }))
-}
-
-/// `4096`, `64K`, `256M`, `1G` (binary units) as bytes.
-fn parse_size(v: &str) -> Option<u64> {
-    let (digits, shift) = match v.as_bytes().last()? {
-        b'K' | b'k' => (&v[..v.len() - 1], 10),
-        b'M' | b'm' => (&v[..v.len() - 1], 20),
-        b'G' | b'g' => (&v[..v.len() - 1], 30),
-        _ => (v, 0),
+    let input = match cli.input.into_iter().next() {
+        None => return err(u, "no input file (use `-` to read standard input)"),
+        Some(s) if s == "-" && !literal_dash => Stream::Std,
+        Some(s) => Stream::Path(PathBuf::from(s)),
     };
-    let n: u64 = digits.parse().ok()?;
-    n.checked_mul(1u64 << shift)
+    if cli.output.len() > 1 {
+        return err(u, "option `-o` given more than once");
+    }
+    let output = match cli.output.into_iter().next() {
+        None => Stream::Std,
+        Some(v) if v == "-" => Stream::Std,
+        Some(v) => Stream::Path(PathBuf::from(v)),
+    };
+    let cpp_flags = cpp_flags(m)?;
+    let warnings = warn_args(&cli.warn, cli.no_warnings)?;
+    Ok(TranslateArgs {
+        input,
+        output,
+        emit: cli.emit.unwrap_or_default(),
+        reduction_strategy: cli.reduction_strategy.unwrap_or_default(),
+        diagnostics_format: cli.diagnostics_format.unwrap_or(Format::Human),
+        preprocess: cli.preprocess || !cpp_flags.is_empty(),
+        cpp_flags,
+        shared_budget: cli
+            .shared_budget
+            .unwrap_or(pragma2cuda::lower::generic::DEFAULT_SHARED_BUDGET),
+        max_input_size: cli.max_input_size.unwrap_or(DEFAULT_MAX_INPUT),
+        max_errors: cli.max_errors.unwrap_or(DEFAULT_MAX_ERRORS),
+        deps: DepArgs {
+            write: cli.md || cli.mmd,
+            user_only: cli.mmd,
+            file: cli.mf,
+            targets: cli.mt,
+            phony: cli.mp,
+        },
+        warnings,
+        prelude: match cli.prelude.as_deref() {
+            Some("include") => PreludeMode::Include,
+            _ => PreludeMode::Embed,
+        },
+    })
 }
 
-/// The argument after the first two bytes (`-Idir` -> `dir`), any bytes kept.
-fn os_tail(raw: &OsString) -> OsString {
-    #[cfg(unix)]
-    {
-        use std::os::unix::ffi::{OsStrExt, OsStringExt};
-        OsString::from_vec(raw.as_bytes()[2..].to_vec())
+/// The `-I`, `-D` and `-U` flags in the order given, each joined with its
+/// value (`-IDIR`); a `-D` or `-U` value must start like a C identifier.
+fn cpp_flags(m: &clap::ArgMatches) -> Result<Vec<OsString>, ParseError> {
+    let mut all: Vec<(usize, &str, OsString)> = Vec::new();
+    for (id, flag) in [("include", "-I"), ("define", "-D"), ("undef", "-U")] {
+        let (Some(vals), Some(idx)) = (m.get_raw(id), m.indices_of(id)) else {
+            continue;
+        };
+        for (v, i) in vals.zip(idx) {
+            all.push((i, flag, v.to_os_string()));
+        }
     }
-    #[cfg(not(unix))]
-    {
-        OsString::from(&raw.to_string_lossy()[2..])
-    }
+    all.sort_by_key(|(i, _, _)| *i);
+    all.into_iter()
+        .map(|(_, flag, v)| cpp_flag(flag, v, USAGE_TRANSLATE))
+        .collect()
 }
 
-/// `-I`/`-D`/`-U` and its value as one argument (`-IDIR`); a `-D` or `-U`
-/// value must start like a C identifier.
+/// `-I`/`-D`/`-U` and its value as one argument (`-IDIR`).
 fn cpp_flag(flag: &str, value: OsString, u: &'static str) -> Result<OsString, ParseError> {
     if value.is_empty() {
         return err(u, format!("option `{flag}` needs a value"));
@@ -497,17 +408,12 @@ fn cpp_flag(flag: &str, value: OsString, u: &'static str) -> Result<OsString, Pa
             && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
             && (flag == "-D" || !v.contains('='));
         if !ident {
-            return err(
-                u,
-                format!(
-                    "`{flag} {v}`: expected {}",
-                    if flag == "-D" {
-                        "NAME or NAME=VALUE"
-                    } else {
-                        "a macro NAME"
-                    }
-                ),
-            );
+            let want = if flag == "-D" {
+                "NAME or NAME=VALUE"
+            } else {
+                "a macro NAME"
+            };
+            return err(u, format!("`{flag} {v}`: expected {want}"));
         }
     }
     let mut f = OsString::from(flag);
@@ -515,135 +421,123 @@ fn cpp_flag(flag: &str, value: OsString, u: &'static str) -> Result<OsString, Pa
     Ok(f)
 }
 
-fn parse_verify(mut c: Cursor) -> Result<Command, ParseError> {
-    let u = USAGE_VERIFY;
-    let mut file = None;
-    let mut device = Device::Auto;
-    let mut keep = None;
-    let mut timeout_secs = 60;
-    let mut extra = Vec::new();
-    let mut preprocess = false;
-    while let Some(raw) = c.next() {
-        let s = raw.to_string_lossy().into_owned();
-        if !s.starts_with('-') {
-            if file.is_some() {
-                return err(
-                    u,
-                    format!("more than one file (`{s}`); extra C files go after `--`"),
-                );
-            }
-            file = Some(PathBuf::from(raw));
-            continue;
-        }
-        let (name, inline) = split_eq(&s);
-        let inline = inline.map(str::to_owned);
-        match name {
-            "--" => {
-                for a in c.rest() {
-                    extra.push(utf8(a, "argument", u)?);
-                }
-            }
-            "-h" | "--help" => return Ok(Command::Help),
-            "--device" => {
-                device = parse_device(&utf8(c.value(name, inline.as_deref(), u)?, "value", u)?, u)?
-            }
-            "--keep" => keep = Some(PathBuf::from(c.value(name, inline.as_deref(), u)?)),
-            "--preprocess" => preprocess = true,
-            "--timeout" => {
-                timeout_secs = parse_count(
-                    &utf8(c.value(name, inline.as_deref(), u)?, "value", u)?,
-                    "--timeout",
-                    u,
-                )?
-            }
+/// `-W` values: `error`, `no-error`, `all`, `extra`, `CODE`, `no-CODE`
+/// (`CODE` a warning code such as W0005, any case).
+fn warn_args(values: &[String], none: bool) -> Result<WarnArgs, ParseError> {
+    let mut w = WarnArgs {
+        none,
+        ..WarnArgs::default()
+    };
+    for v in values {
+        match v.as_str() {
+            "error" => w.error = true,
+            "no-error" => w.error = false,
+            "all" | "extra" => {}
             _ => {
-                return err(
-                    u,
-                    format!("unknown option `{s}` (compiler flags go after `--`)"),
-                )
+                let (off, code) = match v.strip_prefix("no-") {
+                    Some(c) => (true, c),
+                    None => (false, v.as_str()),
+                };
+                let known = pragma2cuda::diag::codes::ALL.iter().any(|(c, _)| {
+                    c.as_str().eq_ignore_ascii_case(code) && c.as_str().starts_with('W')
+                });
+                if !known {
+                    return err(
+                        USAGE_TRANSLATE,
+                        format!("unknown warning option `-W{v}` (expected -Werror, -Wno-error, -WCODE or -Wno-CODE with a warning code such as W0005; `pragma2cuda --explain all` lists them)"),
+                    );
+                }
+                w.codes.push((code.to_ascii_uppercase(), off));
             }
         }
     }
-    let Some(file) = file else {
-        return err(u, "no file to verify");
-    };
-    Ok(Command::Verify(VerifyArgs {
-        file,
-        device,
-        keep,
-        timeout_secs,
-        extra,
-        preprocess,
-    }))
+    Ok(w)
 }
 
-fn parse_suite(mut c: Cursor) -> Result<Command, ParseError> {
-    let u = USAGE_SUITE;
-    let mut pos: Vec<PathBuf> = Vec::new();
-    let mut jobs = 2usize;
-    let mut device = Device::Auto;
-    let mut timeout_secs = 60;
-    let mut extra = Vec::new();
-    while let Some(raw) = c.next() {
-        let s = raw.to_string_lossy().into_owned();
-        if !s.starts_with('-') {
-            pos.push(PathBuf::from(raw));
-            continue;
-        }
-        let (name, inline) = split_eq(&s);
-        let inline = inline.map(str::to_owned);
-        match name {
-            "--" => {
-                for a in c.rest() {
-                    extra.push(utf8(a, "argument", u)?);
-                }
-            }
-            "-h" | "--help" => return Ok(Command::Help),
-            "-j" | "--jobs" => {
-                jobs = parse_count(
-                    &utf8(c.value(name, inline.as_deref(), u)?, "value", u)?,
-                    "--jobs",
-                    u,
-                )?
-                .min(256) as usize
-            }
-            "--device" => {
-                device = parse_device(&utf8(c.value(name, inline.as_deref(), u)?, "value", u)?, u)?
-            }
-            "--timeout" => {
-                timeout_secs = parse_count(
-                    &utf8(c.value(name, inline.as_deref(), u)?, "value", u)?,
-                    "--timeout",
-                    u,
-                )?
-            }
-            _ => {
-                return err(
-                    u,
-                    format!("unknown option `{s}` (compiler flags go after `--`)"),
-                )
-            }
-        }
+/// The first line of clap's message, without its `error: ` prefix.
+fn clap_message(e: &clap::Error) -> String {
+    let text = e.render().to_string();
+    let first = text.lines().next().unwrap_or("").trim();
+    first.strip_prefix("error: ").unwrap_or(first).to_string()
+}
+
+fn parse_emit(v: &str) -> Result<Emit, String> {
+    match v {
+        "cuda" => Ok(Emit::Cuda),
+        "directives" => Ok(Emit::Directives),
+        "directives-json" => Ok(Emit::DirectivesJson),
+        "plan" => Ok(Emit::Plan),
+        "plan-json" => Ok(Emit::PlanJson),
+        "reductions" => Ok(Emit::Reductions),
+        "sharing" => Ok(Emit::Sharing),
+        "sharing-json" => Ok(Emit::SharingJson),
+        _ => Err(format!(
+            "unknown --emit value `{v}` (expected cuda, directives, directives-json, plan, plan-json, reductions, sharing or sharing-json)"
+        )),
     }
-    if pos.len() != 2 {
-        return err(
-            u,
-            format!(
-                "suite takes a directory and a list file ({} given)",
-                pos.len()
-            ),
-        );
+}
+
+fn parse_strategy(v: &str) -> Result<Strategy, String> {
+    Strategy::parse(v).ok_or_else(|| {
+        format!("unknown --reduction-strategy value `{v}` (expected tree, lock or atomic)")
+    })
+}
+
+fn parse_format(v: &str) -> Result<Format, String> {
+    match v {
+        "human" => Ok(Format::Human),
+        "gcc" => Ok(Format::Gcc),
+        "json" => Ok(Format::Json),
+        "sarif" => Ok(Format::Sarif),
+        _ => Err(format!(
+            "unknown --diagnostics-format value `{v}` (expected human, gcc, json or sarif)"
+        )),
     }
-    let list = pos.pop().unwrap_or_default();
-    let dir = pos.pop().unwrap_or_default();
-    Ok(Command::Suite(SuiteArgs {
-        dir,
-        list,
-        jobs,
-        device,
-        timeout_secs,
-        extra,
-    }))
+}
+
+fn parse_device(v: &str) -> Result<Device, String> {
+    match v {
+        "auto" => Ok(Device::Auto),
+        "emulate" => Ok(Device::Emulate),
+        "gpu" => Ok(Device::Gpu),
+        _ => Err(format!(
+            "unknown --device value `{v}` (expected auto, emulate or gpu)"
+        )),
+    }
+}
+
+fn parse_count(v: &str) -> Result<u64, String> {
+    match v.parse::<u64>() {
+        Ok(n) if n > 0 => Ok(n),
+        _ => Err(format!("needs a positive whole number, not `{v}`")),
+    }
+}
+
+fn parse_budget(v: &str) -> Result<u64, String> {
+    match v.parse::<u64>() {
+        Ok(b) if b <= 48 * 1024 => Ok(b),
+        _ => Err(format!("--shared-budget needs a byte count from 0 to 49152 (static shared memory per block), not `{v}`")),
+    }
+}
+
+fn parse_max_errors(v: &str) -> Result<usize, String> {
+    v.parse::<usize>()
+        .map_err(|_| format!("--max-errors needs a whole number (0: no limit), not `{v}`"))
+}
+
+/// `4096`, `64K`, `256M`, `1G` (binary units) as bytes.
+fn parse_size(v: &str) -> Result<u64, String> {
+    let bad = || {
+        format!("--max-input-size needs a byte count (a whole number, optionally with K, M or G), not `{v}`")
+    };
+    let (digits, shift) = match v.as_bytes().last() {
+        Some(b'K' | b'k') => (&v[..v.len() - 1], 10),
+        Some(b'M' | b'm') => (&v[..v.len() - 1], 20),
+        Some(b'G' | b'g') => (&v[..v.len() - 1], 30),
+        _ => (v, 0),
+    };
+    let n: u64 = digits.parse().map_err(|_| bad())?;
+    n.checked_mul(1u64 << shift).ok_or_else(bad)
 }
 
 #[cfg(test)]
@@ -656,7 +550,7 @@ mod tests {
 
     fn t(args: &[&str]) -> TranslateArgs {
         match p(args) {
-            Ok(Command::Translate(t)) => t,
+            Ok(Command::Translate(t)) => *t,
             other => panic!("expected a translate command, got {other:?}"),
         }
     }
@@ -678,6 +572,7 @@ mod tests {
             t(&["--", "-weird.c"]).input,
             Stream::Path("-weird.c".into())
         );
+        assert_eq!(t(&["--", "-"]).input, Stream::Path("-".into()));
         assert_eq!(t(&["./verify"]).input, Stream::Path("./verify".into()));
     }
 
@@ -713,10 +608,18 @@ mod tests {
             t(&["--diagnostics-format", "gcc", "x.c"]).diagnostics_format,
             Format::Gcc
         );
+        assert_eq!(
+            t(&["--diagnostics-format=sarif", "x.c"]).diagnostics_format,
+            Format::Sarif
+        );
         assert_eq!(t(&["x.c"]).diagnostics_format, Format::Human);
         assert_eq!(t(&["--shared-budget=0", "x.c"]).shared_budget, 0);
         assert_eq!(t(&["--shared-budget", "4096", "x.c"]).shared_budget, 4096);
         assert_eq!(t(&["x.c"]).shared_budget, 32768);
+        assert_eq!(t(&["--max-input-size=64K", "x.c"]).max_input_size, 65536);
+        assert_eq!(t(&["--max-errors", "3", "x.c"]).max_errors, 3);
+        assert_eq!(t(&["-fmax-errors=7", "x.c"]).max_errors, 7);
+        assert_eq!(t(&["x.c"]).max_errors, DEFAULT_MAX_ERRORS);
     }
 
     #[test]
@@ -732,6 +635,7 @@ mod tests {
             &["--frobnicate", "x.c"],
             &["--shared-budget=-1", "x.c"],
             &["--shared-budget=lots", "x.c"],
+            &["-Wbogus", "x.c"],
             &["verify"],
             &["verify", "a.c", "--device=cpu"],
             &["suite", "dir"],
@@ -781,9 +685,11 @@ mod tests {
             ]
         );
         assert!(!t(&["x.c"]).preprocess);
+        // -I, -D and -U imply --preprocess.
+        assert!(t(&["-DX", "x.c"]).preprocess);
+        assert!(t(&["-Iinc", "x.c"]).preprocess);
         for bad in [
-            &["-DX", "x.c"][..],
-            &["--preprocess", "x.c", "-D"],
+            &["--preprocess", "x.c", "-D"][..],
             &["--preprocess", "-D", "=1", "x.c"],
             &["--preprocess", "-D2X", "x.c"],
             &["--preprocess", "-UX=1", "x.c"],
@@ -791,10 +697,29 @@ mod tests {
         ] {
             assert!(p(bad).is_err(), "{bad:?}");
         }
-        assert!(p(&["-Ia", "x.c"])
-            .unwrap_err()
-            .message
-            .contains("needs --preprocess"));
+    }
+
+    #[test]
+    fn dependency_and_warning_flags() {
+        let a = t(&["-MD", "-MF", "x.d", "-MT", "obj/x.cu", "-MP", "x.c"]);
+        assert!(a.deps.write && a.deps.phony && !a.deps.user_only);
+        assert_eq!(a.deps.file, Some(PathBuf::from("x.d")));
+        assert_eq!(a.deps.targets, ["obj/x.cu"]);
+        let a = t(&["-MMD", "-MFy.d", "-MTt", "x.c"]);
+        assert!(a.deps.write && a.deps.user_only);
+        assert_eq!(a.deps.file, Some(PathBuf::from("y.d")));
+        assert_eq!(a.deps.targets, ["t"]);
+        let a = t(&["-Werror", "-Wno-w0005", "-WW0005", "-w", "x.c"]);
+        assert!(a.warnings.error && a.warnings.none);
+        assert_eq!(
+            a.warnings.codes,
+            [("W0005".to_string(), true), ("W0005".to_string(), false)]
+        );
+        assert_eq!(
+            t(&["--prelude=include", "x.c"]).prelude,
+            PreludeMode::Include
+        );
+        assert_eq!(t(&["x.c"]).prelude, PreludeMode::Embed);
     }
 
     #[test]
@@ -803,6 +728,7 @@ mod tests {
         assert_eq!(p(&["x.c", "-h"]), Ok(Command::Help));
         assert_eq!(p(&["-V"]), Ok(Command::Version));
         assert_eq!(p(&["verify", "--help"]), Ok(Command::Help));
+        assert_eq!(p(&["--print-prelude"]), Ok(Command::PrintPrelude));
         assert_eq!(
             p(&["--explain", "E0201"]),
             Ok(Command::Explain("E0201".into()))
@@ -812,6 +738,21 @@ mod tests {
             Ok(Command::Explain("e0205".into()))
         );
         assert!(p(&["--explain"]).is_err());
+    }
+
+    /// Every option clap knows is explained in the help text.
+    #[test]
+    fn help_names_every_option() {
+        for a in Cli::command().get_arguments() {
+            if a.is_hide_set() {
+                continue;
+            }
+            if let Some(l) = a.get_long() {
+                assert!(HELP.contains(&format!("--{l}")), "--{l} not in the help");
+            } else if let Some(s) = a.get_short() {
+                assert!(HELP.contains(&format!("-{s}")), "-{s} not in the help");
+            }
+        }
     }
 
     #[test]

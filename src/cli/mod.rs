@@ -1,8 +1,9 @@
 //! The `pragma2cuda` command line: argument parsing, reading the input,
 //! writing the output atomically, and the `verify` / `suite` subcommands.
 //!
-//! `main.rs` only calls [`run`]; everything here returns an exit code instead
-//! of exiting so the CLI can be tested in-process as well as as a binary.
+//! This is the binary's side: `main.rs` calls [`run`], which returns the exit
+//! code. Everything it calls (translation, files, the preprocessor, the
+//! tools) is the library's API.
 //!
 //! Exit codes: 0 success (warnings allowed), 1 the diagnostics contain errors
 //! (or, for `verify`/`suite`, a program disagreed or failed; or the
@@ -10,26 +11,19 @@
 //! (or the preprocessor cannot be run).
 
 mod args;
-pub mod input;
-mod io;
-mod output;
-pub(crate) mod preprocess;
+mod deps;
+mod help;
+mod warnings;
 
-pub use args::{parse, Command, ParseError, SuiteArgs, TranslateArgs, VerifyArgs};
-pub use input::{read_bounded, read_input_limited, DEFAULT_MAX_INPUT};
-pub use io::{check_not_input, check_output, io_message, read_input, write_atomic, Input, Output};
-
-use crate::diag::{self, Diagnostic, Format};
-use crate::source::{SourceFile, Span};
+use args::{parse, Command, TranslateArgs};
+use pragma2cuda::diag::{self, Diagnostic, Format};
+use pragma2cuda::files::{
+    check_not_input, check_output, preprocess, read_input_limited, write_atomic,
+};
+use pragma2cuda::source::{SourceFile, Span};
+use pragma2cuda::tools::{EXIT_ERRORS, EXIT_OK, EXIT_USAGE};
 use std::ffi::OsString;
 use std::io::{IsTerminal, Write};
-
-pub const EXIT_OK: i32 = 0;
-pub const EXIT_ERRORS: i32 = 1;
-pub const EXIT_USAGE: i32 = 2;
-
-/// The default of `--max-errors`, gcc's `-fmax-errors` idea.
-pub const DEFAULT_MAX_ERRORS: usize = 50;
 
 /// Runs the command line `args` (without the program name) and returns the
 /// process exit code. Writes diagnostics to stderr and output to stdout or a file.
@@ -40,12 +34,22 @@ pub fn run(args: Vec<OsString>) -> i32 {
             EXIT_OK
         }
         Ok(Command::Version) => {
-            println!("pragma2cuda {}", env!("CARGO_PKG_VERSION"));
+            println!("pragma2cuda {}", version());
             EXIT_OK
         }
+        Ok(Command::PrintPrelude) => {
+            let header = pragma2cuda::emit::prelude::header();
+            match write_atomic(&pragma2cuda::files::Stream::Std, header.as_bytes()) {
+                Ok(()) => EXIT_OK,
+                Err((_, msg)) => {
+                    eprintln!("error: {msg}");
+                    EXIT_USAGE
+                }
+            }
+        }
         Ok(Command::Translate(t)) => translate(&t),
-        Ok(Command::Verify(v)) => crate::tools::verify::main(&v),
-        Ok(Command::Suite(s)) => crate::tools::suite::main(&s),
+        Ok(Command::Verify(v)) => pragma2cuda::tools::verify::main(&v),
+        Ok(Command::Suite(s)) => pragma2cuda::tools::suite::main(&s),
         Ok(Command::Explain(code)) => explain(&code),
         Err(e) => {
             eprintln!("error: {}", e.message);
@@ -53,6 +57,15 @@ pub fn run(args: Vec<OsString>) -> i32 {
             eprintln!("Try 'pragma2cuda --help' for more information.");
             EXIT_USAGE
         }
+    }
+}
+
+/// The release version, and the commit when built from a git checkout
+/// (`build.rs`): `0.1.0 (commit 1a2b3c4d5e6f)`.
+fn version() -> String {
+    match option_env!("P2C_GIT_COMMIT") {
+        Some(c) if !c.is_empty() => format!("{} (commit {c})", env!("CARGO_PKG_VERSION")),
+        _ => env!("CARGO_PKG_VERSION").to_string(),
     }
 }
 
@@ -64,7 +77,7 @@ fn explain(code: &str) -> i32 {
         }
         return EXIT_OK;
     }
-    match crate::valid::explain(code) {
+    match pragma2cuda::valid::explain(code) {
         Some(text) => {
             print!("{text}");
             EXIT_OK
@@ -85,7 +98,7 @@ fn stderr_color() -> bool {
 
 /// The diagnostics up to and including the `max`-th error (0: all), and
 /// after them one E0006 counting the errors and warnings left out.
-pub fn cap_errors(diags: &[Diagnostic], max: usize) -> std::borrow::Cow<'_, [Diagnostic]> {
+fn cap_errors(diags: &[Diagnostic], max: usize) -> std::borrow::Cow<'_, [Diagnostic]> {
     let mut errors = 0;
     let cut = diags.iter().position(|d| {
         errors += usize::from(d.is_error());
@@ -114,7 +127,7 @@ pub fn cap_errors(diags: &[Diagnostic], max: usize) -> std::borrow::Cow<'_, [Dia
 }
 
 fn print_diagnostics(file: &SourceFile, diags: &[Diagnostic], format: Format) {
-    if diags.is_empty() && format != Format::Json {
+    if diags.is_empty() && !matches!(format, Format::Json | Format::Sarif) {
         return;
     }
     let text = diag::render(
@@ -130,7 +143,7 @@ fn print_diagnostics(file: &SourceFile, diags: &[Diagnostic], format: Format) {
 
 /// Reports an I/O problem as a located diagnostic (at the start of the named
 /// file, which may be empty or absent) in the requested format.
-pub fn report_io(name: &str, code: crate::diag::Code, message: String, format: Format) {
+fn report_io(name: &str, code: diag::Code, message: String, format: Format) {
     let file = SourceFile::new(name, "");
     let mut d = Diagnostic::new(code, Span::new(0, 0), message);
     if format == Format::Human {
@@ -141,73 +154,72 @@ pub fn report_io(name: &str, code: crate::diag::Code, message: String, format: F
 }
 
 fn translate(t: &TranslateArgs) -> i32 {
+    let format = t.diagnostics_format;
     // Fail before reading and translating when the result could not be written anyway.
     if let Err((name, msg)) =
         check_output(&t.output).and_then(|()| check_not_input(&t.input, &t.output))
     {
-        report_io(&name, diag::codes::IO_WRITE, msg, t.diagnostics_format);
+        report_io(&name, diag::codes::IO_WRITE, msg, format);
         return EXIT_USAGE;
     }
-    let file = match read_input_limited(&t.input, t.max_input_size) {
-        Ok(f) => f,
-        Err((name, msg)) => {
-            report_io(&name, diag::codes::IO_READ, msg, t.diagnostics_format);
+    let dep_plan = match deps::plan(t) {
+        Ok(p) => p,
+        Err(msg) => {
+            eprintln!("error: {msg}");
             return EXIT_USAGE;
         }
     };
-    let file = if t.preprocess {
-        match preprocess::preprocess(&t.input, &file, &t.cpp_flags) {
-            Ok(f) => f,
+    let file = match read_input_limited(&t.input, t.max_input_size) {
+        Ok(f) => f,
+        Err((name, msg)) => {
+            report_io(&name, diag::codes::IO_READ, msg, format);
+            return EXIT_USAGE;
+        }
+    };
+    let (file, headers) = if t.preprocess {
+        match preprocess::preprocess_with_headers(&t.input, &file, &t.cpp_flags) {
+            Ok((f, h)) => (f, deps::preprocessed(&h, t.deps.user_only)),
             Err(preprocess::CppError::CannotRun(msg)) => {
-                report_io(
-                    &file.name,
-                    diag::codes::PREPROCESSOR,
-                    msg,
-                    t.diagnostics_format,
-                );
+                report_io(&file.name, diag::codes::PREPROCESSOR, msg, format);
                 return EXIT_USAGE;
             }
             Err(preprocess::CppError::Failed(msg)) => {
-                report_io(
-                    &file.name,
-                    diag::codes::PREPROCESSOR,
-                    msg,
-                    t.diagnostics_format,
-                );
+                report_io(&file.name, diag::codes::PREPROCESSOR, msg, format);
                 return EXIT_ERRORS;
             }
         }
     } else {
-        file
+        let h = deps::quoted(&t.input, &file, dep_plan.is_some());
+        (file, h)
     };
-    let opts = crate::Options {
+    let opts = pragma2cuda::Options {
         emit: t.emit,
         reduction_strategy: t.reduction_strategy,
         shared_budget: t.shared_budget,
+        prelude: t.prelude,
     };
-    let mut result = crate::translate(&file, &opts);
+    let mut result = pragma2cuda::translate(&file, &opts);
+    warnings::apply(&mut result.diagnostics, &t.warnings);
     let has_errors = result.has_errors();
     if let std::borrow::Cow::Owned(d) = cap_errors(&result.diagnostics, t.max_errors) {
         result.diagnostics = d;
     }
+    print_diagnostics(&file, &result.diagnostics, format);
     match (&result.output, has_errors) {
         (Some(text), false) => {
-            print_diagnostics(&file, &result.diagnostics, t.diagnostics_format);
-            match write_atomic(&t.output, text.as_bytes()) {
+            let written = write_atomic(&t.output, text.as_bytes())
+                .and_then(|()| dep_plan.map_or(Ok(()), |p| p.write(&file.name, &headers)));
+            match written {
                 Ok(()) => EXIT_OK,
                 Err((name, msg)) => {
-                    report_io(&name, diag::codes::IO_WRITE, msg, t.diagnostics_format);
+                    report_io(&name, diag::codes::IO_WRITE, msg, format);
                     EXIT_USAGE
                 }
             }
         }
-        (_, true) => {
-            print_diagnostics(&file, &result.diagnostics, t.diagnostics_format);
-            EXIT_ERRORS
-        }
+        (_, true) => EXIT_ERRORS,
         (None, false) => {
             // The translator promised output or an error; it gave neither.
-            print_diagnostics(&file, &result.diagnostics, t.diagnostics_format);
             eprintln!(
                 "error: internal: the translator produced no output and reported no error for `{}`",
                 file.name

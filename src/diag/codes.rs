@@ -102,8 +102,8 @@ codes! {
     USER_REDUCTION = "E0902": "A user-defined reduction (`declare reduction`) is used in offloaded code, which pragma2cuda does not lower yet.";
     LOST_CONSTRUCT = "E0990": "Internal check: the CUDA written for an offloaded region does not account for a directive nested in it, or leaves an `omp`/`acc` directive as a pragma in device code (a kernel, or an offload construct in a device function), where it would have no effect (a translator bug); pragma2cuda refuses to write the file rather than drop the directive. Please report it with the input.";
 
-    HOST_PASSTHROUGH = "W0001": "The pragma is not offloaded and is passed through to the host compiler unchanged.";
-    CXX_REWRITE = "W0002": "C code that is not valid C++ was rewritten (cast added, identifier renamed).";
+    // W0001 (host pragma passed through) and W0002 (C rewritten as C++) were
+    // documented but never emitted: retired, and reserved.
     ORPHAN_ONE_THREAD = "W0004": "A parallel construct in a device function runs with the calling thread only on the device: what a team does not honour yet (clauses other than num_threads, if, shared, default(shared|none), proc_bind, private, firstprivate, lastprivate without modifier, scalar reduction, schedule, rectangular collapse; nested constructs other than for, simd without data clauses, barrier); results are correct.";
     RESULT_DISCARDED = "W0005": "A reduction inside `target { ... }` combines into a scalar the `target` does not map: the scalar is firstprivate on `target`, so the result stays on the device and the host keeps its value. Add `map(tofrom: x)` to the `target` to get the result back.";
     UNKNOWN_MACRO = "W0003": "A name this file does not define stands alone before a loop: a macro from a header that may hide a pragma; rerun with --preprocess.";

@@ -7,6 +7,7 @@
 
 pub mod codes;
 mod render;
+mod sarif;
 
 pub use codes::Code;
 pub use render::{render, Format};

@@ -13,6 +13,8 @@ pub enum Format {
     Human,
     Gcc,
     Json,
+    /// SARIF 2.1.0 (see `sarif.rs`).
+    Sarif,
 }
 
 /// Renders `diags` in `format`. `color` applies to the human format only.
@@ -20,6 +22,11 @@ pub enum Format {
 /// For a preprocessed input (a file with a line map) each diagnostic names
 /// the original file and line: see [`mapped`].
 pub fn render(file: &SourceFile, diags: &[Diagnostic], format: Format, color: bool) -> String {
+    if format == Format::Sarif {
+        let json = render(file, diags, Format::Json, false);
+        let items: Vec<serde_json::Value> = serde_json::from_str(&json).unwrap_or_default();
+        return super::sarif::from_json(&items);
+    }
     if file.origins().is_some() {
         return mapped(file, diags, format, color);
     }
@@ -30,7 +37,7 @@ fn render_plain(file: &SourceFile, diags: &[Diagnostic], format: Format, color: 
     match format {
         Format::Human => human(file, diags, color),
         Format::Gcc => gcc(file, diags),
-        Format::Json => json(file, diags),
+        Format::Json | Format::Sarif => json(file, diags),
     }
 }
 
@@ -147,9 +154,66 @@ struct View {
     file: SourceFile,
     /// Preprocessed line (1-based) -> offset of its text in `file`.
     starts: HashMap<usize, usize>,
+    /// With the file's text as written: preprocessed line -> the span of
+    /// its original line in `file` (then `starts` is unused).
+    lines: Option<HashMap<usize, Span>>,
+}
+
+/// The view of `name` as written, when the map holds its text.
+fn original_view(pre: &SourceFile, name: &str) -> Option<View> {
+    let map = pre.origins()?;
+    let text = map.original(name)?;
+    let file = SourceFile::new(name, text.to_string());
+    let lines = map
+        .lines_of(name)
+        .into_iter()
+        .map(|(pl, ol)| {
+            let s = file.line_start(ol.max(1)).min(text.len());
+            let e = file.line_start(ol.max(1) + 1).min(text.len());
+            let e = s + text[s..e].trim_end_matches(['\n', '\r']).len();
+            (pl, Span::new(s, e))
+        })
+        .collect();
+    Some(View {
+        file,
+        starts: HashMap::new(),
+        lines: Some(lines),
+    })
+}
+
+/// Offset in `orig` of column `col` (a byte offset) of `pre`, when the two
+/// lines hold the same characters apart from whitespace (the preprocessor
+/// re-spaces `#  pragma   omp`); None when a macro expansion changed it.
+fn align(pre: &str, orig: &str, col: usize) -> Option<usize> {
+    let (p, o) = (pre.as_bytes(), orig.as_bytes());
+    let (mut i, mut j) = (0, 0);
+    loop {
+        while i < col && i < p.len() && p[i].is_ascii_whitespace() {
+            i += 1;
+        }
+        if i >= col {
+            if i < p.len() && !p[i].is_ascii_whitespace() {
+                while j < o.len() && o[j].is_ascii_whitespace() {
+                    j += 1;
+                }
+            }
+            return Some(j);
+        }
+        while j < o.len() && o[j].is_ascii_whitespace() {
+            j += 1;
+        }
+        if i >= p.len() || j >= o.len() || p[i] != o[j] {
+            return None;
+        }
+        i += 1;
+        j += 1;
+    }
 }
 
 fn view(pre: &SourceFile, name: &str) -> View {
+    if let Some(v) = original_view(pre, name) {
+        return v;
+    }
     let lines = pre.origins().map(|m| m.lines_of(name)).unwrap_or_default();
     let max = lines.iter().map(|(_, l)| *l).max().unwrap_or(1).max(1);
     let mut rows: Vec<String> = vec![String::new(); max + 1];
@@ -177,6 +241,7 @@ fn view(pre: &SourceFile, name: &str) -> View {
     View {
         file: SourceFile::new(name, text),
         starts,
+        lines: None,
     }
 }
 
@@ -195,6 +260,12 @@ impl View {
         let off = off.min(pre.text.len());
         let line = pre.line_of(off);
         let col = off - pre.line_start(line);
+        if let Some(lines) = &self.lines {
+            let l = lines.get(&line)?;
+            let orig = &self.file.text[l.start..l.end];
+            let at = align(pre_line(pre, line), orig, col).unwrap_or(col.min(orig.len()));
+            return Some(l.start + at);
+        }
         self.starts
             .get(&line)
             .map(|s| s + col.min(pre_line(pre, line).len()))

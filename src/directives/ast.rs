@@ -8,22 +8,7 @@
 use crate::source::Span;
 use serde::Serialize;
 
-/// Which offload model a directive belongs to.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Model {
-    Omp,
-    Acc,
-}
-
-impl Model {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Model::Omp => "omp",
-            Model::Acc => "acc",
-        }
-    }
-}
+pub use crate::source::Model;
 
 /// A word as written, with its span (directive-name words, clause modifiers,
 /// keywords such as `none` or `static`).

@@ -26,6 +26,9 @@ pub struct LineMap {
     files: Vec<String>,
     /// Per line of the text (index 0 is line 1): (file index, 1-based line).
     lines: Vec<(u32, u32)>,
+    /// The text of each file as written, where it could be read: positions
+    /// are shown in it (the preprocessor re-spaces some lines).
+    originals: Vec<(String, String)>,
 }
 
 impl LineMap {
@@ -35,6 +38,20 @@ impl LineMap {
         let i = line.saturating_sub(1).min(self.lines.len().checked_sub(1)?);
         let (f, l) = self.lines[i];
         Some((self.files[f as usize].as_str(), l as usize))
+    }
+
+    /// Records the text of `file` as written.
+    pub fn set_original(&mut self, file: &str, text: String) {
+        self.originals.retain(|(f, _)| f != file);
+        self.originals.push((file.to_string(), text));
+    }
+
+    /// The text of `file` as written, when it was recorded.
+    pub fn original(&self, file: &str) -> Option<&str> {
+        self.originals
+            .iter()
+            .find(|(f, _)| f == file)
+            .map(|(_, t)| t.as_str())
     }
 
     /// Every file name the map refers to, in first-seen order.

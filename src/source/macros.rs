@@ -35,8 +35,8 @@ use super::mask::{
     block_comment_end, directive_word, first_word, is_ident_byte, model_of, operators_in,
     pragma_model, scan_idents, skip_splice, PragmaForm, RawPragma,
 };
+use super::Model;
 use super::Span;
-use crate::directives::Model;
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 

@@ -14,8 +14,8 @@
 //! comments and literals; inside a `#define` body it is reported by
 //! [`find_pragma_macros`] instead, since that is a definition, not a use.
 
+use super::Model;
 use super::Span;
-use crate::directives::Model;
 use std::cell::Cell;
 
 /// How a pragma was written.

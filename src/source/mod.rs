@@ -8,9 +8,11 @@ mod file;
 pub mod linemap;
 pub mod macros;
 pub mod mask;
+mod model;
 pub mod nesting;
 pub mod pragma_text;
 mod span;
 
 pub use file::SourceFile;
+pub use model::Model;
 pub use span::Span;

@@ -3,7 +3,8 @@
 //! the suites' own rule: the translated program exits with 0.
 
 use super::verify::{verify_file, BuildInputs, Judge, Outcome, Tool, Toolchain, VerifyOptions};
-use crate::cli::{io_message, SuiteArgs};
+use super::{EXIT_ERRORS, EXIT_OK, EXIT_USAGE};
+use crate::files::io_message;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
@@ -130,6 +131,17 @@ pub fn run_all(
     results.into_iter().flatten().collect()
 }
 
+/// What `pragma2cuda suite` was asked to do.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SuiteArgs {
+    pub dir: PathBuf,
+    pub list: PathBuf,
+    pub jobs: usize,
+    pub device: super::verify::Device,
+    pub timeout_secs: u64,
+    pub extra: Vec<String>,
+}
+
 /// `pragma2cuda suite`.
 pub fn main(a: &SuiteArgs) -> i32 {
     let text = match std::fs::read_to_string(&a.list) {
@@ -140,7 +152,7 @@ pub fn main(a: &SuiteArgs) -> i32 {
                 a.list.display(),
                 io_message(&e)
             );
-            return crate::cli::EXIT_USAGE;
+            return EXIT_USAGE;
         }
     };
     if !a.dir.is_dir() {
@@ -148,7 +160,7 @@ pub fn main(a: &SuiteArgs) -> i32 {
             "error[E0001]: cannot read input `{}`: not a directory",
             a.dir.display()
         );
-        return crate::cli::EXIT_USAGE;
+        return EXIT_USAGE;
     }
     let dir = a.dir.canonicalize().unwrap_or_else(|_| a.dir.clone());
     let paths = parse_list(&text);
@@ -156,14 +168,14 @@ pub fn main(a: &SuiteArgs) -> i32 {
     let missing = tc.missing(&[Tool::Gcc, Tool::Gxx, Tool::Emulator]);
     if !missing.is_empty() {
         eprintln!("error: {}", missing.join("; "));
-        return crate::cli::EXIT_USAGE;
+        return EXIT_USAGE;
     }
     let mut inputs = BuildInputs::from_extra(&a.extra);
     inputs.concurrent_blocks = match super::verify::emu_blocks_from_env() {
         Ok(k) => k,
         Err(e) => {
             eprintln!("error: {e}");
-            return crate::cli::EXIT_USAGE;
+            return EXIT_USAGE;
         }
     };
     let opts = VerifyOptions {
@@ -184,7 +196,7 @@ pub fn main(a: &SuiteArgs) -> i32 {
                 "error: cannot create a temporary directory: {}",
                 io_message(&e)
             );
-            return crate::cli::EXIT_USAGE;
+            return EXIT_USAGE;
         }
     };
     let print = |r: &SuiteResult| println!("{}", r.line);
@@ -192,9 +204,9 @@ pub fn main(a: &SuiteArgs) -> i32 {
     let passed = results.iter().filter(|r| r.passed).count();
     println!("{passed} passed, {} failed", results.len() - passed);
     if passed == results.len() {
-        crate::cli::EXIT_OK
+        EXIT_OK
     } else {
-        crate::cli::EXIT_ERRORS
+        EXIT_ERRORS
     }
 }
 

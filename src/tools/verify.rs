@@ -6,14 +6,29 @@
 //! comparison, [`compile_checks`]) are public so the harness tests and `suite`
 //! use the same code as the command.
 
-use crate::cli::{io_message, read_input, Input, VerifyArgs};
+use super::{EXIT_ERRORS, EXIT_OK, EXIT_USAGE};
 use crate::directives::Model;
+use crate::files::{io_message, read_input, Input};
 use crate::source::mask::find_pragmas;
 use std::collections::BTreeSet;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
+
+/// What `pragma2cuda verify` was asked to do.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct VerifyArgs {
+    pub file: PathBuf,
+    pub device: Device,
+    pub keep: Option<PathBuf>,
+    pub timeout_secs: u64,
+    /// Everything after `--`: compiler flags and extra `.c` files.
+    pub extra: Vec<String>,
+    /// `--preprocess`: translate the preprocessed file (the `-I`/`-D`/`-U`
+    /// flags after `--` go to the preprocessor too).
+    pub preprocess: bool,
+}
 
 /// Where translated programs run besides the emulator.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -734,11 +749,12 @@ pub fn verify_file(
         Err((_, msg)) => return VerifyReport::new(Outcome::Setup, format!("error[E0001]: {msg}")),
     };
     let file = if opts.preprocess {
-        match crate::cli::preprocess::preprocess(&input, &file, &cpp_flags(c_file, &opts.inputs)) {
+        match crate::files::preprocess::preprocess(&input, &file, &cpp_flags(c_file, &opts.inputs))
+        {
             Ok(f) => f,
             Err(
-                crate::cli::preprocess::CppError::CannotRun(m)
-                | crate::cli::preprocess::CppError::Failed(m),
+                crate::files::preprocess::CppError::CannotRun(m)
+                | crate::files::preprocess::CppError::Failed(m),
             ) => {
                 return VerifyReport::new(
                     Outcome::TranslateError,
@@ -1027,7 +1043,7 @@ fn check_input_file(path: &Path) -> Result<(), String> {
             path.display()
         ));
     }
-    let limit = crate::cli::input::DEFAULT_MAX_INPUT;
+    let limit = crate::files::DEFAULT_MAX_INPUT;
     if meta.len() > limit {
         return Err(format!(
             "input `{}` is larger than the input size limit of {} MiB",
@@ -1042,7 +1058,7 @@ fn check_input_file(path: &Path) -> Result<(), String> {
 pub fn main(a: &VerifyArgs) -> i32 {
     if let Err(e) = check_input_file(&a.file) {
         eprintln!("error[E0001]: {e}");
-        return crate::cli::EXIT_USAGE;
+        return EXIT_USAGE;
     }
     let tc = Toolchain::from_env();
     let mut inputs = BuildInputs::from_extra(&a.extra);
@@ -1052,7 +1068,7 @@ pub fn main(a: &VerifyArgs) -> i32 {
         Ok(k) => k,
         Err(e) => {
             eprintln!("error: {e}");
-            return crate::cli::EXIT_USAGE;
+            return EXIT_USAGE;
         }
     };
     let opts = VerifyOptions {
@@ -1072,7 +1088,7 @@ pub fn main(a: &VerifyArgs) -> i32 {
                     k.display(),
                     io_message(&e)
                 );
-                return crate::cli::EXIT_USAGE;
+                return EXIT_USAGE;
             }
             // Programs run with the work directory as their current
             // directory: a relative DIR must not be resolved again there.
@@ -1088,7 +1104,7 @@ pub fn main(a: &VerifyArgs) -> i32 {
                     "error: cannot create a temporary directory: {}",
                     io_message(&e)
                 );
-                return crate::cli::EXIT_USAGE;
+                return EXIT_USAGE;
             }
         },
     };
@@ -1101,19 +1117,19 @@ pub fn main(a: &VerifyArgs) -> i32 {
     match r.outcome {
         Outcome::Pass => {
             println!("PASS {name}: {}", r.summary);
-            crate::cli::EXIT_OK
+            EXIT_OK
         }
         Outcome::TranslateError => {
             println!("TRANSLATE-ERROR {name}: {}", r.summary);
-            crate::cli::EXIT_ERRORS
+            EXIT_ERRORS
         }
         Outcome::Fail => {
             println!("FAIL {name}: {}", r.summary);
-            crate::cli::EXIT_ERRORS
+            EXIT_ERRORS
         }
         Outcome::ReferenceFailed => {
             println!("REFERENCE-FAILED {name}: {}", r.summary);
-            crate::cli::EXIT_ERRORS
+            EXIT_ERRORS
         }
         Outcome::Setup => {
             if r.summary.starts_with("error") {
@@ -1121,7 +1137,7 @@ pub fn main(a: &VerifyArgs) -> i32 {
             } else {
                 eprintln!("error: {}", r.summary);
             }
-            crate::cli::EXIT_USAGE
+            EXIT_USAGE
         }
     }
 }

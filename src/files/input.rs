@@ -2,7 +2,7 @@
 //! no program writes, and refused when it is not text (invalid UTF-8, NUL).
 
 use super::io::io_message;
-use super::io::Input;
+use super::Input;
 use crate::source::SourceFile;
 use std::io::Read;
 use std::path::Path;

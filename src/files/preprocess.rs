@@ -44,6 +44,14 @@ fn commands() -> Vec<(String, Vec<String>)> {
     }
 }
 
+/// A file the preprocessor read besides the input (from its line markers).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Header {
+    pub path: String,
+    /// Flag 3 of the marker: a system header.
+    pub system: bool,
+}
+
 /// Runs the preprocessor on `file` (already read from `input`) with `flags`
 /// (`-IDIR`, `-DNAME=VAL`, `-UNAME`, in order).
 pub fn preprocess(
@@ -51,6 +59,50 @@ pub fn preprocess(
     file: &SourceFile,
     flags: &[OsString],
 ) -> Result<SourceFile, CppError> {
+    preprocess_with_headers(input, file, flags).map(|(f, _)| f)
+}
+
+/// The files named by the line markers of `out` (`# 12 "dir/a.h" 1 3`), in
+/// first-seen order, without the input itself and `<built-in>`-style names.
+fn headers_read(out: &str, main: &str) -> Vec<Header> {
+    let mut seen: Vec<Header> = Vec::new();
+    for line in out.lines() {
+        let Some(rest) = line.strip_prefix("# ") else {
+            continue;
+        };
+        let mut it = rest.splitn(2, ' ');
+        let (Some(num), Some(tail)) = (it.next(), it.next()) else {
+            continue;
+        };
+        if !num.bytes().all(|b| b.is_ascii_digit()) || !tail.starts_with('"') {
+            continue;
+        }
+        let Some(end) = tail[1..].find('"') else {
+            continue;
+        };
+        let name = &tail[1..1 + end];
+        if name == main || name.starts_with('<') || name.contains('\\') {
+            continue;
+        }
+        let system = tail[end + 2..].split_whitespace().any(|f| f == "3");
+        if let Some(h) = seen.iter_mut().find(|h| h.path == name) {
+            h.system &= system;
+        } else {
+            seen.push(Header {
+                path: name.to_string(),
+                system,
+            });
+        }
+    }
+    seen
+}
+
+/// [`preprocess`], and every file the preprocessor read (for `-MD`).
+pub fn preprocess_with_headers(
+    input: &Input,
+    file: &SourceFile,
+    flags: &[OsString],
+) -> Result<(SourceFile, Vec<Header>), CppError> {
     let candidates = commands();
     let mut started = None;
     let mut tried = Vec::new();
@@ -129,6 +181,7 @@ pub fn preprocess(
         Input::Path(p) => p.display().to_string(),
         Input::Std => "<stdin>".to_string(),
     };
+    let headers = headers_read(&out, &main);
     let mut cache: HashMap<String, Option<Vec<String>>> = HashMap::new();
     let u = unmark(&out, &main, |name, line| {
         let lines = cache.entry(name.to_string()).or_insert_with(|| {
@@ -141,5 +194,45 @@ pub fn preprocess(
         });
         lines.as_ref()?.get(line.checked_sub(1)?).cloned()
     });
-    Ok(SourceFile::with_origins(file.name.clone(), u.text, u.map))
+    let mut map = u.map;
+    for name in map.files().to_vec() {
+        let text = if name == main {
+            Some(file.text.clone())
+        } else if name.starts_with('<') {
+            None
+        } else {
+            std::fs::read_to_string(&name).ok()
+        };
+        if let Some(t) = text {
+            map.set_original(&name, t);
+        }
+    }
+    Ok((
+        SourceFile::with_origins(file.name.clone(), u.text, map),
+        headers,
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn headers_from_line_markers() {
+        let out = "# 0 \"m.c\"\n# 0 \"<built-in>\"\n# 1 \"inc/a.h\" 1\n# 1 \"/usr/include/stdio.h\" 1 3 4\n# 2 \"inc/a.h\" 2\n# 3 \"m.c\" 2\n";
+        let h = headers_read(out, "m.c");
+        assert_eq!(
+            h,
+            [
+                Header {
+                    path: "inc/a.h".into(),
+                    system: false
+                },
+                Header {
+                    path: "/usr/include/stdio.h".into(),
+                    system: true
+                },
+            ]
+        );
+    }
 }

@@ -1,10 +1,8 @@
 //! The input and output streams: errors as messages, the output's checks.
 //! Reading is `input.rs`, writing a file `output.rs`.
 
-pub use super::args::Stream as Input;
-pub use super::args::Stream as Output;
-pub use super::input::read_input;
 use super::output::output_dir;
+use super::{Input, Output};
 use std::io::Write;
 
 /// The text of an I/O error without Rust's ` (os error N)` suffix, so messages
@@ -134,6 +132,7 @@ mod tests {
 
     #[test]
     fn input_errors() {
+        use crate::files::read_input;
         let d = tempfile::tempdir().unwrap();
         let missing = d.path().join("x.c");
         let (_, msg) = read_input(&Input::Path(missing.clone())).unwrap_err();
