@@ -21,6 +21,7 @@ pub mod directives;
 pub mod emit;
 pub mod front;
 pub mod lower;
+pub mod lsp;
 pub mod sema;
 pub mod source;
 pub mod tools;
@@ -30,5 +31,6 @@ mod big_stack;
 mod driver;
 
 pub use driver::{
-    lower_region_at, translate, EditorSession, Emit, Options, RegionView, Translation,
+    lower_region_at, translate, EditorSession, Emit, Options, RegionDetails, RegionSummary,
+    RegionView, Translation,
 };
