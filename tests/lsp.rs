@@ -206,7 +206,7 @@ fn diagnostics_with_code_link_explanation_and_quick_fix() {
     let d = &d[0];
     assert_eq!(d["code"], "E0103");
     assert_eq!(d["severity"], 1);
-    assert_eq!(d["codeDescription"]["href"], "pragma2cuda:explain/E0103");
+    assert_eq!(d["codeDescription"]["href"], "pragmacuda:explain/E0103");
     let line = line_of(&text, "#pragma omp target");
     let col = text
         .lines()
@@ -364,7 +364,7 @@ fn lowered_translated_and_definition() {
     );
     let whole = t["text"].as_str().unwrap();
     assert_eq!(whole, cli(GANG, &[]));
-    let vuri = format!("pragma2cuda:{uri}.cu");
+    let vuri = format!("pragmacuda:{}.cu", uri.strip_prefix("file:").unwrap());
     assert_eq!(t["uri"], json!(vuri));
     assert_eq!(t["errors"], 0);
     // The virtual document's URI answers the same.

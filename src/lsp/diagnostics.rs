@@ -48,7 +48,7 @@ pub fn to_lsp(uri: &Url, text: &str, lines: &Lines, d: &diag::Diagnostic) -> Dia
     }
 }
 
-/// `pragma2cuda:explain/E0103`: the code's `--explain` text, which the
+/// `pragmacuda:explain/E0103`: the code's `--explain` text, which the
 /// clients open as a virtual document (request `pragma2cuda/explain`).
 pub fn explain_uri(code: &str) -> Option<Url> {
     Url::parse(&format!("{}:explain/{code}", super::SCHEME)).ok()

@@ -1,6 +1,6 @@
 //! The lowered views: `pragma2cuda/lowered` (one region's kernel and host
 //! code), `pragma2cuda/translated` (the whole translated file, a virtual
-//! document `pragma2cuda:<source URI>.cu`), and go-to from a pragma to its
+//! document `pragmacuda:<source URI>.cu`), and go-to from a pragma to its
 //! kernel in that document.
 
 use super::documents::Document;
@@ -24,9 +24,16 @@ pub fn lowered(doc: &mut Document, name: &str, opts: &Options, pos: Position) ->
     })
 }
 
-/// The virtual document of `source`'s translation.
+/// The virtual document of `source`'s translation: `file:///a/m.c` gives
+/// `pragmacuda:///a/m.c.cu` (an editor takes it for a URL), another
+/// scheme `pragmacuda:<source URI>.cu`.
 pub fn virtual_uri(source: &Url) -> Option<Url> {
-    Url::parse(&format!("{}:{source}.cu", super::SCHEME)).ok()
+    let s = source.as_str();
+    let v = match s.strip_prefix("file:") {
+        Some(rest) => format!("{}:{rest}.cu", super::SCHEME),
+        None => format!("{}:{s}.cu", super::SCHEME),
+    };
+    Url::parse(&v).ok()
 }
 
 /// The source URI of a virtual document (or `uri` itself).
@@ -35,7 +42,10 @@ pub fn source_uri(uri: &Url) -> Url {
     let inner = s
         .strip_prefix(&format!("{}:", super::SCHEME))
         .and_then(|r| r.strip_suffix(".cu"))
-        .map(|r| r.replace("%3A", ":").replace("%3a", ":"));
+        .map(|r| match r.strip_prefix("//") {
+            Some(_) => format!("file:{r}"),
+            None => r.replace("%3A", ":").replace("%3a", ":"),
+        });
     inner
         .and_then(|i| Url::parse(&i).ok())
         .unwrap_or_else(|| uri.clone())
@@ -97,10 +107,14 @@ mod tests {
     fn virtual_uri_round_trips() {
         let src = Url::parse("file:///tmp/a%20b/x.c").unwrap();
         let v = virtual_uri(&src).unwrap();
-        assert_eq!(v.scheme(), "pragma2cuda");
+        assert_eq!(v.as_str(), "pragmacuda:///tmp/a%20b/x.c.cu");
         assert_eq!(source_uri(&v), src);
-        let enc = Url::parse("pragma2cuda:file%3A///tmp/x.c.cu").unwrap();
-        assert_eq!(source_uri(&enc).as_str(), "file:///tmp/x.c");
+        let other = Url::parse("untitled:Untitled-1").unwrap();
+        let v = virtual_uri(&other).unwrap();
+        assert_eq!(v.as_str(), "pragmacuda:untitled:Untitled-1.cu");
+        assert_eq!(source_uri(&v), other);
+        let enc = Url::parse("pragmacuda:untitled%3AUntitled-1.cu").unwrap();
+        assert_eq!(source_uri(&enc), other);
         assert_eq!(
             kernel_at("a\n static __global__ void k_L1(int)", "k_L1"),
             Some((1, 24))

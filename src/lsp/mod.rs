@@ -32,4 +32,5 @@ pub const EXPLAIN: &str = "pragma2cuda/explain";
 /// The client command a code lens runs: show the lowered region.
 pub const SHOW_LOWERED: &str = "pragma2cuda.showLowered";
 /// The URI scheme of the virtual documents (translated files, explanations).
-pub const SCHEME: &str = "pragma2cuda";
+/// Letters only: Neovim takes `NAME://` for a URL only when NAME is letters.
+pub const SCHEME: &str = "pragmacuda";
