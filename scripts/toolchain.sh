@@ -2,7 +2,7 @@
 # Installs the toolchains the verification harness needs, once, idempotently:
 #   - nvcc 13 (PyPI wheels, pinned) into $P2C_CACHE/cu13
 #   - a CUDA 12 root for clang-19 (PyPI wheels, pinned) into $P2C_CACHE/cu12, assembled as $P2C_CACHE/cuda12-root
-#   - clang-19, libomp-19-dev, g++ (Debian packages), when apt-get is available and they are missing
+#   - clang-19, libomp-19-dev, g++, neovim (Debian packages), when apt-get is available and they are missing
 # Prints nothing but progress lines; writes $P2C_CACHE/env.sh that the test runner sources.
 set -euo pipefail
 P2C_CACHE=${P2C_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/pragma2cuda}
@@ -17,6 +17,8 @@ command -v clang-19 >/dev/null 2>&1 || need_apt+=(clang-19)
 [ -e /usr/lib/llvm-19/lib/libomptarget.so ] || [ -e /usr/lib/llvm-19/lib/libomp.so ] || need_apt+=(libomp-19-dev)
 command -v llvm-config-19 >/dev/null 2>&1 || need_apt+=(llvm-19)
 command -v g++ >/dev/null 2>&1 || need_apt+=(g++)
+# The editor plugin's test runs in Debian's Neovim (scripts/test-nvim.sh).
+command -v nvim >/dev/null 2>&1 || need_apt+=(neovim)
 if [ ${#need_apt[@]} -gt 0 ]; then
   if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
     echo "toolchain: apt-get install ${need_apt[*]}"

@@ -20,7 +20,7 @@ use crate::valid;
 
 mod editor;
 mod renames;
-pub use editor::EditorSession;
+pub use editor::{EditorSession, RegionDetails, RegionSummary};
 use std::collections::HashMap;
 
 /// What to produce.

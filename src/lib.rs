@@ -24,6 +24,7 @@ pub mod front;
 pub mod ir;
 pub mod lower;
 pub mod report;
+pub mod lsp;
 pub mod sema;
 pub mod source;
 pub mod tools;
@@ -33,5 +34,6 @@ mod big_stack;
 mod driver;
 
 pub use driver::{
-    lower_region_at, translate, EditorSession, Emit, Options, RegionView, Translation,
+    lower_region_at, translate, EditorSession, Emit, Options, RegionDetails, RegionSummary,
+    RegionView, Translation,
 };

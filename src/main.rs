@@ -4,5 +4,10 @@
 mod cli;
 
 fn main() {
-    std::process::exit(cli::run(std::env::args_os().skip(1).collect()));
+    let args: Vec<_> = std::env::args_os().skip(1).collect();
+    // `pragma2cuda lsp`: the language server over stdio (issue 19).
+    if args.len() == 1 && args[0] == "lsp" {
+        std::process::exit(pragma2cuda::lsp::run_stdio());
+    }
+    std::process::exit(cli::run(args));
 }

@@ -7,6 +7,7 @@ USAGE:
     pragma2cuda [OPTIONS] INPUT.c [-o OUTPUT.cu]
     pragma2cuda verify FILE.c [--device auto|emulate|gpu] [--keep DIR] [--timeout SECS] [-- FLAGS... EXTRA.c...]
     pragma2cuda suite DIR LIST [--jobs N] [--device auto|emulate|gpu] [--timeout SECS] [-- FLAGS...]
+    pragma2cuda lsp                      (the language server over stdio; README, section Editor)
 
 ARGUMENTS:
     INPUT.c     the C file to translate; `-` reads standard input

@@ -8,14 +8,20 @@
 //! file), so the session renders every region once, in order, as the
 //! translation does. An edit analyses the file again (names may move in
 //! any region after the edit).
+//!
+//! The language server (`crate::lsp`) reads a session through
+//! [`EditorSession::regions`] and [`EditorSession::details`]: the summary
+//! of every region (lens), and one region's plan, sharing and reduction
+//! views (hover), rendered when asked.
 
 use super::renames::{analyse_renamed, Renames};
 use super::{lower_all, offloaded_spans, scope_cache, Analysis, Options, RegionView};
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::emit::{self, cxx, namer::Namer};
-use crate::ir::declare::DeclarePlan;
 use crate::lower::build::{self, Kind};
-use crate::lower::{generic, plan};
+use crate::ir::declare::DeclarePlan;
+use crate::ir::Region;
+use crate::lower::{generic, plan, sharing_report};
 use crate::source::{SourceFile, Span};
 
 /// One rendered region.
@@ -23,6 +29,43 @@ struct Rendered {
     view: RegionView,
     /// Its lost-directive diagnostics.
     lost: Vec<Diagnostic>,
+    /// The lowered region (in the renamed text), for [`EditorSession::details`].
+    region: Region,
+    summary: RegionSummary,
+}
+
+/// What an editor shows above a region (a code lens): cheap, made once.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RegionSummary {
+    /// The pragma, in the user's text.
+    pub pragma: Span,
+    /// The pragma to the end of its statement, in the user's text.
+    pub whole: Span,
+    pub kernel: String,
+    /// `omp target teams distribute parallel for`.
+    pub directive: String,
+    /// The schedule's short name: `grid-stride`, `block-stride`, `block-only`, `sequential`.
+    pub schedule: String,
+    /// Scalar and array reductions.
+    pub reductions: usize,
+    /// Generic mode (a sequential part and nested parallel regions).
+    pub generic: bool,
+    /// Bytes of the team frame staged in shared memory (generic mode).
+    pub shared_bytes: u64,
+}
+
+/// The views of one region an editor shows on hover, rendered when asked.
+#[derive(Clone, Debug)]
+pub struct RegionDetails {
+    pub summary: RegionSummary,
+    /// `--emit=plan` of the region: launch shape, schedule, variables.
+    pub plan: String,
+    /// `--emit=sharing` of the region: where each variable lives and why.
+    pub sharing: String,
+    /// The strategy its reductions use (`--reduction-strategy`).
+    pub strategy: &'static str,
+    /// The region's kernel and host code.
+    pub cuda: String,
 }
 
 /// A file kept analysed and lowered for an editor.
@@ -37,23 +80,38 @@ pub struct EditorSession {
     regions: Vec<Rendered>,
     /// Keyword renames: the analysis is of the renamed text.
     renames: Renames,
+    /// The renamed text, when there are renames.
+    renamed: Option<SourceFile>,
+    /// The options the regions were lowered with.
+    opts: Options,
 }
 
 impl EditorSession {
     /// Parses, lowers and renders `file` (about the cost of translating it).
     /// Runs on a thread with a stack for the nesting limits (`big_stack`).
     pub fn new(file: SourceFile) -> Self {
-        crate::big_stack::run(move || Self::build(file))
+        Self::with_options(file, &Options::default())
     }
 
-    fn build(file: SourceFile) -> Self {
+    /// [`Self::new`] lowering with `opts` (reduction strategy, shared
+    /// budget; `opts.emit` is not read).
+    pub fn with_options(file: SourceFile, opts: &Options) -> Self {
+        let opts = opts.clone();
+        crate::big_stack::run(move || Self::build(file, opts))
+    }
+
+    fn build(file: SourceFile, opts: Options) -> Self {
         let mut front = Vec::new();
         let (renamed, analysis, renames) = analyse_renamed(&file, &mut front);
-        let (lowering, regions) = if analysis.too_deep {
+        let (lowering, mut regions) = if analysis.too_deep {
             (Vec::new(), Vec::new())
         } else {
-            render_all(renamed.as_ref().unwrap_or(&file), &analysis)
+            render_all(renamed.as_ref().unwrap_or(&file), &analysis, &opts)
         };
+        for r in &mut regions {
+            r.summary.pragma = renames.back_span(r.summary.pragma);
+            r.summary.whole = renames.back_span(r.summary.whole);
+        }
         EditorSession {
             file,
             analysis,
@@ -61,7 +119,58 @@ impl EditorSession {
             lowering,
             regions,
             renames,
+            renamed,
+            opts,
         }
+    }
+
+    pub fn options(&self) -> &Options {
+        &self.opts
+    }
+
+    /// Every diagnostic of the file (analysis, lowering and lost
+    /// directives), sorted, on the user's text.
+    pub fn diagnostics(&self) -> Vec<Diagnostic> {
+        let mut all = self.front.clone();
+        all.extend(self.lowering.iter().cloned());
+        // As `translate`: a directive rejected by an error is not lowered
+        // on purpose, so lost directives speak only for an error-free file.
+        if !all.iter().any(Diagnostic::is_error) {
+            all.extend(self.regions.iter().flat_map(|r| r.lost.iter().cloned()));
+        }
+        let mut all = sorted(all);
+        self.renames.back_diagnostics(&mut all);
+        all
+    }
+
+    /// The summary of every lowered region, in text order of rendering.
+    pub fn regions(&self) -> impl Iterator<Item = &RegionSummary> {
+        self.regions.iter().map(|r| &r.summary)
+    }
+
+    /// The views of the region whose pragma or statement holds `offset`.
+    pub fn details(&self, offset: usize) -> Option<RegionDetails> {
+        let r = self.region_index(self.renames.forward(offset))?;
+        let r = &self.regions[r];
+        let file = self.renamed.as_ref().unwrap_or(&self.file);
+        let one = std::slice::from_ref(&r.region);
+        Some(RegionDetails {
+            summary: r.summary.clone(),
+            plan: r.view.plan.clone(),
+            sharing: sharing_report::render_text(file, Some(&self.analysis.tree), one),
+            strategy: self.opts.reduction_strategy.as_str(),
+            cuda: r.view.cuda.clone(),
+        })
+    }
+
+    /// The whole translation of the file with the session's options
+    /// (the work of [`super::translate`]).
+    pub fn translation(&self) -> super::Translation {
+        let opts = Options {
+            emit: super::Emit::Cuda,
+            ..self.opts.clone()
+        };
+        super::translate(&self.file, &opts)
     }
 
     pub fn file(&self) -> &SourceFile {
@@ -86,7 +195,17 @@ impl EditorSession {
         text.push_str(new_text);
         text.push_str(&t[e..]);
         let name = self.file.name.clone();
-        *self = EditorSession::new(SourceFile::new(name, text));
+        *self = EditorSession::with_options(SourceFile::new(name, text), &self.opts);
+    }
+
+    /// The index in `regions` of the region of the target at `offset`
+    /// (both in the renamed text).
+    fn region_index(&self, offset: usize) -> Option<usize> {
+        let whole = target(&self.analysis, offset)?;
+        let in_whole = |p: usize| whole.start <= p && p < whole.end.max(whole.start + 1);
+        self.regions
+            .iter()
+            .position(|r| in_whole(r.view.pragma.start))
     }
 
     /// What [`super::lower_region_at`] answers for `offset`, from the
@@ -115,8 +234,8 @@ impl EditorSession {
                 .cloned(),
         );
         // The first rendered region whose pragma is in the target's span.
-        let view = self.regions.iter().find(|r| in_whole(r.view.pragma.start));
-        let view = view.map(|r| {
+        let view = self.region_index(offset).map(|i| {
+            let r = &self.regions[i];
             diags.extend(r.lost.iter().cloned());
             r.view.clone()
         });
@@ -152,11 +271,11 @@ pub(super) fn target(a: &Analysis, offset: usize) -> Option<Span> {
 
 /// Lowers the file and renders every region in order, with one namer, as
 /// the translation does.
-fn render_all(file: &SourceFile, a: &Analysis) -> (Vec<Diagnostic>, Vec<Rendered>) {
+fn render_all(file: &SourceFile, a: &Analysis, opts: &Options) -> (Vec<Diagnostic>, Vec<Rendered>) {
     let _scopes = scope_cache(file, a);
     let mut namer = Namer::new(&file.text);
     let mut diags = Vec::new();
-    let low = lower_all(file, a, &Options::default(), &mut namer, &mut diags);
+    let low = lower_all(file, a, opts, &mut namer, &mut diags);
     let offloaded = offloaded_spans(&low.regions);
     let mut edits = cxx::compat_edits(
         &a.tree,
@@ -168,17 +287,33 @@ fn render_all(file: &SourceFile, a: &Analysis) -> (Vec<Diagnostic>, Vec<Rendered
     );
     edits.sort_by_key(|e| e.span.start);
     let mut out: Vec<Rendered> = Vec::with_capacity(low.regions.len());
-    for r in &low.regions {
-        let t = emit::render_region(r, file, &low.declare, &edits, &mut namer);
+    for r in low.regions {
+        let t = emit::render_region(&r, file, &low.declare, &edits, &mut namer);
         let lost = emit::guard::lost_directives(file, r.pragma, r.stmt, &t.kernel, &t.host);
         out.push(Rendered {
             view: RegionView {
                 pragma: r.pragma,
-                plan: plan::render(file, std::slice::from_ref(r), &[], &DeclarePlan::default()),
+                plan: plan::render(file, std::slice::from_ref(&r), &[], &DeclarePlan::default()),
                 cuda: format!("{}{}\n", t.kernel, t.host),
             },
             lost,
+            summary: summary(&r),
+            region: r,
         });
     }
     (diags, out)
+}
+
+fn summary(r: &Region) -> RegionSummary {
+    let schedule = r.schedule.as_str();
+    RegionSummary {
+        pragma: r.pragma,
+        whole: Span::new(r.pragma.start, r.stmt.end.max(r.pragma.end)),
+        kernel: r.kernel.clone(),
+        directive: format!("{} {}", r.model.as_str(), r.construct),
+        schedule: schedule.split(' ').next().unwrap_or(schedule).to_string(),
+        reductions: r.reductions.len() + r.array_reductions.len(),
+        generic: r.generic.is_some(),
+        shared_bytes: r.generic.as_ref().map_or(0, |g| g.shared_bytes),
+    }
 }
