@@ -29,6 +29,7 @@ const RULES: &[(&str, &[&str])] = &[
     ("front", &["source", "diag", "directives"]),
     ("sema", &["source", "diag", "directives", "front"]),
     ("valid", &["source", "diag", "directives", "front", "sema"]),
+    ("files", &["source", "diag"]),
     ("ir", &["source", "diag"]),
     (
         "lower",
@@ -44,6 +45,19 @@ const RULES: &[(&str, &[&str])] = &[
     ),
     ("emit", &["ir", "source", "diag"]),
     (
+        "report",
+        &[
+            "source",
+            "diag",
+            "directives",
+            "front",
+            "sema",
+            "valid",
+            "ir",
+            "lower",
+        ],
+    ),
+    (
         "driver",
         &[
             "source",
@@ -55,6 +69,23 @@ const RULES: &[(&str, &[&str])] = &[
             "ir",
             "lower",
             "emit",
+            "report",
+        ],
+    ),
+    (
+        "lsp",
+        &[
+            "source",
+            "diag",
+            "directives",
+            "front",
+            "sema",
+            "valid",
+            "ir",
+            "lower",
+            "emit",
+            "report",
+            "driver",
         ],
     ),
     (
@@ -69,7 +100,9 @@ const RULES: &[(&str, &[&str])] = &[
             "ir",
             "lower",
             "emit",
+            "report",
             "driver",
+            "files",
         ],
     ),
     (
@@ -84,7 +117,10 @@ const RULES: &[(&str, &[&str])] = &[
             "ir",
             "lower",
             "emit",
+            "report",
             "driver",
+            "lsp",
+            "files",
             "tools",
         ],
     ),
@@ -102,18 +138,11 @@ const DRIVER_REEXPORTS: &[&str] = &[
 ];
 
 /// Imports the rules forbid that the code still has: (file, stage it
-/// imports). Issue 16 removes them (src/ir, emit reads only ir; the CLI
-/// moves into the binary). 44 entries when the list was written.
+/// imports). 44 entries when the list was written (session 9); the CLI's
+/// move into the binary, `source::Model` and src/ir took 32 of them.
 const KNOWN_VIOLATIONS: &[(&str, &str)] = &[
-    // #16: `source` reads `directives::Model` (the model belongs below both).
-    ("src/source/macros.rs", "directives"),
-    ("src/source/mask.rs", "directives"),
-    // #16: emit reads lowering's types and helpers and re-derives from the C tree
-    // and sema (cxx/); src/ir replaces them, lower decides the C-to-C++ plan.
-    ("src/emit/array_team.rs", "lower"),
-    ("src/emit/array_team_area.rs", "lower"),
-    ("src/emit/atomic.rs", "lower"),
-    ("src/emit/counter.rs", "sema"),
+    // #16: the C-to-C++ plan (cxx/) still walks the C tree and sema's scopes
+    // in emit; lower should decide it and hand emit a list of edits.
     ("src/emit/cxx/convert.rs", "sema"),
     ("src/emit/cxx/designated.rs", "sema"),
     ("src/emit/cxx/functions.rs", "sema"),
@@ -124,61 +153,35 @@ const KNOWN_VIOLATIONS: &[(&str, &str)] = &[
     ("src/emit/cxx/mod.rs", "front"),
     ("src/emit/cxx/mod.rs", "sema"),
     ("src/emit/cxx/scope.rs", "sema"),
-    ("src/emit/data.rs", "lower"),
-    ("src/emit/declare.rs", "lower"),
-    ("src/emit/gen_lastprivate.rs", "lower"),
-    ("src/emit/generic.rs", "lower"),
-    ("src/emit/generic.rs", "sema"),
-    ("src/emit/guard.rs", "lower"),
-    ("src/emit/host_fallback.rs", "directives"),
-    ("src/emit/host_fallback.rs", "lower"),
-    ("src/emit/host_fallback.rs", "sema"),
-    ("src/emit/lastprivate_array.rs", "sema"),
-    ("src/emit/lastprivate_value.rs", "lower"),
-    ("src/emit/lastprivate_value.rs", "sema"),
-    ("src/emit/mod.rs", "lower"),
-    ("src/emit/mod.rs", "sema"),
-    ("src/emit/orphan.rs", "lower"),
-    ("src/emit/orphan.rs", "sema"),
-    ("src/emit/orphan_team.rs", "lower"),
-    ("src/emit/privarray.rs", "lower"),
-    ("src/emit/privarray.rs", "sema"),
-    ("src/emit/reduction.rs", "lower"),
-    ("src/emit/reduction.rs", "sema"),
-    ("src/emit/region.rs", "directives"),
-    ("src/emit/region.rs", "lower"),
+    // #16: 32-bit loop counters decided in emit (`sema::arith`), and
+    // `sema::loops::int_literal` in the kernel text: IR fields to be.
+    ("src/emit/counter.rs", "sema"),
     ("src/emit/region.rs", "sema"),
-    ("src/emit/tile.rs", "lower"),
+    // #16: the IR reuses sema's and directives' data types (CType, CanonLoop,
+    // Attr, RedOp, Section, Model): plain data, but they should be ir's own.
+    ("src/ir/c.rs", "directives"),
+    ("src/ir/c.rs", "sema"),
+    ("src/ir/data.rs", "directives"),
+    ("src/ir/declare.rs", "sema"),
+    ("src/ir/generic.rs", "sema"),
+    ("src/ir/orphan.rs", "sema"),
+    ("src/ir/privarray.rs", "sema"),
+    ("src/ir/reduction.rs", "sema"),
+    ("src/ir/region.rs", "directives"),
+    ("src/ir/region.rs", "sema"),
     // #16: lowering calls an emit helper (`emit::literal::c_string`).
     ("src/lower/build.rs", "emit"),
-    // #16: `tools` (verify, suite) read the CLI's argument types and messages;
-    // the CLI moves into the binary.
-    ("src/tools/suite.rs", "cli"),
-    ("src/tools/verify.rs", "cli"),
+    // #16: `report` takes the `Emit` kind from the driver (it belongs below both).
+    ("src/report/mod.rs", "driver"),
 ];
 
 /// Functions of `src/emit` and `src/lower` longer than [`MAX_FN_LINES`]
 /// today: (file, function); the comment gives its length when listed.
 const LONG_FUNCTIONS: &[(&str, &str)] = &[
     // #16: the emitter's long functions (emit builds kernels as values, prints once).
-    ("src/emit/generic.rs", "emit_generic"),   // 780 lines
-    ("src/emit/generic.rs", "ws_loop"),        // 172 lines
-    ("src/emit/mod.rs", "emit_file"),          // 172 lines
-    ("src/emit/orphan.rs", "outlined_text"),   // 172 lines
-    ("src/emit/orphan_team.rs", "ws_loop"),    // 152 lines
-    ("src/emit/reduction.rs", "kernel_steps"), // 200 lines
-    ("src/emit/region.rs", "host_text"),       // 431 lines
-    ("src/emit/region.rs", "kernel_text"),     // 316 lines
-    // #16: lowering's long functions (split, validation moved to valid/).
-    ("src/lower/build.rs", "build_region"),      // 526 lines
-    ("src/lower/data.rs", "build_data"),         // 232 lines
-    ("src/lower/declare.rs", "collect"),         // 333 lines
-    ("src/lower/generic/assemble.rs", "region"), // 167 lines
-    ("src/lower/generic/fork_scope.rs", "fork_scope"), // 201 lines
-    ("src/lower/generic/frame_wants.rs", "collect"), // 187 lines
-    ("src/lower/orphan.rs", "collect"),          // 218 lines
-    ("src/lower/reduction/mod.rs", "build"),     // 288 lines
-    ("src/lower/sharing_report.rs", "build"),    // 234 lines
+    ("src/emit/generic.rs", "emit_generic"), // 780 lines
+    ("src/emit/region.rs", "host_text"),     // 276 lines
+    ("src/emit/region.rs", "kernel_text"),   // 316 lines
 ];
 
 /// The longest function `src/emit` and `src/lower` may hold, in lines from

@@ -18,9 +18,9 @@ use super::renames::{analyse_renamed, Renames};
 use super::{lower_all, offloaded_spans, scope_cache, Analysis, Options, RegionView};
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::emit::{self, cxx, namer::Namer};
-use crate::lower::build::{self, Kind};
 use crate::ir::declare::DeclarePlan;
 use crate::ir::Region;
+use crate::lower::build::{self, Kind};
 use crate::lower::{generic, plan, sharing_report};
 use crate::source::{SourceFile, Span};
 

@@ -2,9 +2,9 @@
 //! parallelism it uses, blocks and threads per block, from the construct's
 //! name and its clauses.
 
-use crate::ir::{Level, Schedule, Size};
 use crate::diag::{codes, Diagnostic};
 use crate::directives::Directive;
+use crate::ir::{Level, Schedule, Size};
 use crate::sema::loops::int_literal;
 
 /// How an SPMD loop is spread over the GPU.

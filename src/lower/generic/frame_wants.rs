@@ -144,10 +144,7 @@ fn fork_uses(
 /// variables of its loops (a loop variable in a lastprivate clause is the
 /// original too, which the last iteration's thread assigns: bound like any
 /// use), and its plain private items.
-fn own_vars<'f>(
-    f: &'f Fork,
-    inner_loops: &'f [(u32, WsLoop)],
-) -> (Vec<&'f str>, Vec<&'f str>) {
+fn own_vars<'f>(f: &'f Fork, inner_loops: &'f [(u32, WsLoop)]) -> (Vec<&'f str>, Vec<&'f str>) {
     let loop_vars: Vec<&str> =
         f.ws.iter()
             .chain(
@@ -176,8 +173,7 @@ fn own_vars<'f>(
 
 /// Whether some fork or loop in a fork has `name` in a lastprivate clause.
 fn lastprivate_anywhere(forks: &[Fork], inner_loops: &[(u32, WsLoop)], name: &str) -> bool {
-    let lastp =
-        |p: &PrivVar| p.name == name && matches!(p.kind, PrivKind::Lastprivate { .. });
+    let lastp = |p: &PrivVar| p.name == name && matches!(p.kind, PrivKind::Lastprivate { .. });
     forks.iter().any(|g| {
         g.privates
             .iter()
