@@ -9,7 +9,7 @@
 
 use super::edits::Edit;
 use super::namer::Namer;
-use crate::ir::generic::{Generic, PrivKind, PrivVar, WsLoop};
+use crate::ir::generic::{Generic, PrivKind, PrivVar};
 use std::fmt::Write;
 
 /// One conditional lastprivate of a loop being emitted.
@@ -32,14 +32,7 @@ fn marker(p: &PrivVar) -> String {
 /// Edits marking every assignment to a conditional lastprivate variable in
 /// the region's worksharing loops.
 pub fn marker_edits(g: &Generic) -> Vec<Edit> {
-    let mut loops: Vec<&WsLoop> = g
-        .inner_loops
-        .iter()
-        .map(|(_, w)| w)
-        .chain(g.forks.iter().filter_map(|f| f.ws.as_ref()))
-        .collect();
-    loops.sort_by_key(|w| w.pragma.start);
-    loops.dedup_by_key(|w| w.pragma);
+    let loops = g.fork_loops_in_order();
     let mut out = Vec::new();
     for w in loops {
         for p in w.privates.iter().filter(|p| conditional(p)) {

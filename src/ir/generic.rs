@@ -349,6 +349,22 @@ pub struct Generic {
     pub host_edits: Vec<(Span, String)>,
 }
 
+impl Generic {
+    /// Every worksharing loop of the region (of the sequential part's
+    /// forks and of the fork bodies), in source order, each once.
+    pub fn fork_loops_in_order(&self) -> Vec<&WsLoop> {
+        let mut loops: Vec<&WsLoop> = self
+            .inner_loops
+            .iter()
+            .map(|(_, w)| w)
+            .chain(self.forks.iter().filter_map(|f| f.ws.as_ref()))
+            .collect();
+        loops.sort_by_key(|w| w.pragma.start);
+        loops.dedup_by_key(|w| w.pragma);
+        loops
+    }
+}
+
 /// The reductions as clause text (`reduction(+: s) reduction(max: m)`).
 pub fn red_list(reds: &[GenRed]) -> String {
     reds.iter()

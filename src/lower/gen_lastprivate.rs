@@ -15,7 +15,7 @@
 //! `long double`).
 
 use crate::diag::{codes, Diagnostic};
-use crate::ir::generic::{Generic, PrivKind, PrivVar, Spread, WsLoop};
+use crate::ir::generic::{Generic, PrivKind, PrivVar, Spread};
 use crate::sema::arith;
 
 /// Whether a `lastprivate(conditional:)` variable of this type can be lowered
@@ -75,14 +75,7 @@ pub fn any(privs: &[PrivVar]) -> bool {
 
 /// `--emit=plan` lines: one per conditional lastprivate of a loop.
 pub fn plan_lines(g: &Generic, file: &crate::source::SourceFile, v: &mut Vec<String>) {
-    let mut loops: Vec<&WsLoop> = g
-        .inner_loops
-        .iter()
-        .map(|(_, w)| w)
-        .chain(g.forks.iter().filter_map(|f| f.ws.as_ref()))
-        .collect();
-    loops.sort_by_key(|w| w.pragma.start);
-    loops.dedup_by_key(|w| w.pragma);
+    let loops = g.fork_loops_in_order();
     for w in loops {
         for p in w
             .privates
