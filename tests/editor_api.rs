@@ -132,7 +132,7 @@ fn every_fixture_region_view_is_in_the_whole_translation() {
                 // A pragma after a comment on its line (`/* c */ #pragma`)
                 // lands after that comment.
                 let same = |o: &&str| *o == line || o.ends_with(&format!("*/ {line}"));
-                match out[k..].iter().position(|o| same(&o)) {
+                match out[k..].iter().position(same) {
                     Some(i) => k += i + 1,
                     None => {
                         problems.push(format!(

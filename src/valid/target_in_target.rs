@@ -70,12 +70,11 @@ fn enclosing_targets(cx: &Context) -> Vec<Option<usize>> {
 }
 
 pub fn check(cx: &Context, out: &mut Sink) {
-    let outer_target = enclosing_targets(cx);
-    for i in 0..cx.len() {
+    for (i, outer) in enclosing_targets(cx).into_iter().enumerate() {
         if !starts_with_target(cx, i) {
             continue;
         }
-        if let Some(j) = outer_target[i] {
+        if let Some(j) = outer {
             out.push(
                 i,
                 Diagnostic::new(
