@@ -481,7 +481,9 @@ fn lower_all(
                                 n.directive.span,
                                 format!(
                                     "/* {}: each thread runs the loop of its iteration in order */",
-                                    build::pragma_one_line(file.slice(n.directive.span))
+                                    crate::source::pragma_text::pragma_one_line(
+                                        file.slice(n.directive.span)
+                                    )
                                 ),
                             )
                         })
@@ -630,7 +632,7 @@ fn result_discarded(
     item: &crate::directives::ListItem,
 ) -> Diagnostic {
     let name = &item.name;
-    let target = build::pragma_one_line(file.slice(at.directive.name_span));
+    let target = crate::source::pragma_text::pragma_one_line(file.slice(at.directive.name_span));
     Diagnostic::new(
         codes::RESULT_DISCARDED,
         item.span,
@@ -649,7 +651,7 @@ fn widen_to_block(file: &SourceFile, mut r: Region, at: &Attached, nested: &[&At
         r.stmt = stmt;
     }
     for n in nested {
-        let inner = build::pragma_one_line(file.slice(n.directive.span));
+        let inner = crate::source::pragma_text::pragma_one_line(file.slice(n.directive.span));
         r.pragma_text = format!("{} {inner}", r.pragma_text);
     }
     r

@@ -320,7 +320,7 @@ pub fn lower(
         ty: ty.unqualified_base(),
         kind,
         fence,
-        pragma_text: super::build::pragma_one_line(file.slice(d.span)),
+        pragma_text: crate::source::pragma_text::pragma_one_line(file.slice(d.span)),
     })
 }
 

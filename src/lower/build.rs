@@ -9,6 +9,7 @@ use crate::ir::{ArrayReduction, Reduction, Region, Schedule, Size};
 use crate::sema::loops::{self, int_literal, CanonLoop};
 use crate::sema::sharing::{self, Attr};
 use crate::sema::{symbols, uses, CType};
+use crate::source::pragma_text::pragma_one_line;
 use crate::source::{SourceFile, Span};
 
 /// The most blocks a region with reductions is launched with when the count
@@ -663,9 +664,6 @@ fn written_pragma(text: &str, d: &Directive) -> String {
         pragma_one_line(&format!("{text} = #pragma {}", crate::directives::print(d)))
     }
 }
-
-// Kept under its old path for the lowering files that name it here.
-pub use crate::source::pragma_text::pragma_one_line;
 
 /// `shared(list)` on a combined OpenMP construct (`target teams distribute`,
 /// `target parallel for`, ...). OpenMP 5.2 applies `shared` to the leaf

@@ -317,7 +317,7 @@ pub fn build_data(
         kind,
         model: d.model,
         construct: d.name.clone(),
-        pragma_text: super::build::pragma_one_line(file.slice(d.span)),
+        pragma_text: crate::source::pragma_text::pragma_one_line(file.slice(d.span)),
         pragma: d.span,
         stmt,
         function: at

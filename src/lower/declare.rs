@@ -18,13 +18,13 @@
 //! rewritten to `P2C_DECLARED_VAR(host, mirror)`, which is the mirror on the
 //! device and the variable on the host.
 
-use super::build::pragma_one_line;
 use crate::diag::{codes, Diagnostic};
 use crate::directives::{ClauseArgs, Directive, Model};
 use crate::front::{function_name, Attached, CTree};
 use crate::ir::declare::{DeclarePlan, DeviceFn, DeviceVar};
 use crate::sema::ctype::{declarator, specifiers};
 use crate::sema::{calls, symbols, uses, CType, Storage};
+use crate::source::pragma_text::pragma_one_line;
 use crate::source::{SourceFile, Span};
 use std::collections::{BTreeMap, BTreeSet};
 use tree_sitter::Node;

@@ -291,7 +291,7 @@ impl Found<'_, '_> {
             pragma: d.span,
             stmt: self.stmt,
             line: self.file.origin(d.span.start).1,
-            construct: super::build::pragma_one_line(self.file.slice(d.span))
+            construct: crate::source::pragma_text::pragma_one_line(self.file.slice(d.span))
                 .trim_start_matches("#pragma ")
                 .to_string(),
             num_threads: clause_text("num_threads"),
@@ -472,9 +472,10 @@ fn inner_constructs(
     let mut out = Vec::new();
     for o in &nested {
         let n = &o.directive;
-        let construct = super::build::pragma_one_line(&text[n.span.start..n.span.end])
-            .trim_start_matches("#pragma ")
-            .to_string();
+        let construct =
+            crate::source::pragma_text::pragma_one_line(&text[n.span.start..n.span.end])
+                .trim_start_matches("#pragma ")
+                .to_string();
         let why =
             || format!("the construct `{construct}` nested in it is not lowered for a team yet");
         if n.model != Model::Omp {

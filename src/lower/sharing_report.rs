@@ -210,7 +210,7 @@ fn region_report(file: &SourceFile, tree: Option<&CTree>, r: &Region) -> RegionR
                 construct: format!(
                     "parallel region {}: {}",
                     f.id,
-                    super::build::pragma_one_line(file.slice(f.pragma))
+                    crate::source::pragma_text::pragma_one_line(file.slice(f.pragma))
                         .trim_start_matches("#pragma ")
                 ),
                 at: pos(file, f.pragma),

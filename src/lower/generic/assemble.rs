@@ -136,7 +136,7 @@ pub(super) fn region(
 /// The region's pragma, one line; a `target` whose block is a `teams`
 /// construct names both pragmas.
 fn pragma_text(rc: &Construct<'_>, file: &crate::source::SourceFile) -> String {
-    let one_line = |s: Span| crate::lower::build::pragma_one_line(file.slice(s));
+    let one_line = |s: Span| crate::source::pragma_text::pragma_one_line(file.slice(s));
     match rc.teams {
         Some(t) => format!("{} {}", one_line(rc.d.span), one_line(t.directive.span)),
         None => one_line(rc.d.span),

@@ -122,7 +122,7 @@ pub(super) fn check(cx: &mut Ctx<'_>, rc: &Construct<'_>) -> Option<HostIf> {
                     nd.span,
                     format!(
                         "/* {}: one thread runs the loop in order on the host */",
-                        crate::lower::build::pragma_one_line(cx.file.slice(nd.span))
+                        crate::source::pragma_text::pragma_one_line(cx.file.slice(nd.span))
                             .replace("*/", "* /")
                     ),
                 ));

@@ -429,7 +429,7 @@ fn ws_loop(
         cx.diags,
     );
     Some(WsLoop {
-        construct: crate::lower::build::pragma_one_line(file.slice(nd.span))
+        construct: crate::source::pragma_text::pragma_one_line(file.slice(nd.span))
             .trim_start_matches("#pragma ")
             .to_string(),
         pragma: nd.span,
@@ -500,7 +500,7 @@ fn fork(
     let id = parts.forks.len() as u32 + 1;
     Fork {
         id,
-        construct: crate::lower::build::pragma_one_line(file.slice(nd.span))
+        construct: crate::source::pragma_text::pragma_one_line(file.slice(nd.span))
             .trim_start_matches("#pragma ")
             .to_string(),
         pragma: nd.span,

@@ -100,7 +100,8 @@ pub fn plan_lines(g: &Generic, file: &SourceFile) -> Vec<String> {
         v.push(format!(
             "in order:  line {}: {} ({why})",
             file.line_of(sp.start),
-            crate::lower::build::pragma_one_line(file.slice(*sp)).trim_start_matches("#pragma ")
+            crate::source::pragma_text::pragma_one_line(file.slice(*sp))
+                .trim_start_matches("#pragma ")
         ));
     }
     for s in &g.staged {

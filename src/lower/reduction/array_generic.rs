@@ -293,7 +293,7 @@ pub fn render(
             .iter()
             .filter(|r| r.construct == *p)
             .collect();
-        let text = crate::lower::build::pragma_one_line(file.slice(*p));
+        let text = crate::source::pragma_text::pragma_one_line(file.slice(*p));
         let words: Vec<&str> = text.split(|c: char| !c.is_ascii_alphanumeric()).collect();
         let level =
             if words.contains(&"acc") && words.contains(&"vector") && !words.contains(&"worker") {
