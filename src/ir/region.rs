@@ -185,7 +185,7 @@ pub struct Region {
 impl Region {
     /// Threads per tile of OpenACC `tile(...)` (the product of the sizes).
     pub fn tile_threads(&self) -> u64 {
-        self.tile.iter().product::<u64>().max(1)
+        tile_elements(&self.tile)
     }
 
     /// Whether the kernel refers to `v` (reductions always: the kernel
@@ -199,4 +199,10 @@ impl Region {
                 | crate::sema::sharing::Attr::Lastprivate { .. }
         ) || self.body_names.contains(&v.sym.name)
     }
+}
+
+/// The elements of one tile of these sizes (the threads of a tiled
+/// region's block): their product, at least 1.
+pub fn tile_elements(sizes: &[u64]) -> u64 {
+    sizes.iter().product::<u64>().max(1)
 }

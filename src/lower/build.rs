@@ -580,7 +580,7 @@ fn apply_tile(
         diags.push(Diagnostic::new(codes::NOT_SUPPORTED, at, why).with_label("not lowered yet"));
         return None;
     }
-    let e = super::tile::elements(&tile);
+    let e = crate::ir::tile_elements(&tile);
     let sized = ["vector_length", "num_workers", "worker"]
         .iter()
         .any(|c| d.clause(c).is_some());

@@ -87,11 +87,6 @@ pub fn team_depth(d: &Directive, diags: &mut Vec<Diagnostic>) -> Option<usize> {
     }
 }
 
-/// Threads per tile (the product of the sizes).
-pub fn elements(sizes: &[u64]) -> u64 {
-    sizes.iter().product::<u64>().max(1)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -101,7 +96,7 @@ mod tests {
         assert_eq!(star_size(0), 32);
         assert_eq!(star_size(1), 8);
         assert_eq!(star_size(2), 1);
-        assert_eq!(elements(&[8, 4, 2]), 64);
-        assert_eq!(elements(&[]), 1);
+        assert_eq!(crate::ir::tile_elements(&[8, 4, 2]), 64);
+        assert_eq!(crate::ir::tile_elements(&[]), 1);
     }
 }
