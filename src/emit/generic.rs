@@ -279,6 +279,19 @@ impl Gen<'_> {
         lastp
     }
 
+    /// The private copies of constructs run as plain code: a block around
+    /// the statement opens with their declarations.
+    fn in_order_privates(&mut self, namer: &mut Namer) {
+        for ip in &self.g.in_order_privates {
+            let mut decls = String::new();
+            let _ = self.privates(&ip.privates, namer, &mut decls, "");
+            let decls = decls.trim_end().replace('\n', " ");
+            let open = format!("{{ /* private copies */ {decls} ");
+            self.edits.push(Edit::insert(ip.stmt.start, 1, open));
+            self.edits.push(Edit::insert(ip.stmt.end, 1000, " }"));
+        }
+    }
+
     fn site(&self, pragma: Span) -> &RedSite {
         self.sites
             .iter()
@@ -701,6 +714,7 @@ pub fn emit_generic(
         let like = next_stmt(sp);
         gen.replace(*sp, like, t);
     }
+    gen.in_order_privates(namer);
     for (sp, in_fork) in &g.barriers {
         let written = crate::source::pragma_text::pragma_one_line(file.slice(*sp));
         let t = if *in_fork || g.kind == GenKind::OmpParallel {

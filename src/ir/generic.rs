@@ -288,6 +288,14 @@ impl RtCall {
     }
 }
 
+/// The `private` / `firstprivate` items of a construct that runs as plain
+/// code: their copies live in a block around `stmt`.
+#[derive(Clone, Debug)]
+pub struct InOrderPrivates {
+    pub stmt: Span,
+    pub privates: Vec<PrivVar>,
+}
+
 /// Everything the emitter needs for a generic-mode region.
 #[derive(Clone, Debug)]
 pub struct Generic {
@@ -315,6 +323,9 @@ pub struct Generic {
     pub inner_loops: Vec<(u32, WsLoop)>,
     /// Pragmas whose construct runs as plain code: (pragma, why).
     pub stripped: Vec<(Span, &'static str)>,
+    /// Private copies of constructs that run as plain code (a `seq` loop,
+    /// any loop of `acc serial`): declared in a block around the statement.
+    pub in_order_privates: Vec<InOrderPrivates>,
     /// Barrier pragmas: (pragma, inside a fork).
     pub barriers: Vec<(Span, bool)>,
     /// Runtime queries: (call, which, inside a fork).

@@ -202,6 +202,35 @@ pub fn scope_row(
     }
 }
 
+/// The same for the private copies of a construct run as plain code (a
+/// `seq` loop, a loop of `acc serial`): its block is the sequential part's,
+/// which the parallel regions nested in it do not see.
+pub fn in_order_privates_in_forks(
+    in_order: &[crate::ir::generic::InOrderPrivates],
+    forks: &[crate::ir::generic::Fork],
+    text: &str,
+    diags: &mut Vec<crate::diag::Diagnostic>,
+) {
+    let inside = |i: Span, o: Span| o.start <= i.start && i.end <= o.end;
+    for ip in in_order {
+        for p in &ip.privates {
+            let used = forks.iter().filter(|f| inside(f.stmt, ip.stmt)).any(|f| {
+                text.get(f.stmt.start..f.stmt.end)
+                    .is_some_and(|t| crate::source::mask::mentions_word(t, &p.name))
+            });
+            if used {
+                diags.push(not_supported(
+                    p.span,
+                    format!(
+                        "`{}` is private to a loop that runs in order and used in a parallel region nested in it; this is not supported yet",
+                        p.name
+                    ),
+                ).with_help(format!("declare `{}` inside the loop", p.name)));
+            }
+        }
+    }
+}
+
 /// A `private` of a loop over the teams' masters (`acc loop gang
 /// private(c)`, `omp distribute private(c)` in a generic-mode region) is
 /// declared by the master inside the loop; a parallel region nested in that

@@ -176,6 +176,7 @@ fn generic_plan(
         master_loops,
         inner_loops,
         stripped,
+        in_order_privates,
         barriers,
         construct_red_uses,
     } = parts;
@@ -192,6 +193,7 @@ fn generic_plan(
         master_loops,
         inner_loops,
         stripped,
+        in_order_privates,
         barriers,
         calls: checked.calls,
         staged,
@@ -219,6 +221,7 @@ fn last_checks(cx: &mut Ctx<'_>, rc: &Construct<'_>, all: &mut Decided) -> Check
         forks,
         master_loops,
         inner_loops,
+        in_order_privates,
         ..
     } = &mut all.parts;
     let team_array_reds = array_generic::check(
@@ -257,6 +260,7 @@ fn last_checks(cx: &mut Ctx<'_>, rc: &Construct<'_>, all: &mut Decided) -> Check
         f.vars = v;
     }
     crate::lower::privarray::master_privates_in_forks(master_loops, forks, text, cx.diags);
+    crate::lower::privarray::in_order_privates_in_forks(in_order_privates, forks, text, cx.diags);
     if kind == GenKind::OmpParallel {
         for v in vars {
             if v.attr == Attr::Firstprivate && written.contains(&v.sym.name) {

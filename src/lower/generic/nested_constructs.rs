@@ -14,7 +14,7 @@ use super::{not_supported, Ctx};
 use crate::diag::{codes, Diagnostic};
 use crate::directives::{ClauseArgs, Directive, Model};
 use crate::front::Attached;
-use crate::ir::generic::{Fork, GenKind, GenRed, Spread, WsLoop};
+use crate::ir::generic::{Fork, GenKind, GenRed, InOrderPrivates, PrivKind, Spread, WsLoop};
 use crate::lower::reduction::array_generic;
 use crate::sema::symbols;
 use crate::source::{SourceFile, Span};
@@ -29,6 +29,8 @@ pub(super) struct NestedParts {
     pub inner_loops: Vec<(u32, WsLoop)>,
     /// Pragmas whose construct runs as plain code: (pragma, why).
     pub stripped: Vec<(Span, &'static str)>,
+    /// See `Generic::in_order_privates`.
+    pub in_order_privates: Vec<InOrderPrivates>,
     /// Barrier pragmas: (pragma, inside a fork).
     pub barriers: Vec<(Span, bool)>,
     /// See `Generic::construct_red_uses`.
@@ -53,6 +55,7 @@ pub(super) fn lower(cx: &mut Ctx<'_>, rc: &Construct<'_>, reds: &ConstructReds) 
         master_loops: Vec::new(),
         inner_loops: Vec::new(),
         stripped: Vec::new(),
+        in_order_privates: Vec::new(),
         barriers: Vec::new(),
         construct_red_uses: Vec::new(),
     };
@@ -314,8 +317,35 @@ fn in_order(
     }
     match r {
         Role::Barrier => parts.barriers.push((nd.span, true)),
-        Role::Strip(why) => parts.stripped.push((nd.span, why)),
+        Role::Strip(why) => {
+            parts.stripped.push((nd.span, why));
+            in_order_privates(cx, parts, na);
+        }
         _ => {}
+    }
+}
+
+/// A construct that runs as plain code still gives its `private` and
+/// `firstprivate` items their own copies (a block around its statement);
+/// `lastprivate` needs none: the last iteration in order writes the variable.
+fn in_order_privates(cx: &mut Ctx<'_>, parts: &mut NestedParts, na: &Attached) {
+    let nd = &na.directive;
+    if !nd
+        .clauses
+        .iter()
+        .any(|c| c.name == "private" || c.name == "firstprivate")
+    {
+        return;
+    }
+    let Some((stmt, node)) = na.stmt.and_then(|s| Some((s, node_at(cx.tree, s)?))) else {
+        return;
+    };
+    let privates: Vec<_> = privates(cx, nd, node, None)
+        .into_iter()
+        .filter(|p| !matches!(p.kind, PrivKind::Lastprivate { .. }))
+        .collect();
+    if !privates.is_empty() {
+        parts.in_order_privates.push(InOrderPrivates { stmt, privates });
     }
 }
 
