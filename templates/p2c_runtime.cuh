@@ -40,6 +40,13 @@ typedef enum acc_device_t {
     acc_device_nvidia = 5
 } acc_device_t;
 typedef enum acc_async_t { acc_async_noval = -1, acc_async_sync = -2 } acc_async_t;
+typedef enum acc_device_property_t {
+    acc_property_memory = 1,
+    acc_property_free_memory = 2,
+    acc_property_name = 0x10001,
+    acc_property_vendor = 0x10002,
+    acc_property_driver = 0x10003
+} acc_device_property_t;
 #endif
 
 /* (device expression, host expression): the one that applies where the code
@@ -287,6 +294,55 @@ inline void p2c_acc_shutdown(int dev)
     p2c_check(cudaDeviceSynchronize(), "acc_shutdown", "cudaDeviceSynchronize");
 }
 
+/* acc_get_property / acc_get_property_string (OpenACC 2.6), with libgomp's
+ * property values: the device's memory and free memory from CUDA, its name,
+ * vendor and driver as strings; 0 / NULL for a device that is not there. */
+inline int p2c_acc_property_device(int num, int dev)
+{
+    return num == 0 && dev != acc_device_host && dev != acc_device_none && p2c_omp_get_num_devices() > 0;
+}
+
+inline size_t p2c_acc_get_property(int num, int dev, int prop)
+{
+    size_t free_bytes = 0, total = 0;
+    if (!p2c_acc_property_device(num, dev) || (prop != 1 && prop != 2))
+        return 0;
+    if (cudaMemGetInfo(&free_bytes, &total) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return 0;
+    }
+    return prop == 1 ? total : free_bytes;
+}
+
+inline const char *p2c_acc_get_property_string(int num, int dev, int prop)
+{
+    static char name[256];
+    static char driver[64];
+    if (!p2c_acc_property_device(num, dev))
+        return NULL;
+    if (prop == 0x10001) {
+        cudaDeviceProp p;
+        if (cudaGetDeviceProperties(&p, 0) != cudaSuccess) {
+            (void)cudaGetLastError();
+            return NULL;
+        }
+        snprintf(name, sizeof name, "%s", p.name);
+        return name;
+    }
+    if (prop == 0x10002)
+        return "NVIDIA";
+    if (prop == 0x10003) {
+        int v = 0;
+        if (cudaRuntimeGetVersion(&v) != cudaSuccess) {
+            (void)cudaGetLastError();
+            return NULL;
+        }
+        snprintf(driver, sizeof driver, "CUDA runtime %d.%d", v / 1000, v % 1000 / 10);
+        return driver;
+    }
+    return NULL;
+}
+
 /* Data routines: dynamic references, as enter/exit data. */
 inline void *p2c_acc_copyin(const void *h, size_t bytes)
 {
@@ -452,6 +508,8 @@ inline int p2c_acc_async_test_all(void)
 #define acc_set_device_type p2c_acc_set_device_type
 #define acc_get_device_num p2c_acc_get_device_num
 #define acc_set_device_num p2c_acc_set_device_num
+#define acc_get_property p2c_acc_get_property
+#define acc_get_property_string p2c_acc_get_property_string
 #define acc_init p2c_acc_init
 #define acc_shutdown p2c_acc_shutdown
 #define acc_copyin p2c_acc_copyin

@@ -170,6 +170,21 @@ int main() {
     p2c_sim_launch(hello, 1, 32, 0)(42);
     CUDA_OK(cudaDeviceSynchronize());
     CHECK(std::string(cudaGetErrorString(cudaSuccess)) == "no error", "error string");
+
+    // cudaMemGetInfo: an allocation shows in the free memory, its release gives it back.
+    size_t free0 = 0, free1 = 0, free2 = 0, total = 0;
+    CUDA_OK(cudaMemGetInfo(&free0, &total));
+    void *big = nullptr;
+    CUDA_OK(cudaMalloc(&big, 100000));
+    CUDA_OK(cudaMemGetInfo(&free1, nullptr));
+    CUDA_OK(cudaFree(big));
+    CUDA_OK(cudaMemGetInfo(&free2, nullptr));
+    CHECK(total == (size_t(16) << 30) && free0 <= total, "cudaMemGetInfo total");
+    int rt = 0, drv = 0;
+    CUDA_OK(cudaRuntimeGetVersion(&rt));
+    CUDA_OK(cudaDriverGetVersion(&drv));
+    CHECK(rt == 12000 && drv == 12000, "CUDA versions %d %d", rt, drv);
+    CHECK(free1 + 100000 <= free0 && free2 == free0, "cudaMemGetInfo free %zu %zu %zu", free0, free1, free2);
     CUDA_OK(cudaFree(d1));
     CUDA_OK(cudaFree(d2));
     CUDA_OK(cudaFree(di));

@@ -40,6 +40,13 @@ struct Allocations {
         std::lock_guard<std::mutex> g(m);
         return blocks.erase(reinterpret_cast<uintptr_t>(p)) == 1;
     }
+    // Bytes of the live allocations, each rounded up to whole pages as the arena holds them.
+    size_t live_bytes() {
+        std::lock_guard<std::mutex> g(m);
+        size_t sum = 0;
+        for (const auto &b : blocks) sum += (b.second + 4095) / 4096 * 4096;
+        return sum;
+    }
     static bool inside(const std::map<uintptr_t, size_t> &in, uintptr_t a, size_t n) {
         auto it = in.upper_bound(a);
         if (it == in.begin()) return false;
@@ -227,6 +234,13 @@ inline cudaError_t cudaGetDevice(int *device) {
     *device = 0;
     return cudaSuccess;
 }
+// The CUDA version the emulator stands for (CUDA 12.0), for runtime and driver alike.
+inline cudaError_t cudaRuntimeGetVersion(int *version) {
+    if (!version) return p2c_sim::set_error(cudaErrorInvalidValue);
+    *version = 12000;
+    return cudaSuccess;
+}
+inline cudaError_t cudaDriverGetVersion(int *version) { return cudaRuntimeGetVersion(version); }
 inline cudaError_t cudaGetDeviceProperties(cudaDeviceProp *prop, int device) {
     if (!prop) return p2c_sim::set_error(cudaErrorInvalidValue);
     if (device != 0) return p2c_sim::set_error(cudaErrorInvalidDevice);
@@ -307,9 +321,11 @@ inline cudaError_t cudaFree(void *p) {
     return cudaSuccess;
 }
 inline cudaError_t cudaFreeHost(void *p) { return cudaFree(p); }
+// Free memory is the total less what the program holds, so an allocation shows in it.
 inline cudaError_t cudaMemGetInfo(size_t *free_bytes, size_t *total) {
-    if (free_bytes) *free_bytes = size_t(8) << 30;
-    if (total) *total = size_t(16) << 30;
+    const size_t all = size_t(16) << 30, held = p2c_sim::allocations().live_bytes();
+    if (free_bytes) *free_bytes = held < all ? all - held : 0;
+    if (total) *total = all;
     return cudaSuccess;
 }
 

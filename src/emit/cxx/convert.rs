@@ -24,6 +24,23 @@ const VOID_POINTER_FUNCTIONS: &[&str] = &[
     "memset",
     "memchr",
     "bsearch",
+    // OpenACC and OpenMP runtime routines (openacc.h, omp.h).
+    "acc_copyin",
+    "acc_present_or_copyin",
+    "acc_pcopyin",
+    "acc_create",
+    "acc_present_or_create",
+    "acc_pcreate",
+    "acc_deviceptr",
+    "acc_hostptr",
+    "acc_malloc",
+    "omp_target_alloc",
+    "omp_get_mapped_ptr",
+    "omp_alloc",
+    "omp_aligned_alloc",
+    "omp_calloc",
+    "omp_aligned_calloc",
+    "omp_realloc",
 ];
 
 const ALLOCATORS: &[&str] = &["malloc", "calloc", "realloc", "aligned_alloc"];
