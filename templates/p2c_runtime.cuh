@@ -294,6 +294,21 @@ inline void p2c_acc_shutdown(int dev)
     p2c_check(cudaDeviceSynchronize(), "acc_shutdown", "cudaDeviceSynchronize");
 }
 
+/* acc_init_device / acc_shutdown_device (OpenACC 3.2): one device, number 0. */
+inline void p2c_acc_init_device(int num, int dev)
+{
+    if (num != 0 && dev != acc_device_host)
+        p2c_fail("acc_init_device", "only device 0 is supported", NULL);
+    p2c_acc_init(dev);
+}
+
+inline void p2c_acc_shutdown_device(int num, int dev)
+{
+    if (num != 0 && dev != acc_device_host)
+        p2c_fail("acc_shutdown_device", "only device 0 is supported", NULL);
+    p2c_acc_shutdown(dev);
+}
+
 /* acc_get_property / acc_get_property_string (OpenACC 2.6), with libgomp's
  * property values: the device's memory and free memory from CUDA, its name,
  * vendor and driver as strings; 0 / NULL for a device that is not there. */
@@ -455,6 +470,22 @@ inline void p2c_acc_memcpy_from_device(void *h, const void *d, size_t bytes)
         p2c_check(cudaMemcpy(h, d, bytes, cudaMemcpyDeviceToHost), "acc_memcpy_from_device", "copy from device");
 }
 
+/* Device to device: acc_memcpy_device (OpenACC 2.5), acc_memcpy_d2d (3.3;
+ * one device, so both device numbers must be 0). */
+inline void p2c_acc_memcpy_device(void *dst, const void *src, size_t bytes)
+{
+    if (bytes)
+        p2c_check(cudaMemcpy(dst, src, bytes, cudaMemcpyDeviceToDevice), "acc_memcpy_device", "copy on the device");
+}
+
+inline void p2c_acc_memcpy_d2d(void *dst, const void *src, size_t bytes, int dst_num, int src_num)
+{
+    if (dst_num != 0 || src_num != 0)
+        p2c_fail("acc_memcpy_d2d", "only device 0 is supported", NULL);
+    if (bytes)
+        p2c_check(cudaMemcpy(dst, src, bytes, cudaMemcpyDeviceToDevice), "acc_memcpy_d2d", "copy on the device");
+}
+
 /* Every operation is synchronous: nothing is ever pending. */
 inline void p2c_acc_wait(int queue)
 {
@@ -511,6 +542,10 @@ inline int p2c_acc_async_test_all(void)
 #define acc_get_property p2c_acc_get_property
 #define acc_get_property_string p2c_acc_get_property_string
 #define acc_init p2c_acc_init
+#define acc_init_device p2c_acc_init_device
+#define acc_shutdown_device p2c_acc_shutdown_device
+#define acc_memcpy_device p2c_acc_memcpy_device
+#define acc_memcpy_d2d p2c_acc_memcpy_d2d
 #define acc_shutdown p2c_acc_shutdown
 #define acc_copyin p2c_acc_copyin
 #define acc_present_or_copyin p2c_acc_copyin
