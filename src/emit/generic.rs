@@ -256,14 +256,7 @@ impl Gen<'_> {
                 }
                 PrivKind::Firstprivate => {
                     let outer = namer.fresh(&format!("p2c_outer_{}", p.name));
-                    let _ = writeln!(out, "{ind}auto &{outer} = {};", p.name);
-                    if p.ty.is_scalar() {
-                        let _ = writeln!(out, "{ind}{} = {outer};", p.ty.declare(&p.name));
-                    } else {
-                        let _ = writeln!(out, "{ind}{};", p.ty.declare(&p.name));
-                        let _ =
-                            writeln!(out, "{ind}memcpy({}, {outer}, sizeof {});", p.name, p.name);
-                    }
+                    super::orphan_team::first_copy(&p.ty, &p.name, &outer, out, ind);
                 }
                 PrivKind::Lastprivate { .. } => {
                     let outer = namer.fresh(&format!("p2c_outer_{}", p.name));

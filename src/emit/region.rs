@@ -43,6 +43,20 @@ struct ArrNames {
     mine: String,
 }
 
+impl ArrNames {
+    /// The names around the device address `dev` of array `var`.
+    fn new(dev: String, var: &str, namer: &mut Namer) -> ArrNames {
+        ArrNames {
+            lo: format!("{dev}_lo"),
+            len: format!("{dev}_len"),
+            dev,
+            copies: namer.fresh(&format!("p2c_copies_{var}")),
+            arrived: namer.fresh(&format!("p2c_arrived_{var}")),
+            mine: namer.fresh(&format!("p2c_mine_{var}")),
+        }
+    }
+}
+
 pub struct RegionText {
     pub kernel: String,
     pub host: String,
@@ -72,28 +86,17 @@ fn names(r: &Region, namer: &mut Namer) -> Names {
         .map(|v| namer.fresh(&format!("p2c_first_{}", v.sym.name)))
         .collect();
     let lp = |v: &crate::ir::c::VarAttr| matches!(v.attr, Attr::Lastprivate { conditional: true });
-    let cond = r
-        .vars
-        .iter()
-        .map(|v| {
-            if lp(v) {
-                namer.fresh(&format!("p2c_assigned_{}", v.sym.name))
-            } else {
-                String::new()
-            }
-        })
-        .collect();
-    let lpc = r
-        .vars
-        .iter()
-        .map(|v| {
-            if lp(v) {
-                namer.fresh(&format!("p2c_lastp_{}", v.sym.name))
-            } else {
-                String::new()
-            }
-        })
-        .collect();
+    let mut per_lp = |prefix: &str| -> Vec<String> {
+        r.vars
+            .iter()
+            .map(|v| match lp(v) {
+                true => namer.fresh(&format!("{prefix}{}", v.sym.name)),
+                false => String::new(),
+            })
+            .collect()
+    };
+    let cond = per_lp("p2c_assigned_");
+    let lpc = per_lp("p2c_lastp_");
     let last = if r
         .vars
         .iter()
@@ -113,14 +116,7 @@ fn names(r: &Region, namer: &mut Namer) -> Names {
                 .position(|v| v.sym.name == a.var)
                 .map(|i| dev[i].clone())
                 .unwrap_or_else(|| namer.fresh(&format!("p2c_dev_{}", a.var)));
-            ArrNames {
-                lo: format!("{dev}_lo"),
-                len: format!("{dev}_len"),
-                dev,
-                copies: namer.fresh(&format!("p2c_copies_{}", a.var)),
-                arrived: namer.fresh(&format!("p2c_arrived_{}", a.var)),
-                mine: namer.fresh(&format!("p2c_mine_{}", a.var)),
-            }
+            ArrNames::new(dev, &a.var, namer)
         })
         .collect();
     Names {
@@ -272,6 +268,17 @@ fn size_expr(s: &Size, limit: u32, where_: &str, what: &str, fallback: &str) -> 
 /// Is the literal step used inline (a constant) or passed as a parameter?
 pub(crate) fn literal_step(l: &CanonLoop) -> bool {
     int_literal(&l.step).is_some()
+}
+
+/// A loop's step as the kernel spells it (the literal, or the parameter
+/// `param`) and the sign of the direction it runs in.
+pub(crate) fn step_sign(l: &CanonLoop, param: &str) -> (String, &'static str) {
+    let step = if literal_step(l) {
+        l.step.clone()
+    } else {
+        param.to_string()
+    };
+    (step, if l.test.increasing() { "+" } else { "-" })
 }
 
 /// The section bounds of a mapped variable as host expressions: (lo, len)
@@ -581,60 +588,33 @@ fn loop_head(r: &Region, body: &str, n: &Names) -> String {
 /// The loop variables from the linear iteration number, innermost fastest.
 fn loop_vars(r: &Region, body: &str, n: &Names) -> String {
     let mut k = String::new();
-    let depth = r.nest.len();
     if !r.tile.is_empty() {
         // emit/tile.rs declared the loop variables.
-    } else if depth == 1 {
-        let l = &r.nest[0];
-        let ty = &r.nest_types[0];
-        let (_, lb, step) = &n.per_loop[0];
-        let step = if literal_step(l) {
-            l.step.clone()
-        } else {
-            step.clone()
+        return k;
+    }
+    let depth = r.nest.len();
+    if depth != 1 {
+        let _ = writeln!(k, "        unsigned long long p2c_rest = {};", n.iter);
+    }
+    for idx in (0..depth).rev() {
+        let l = &r.nest[idx];
+        let ty = &r.nest_types[idx];
+        let (trip, lb, step) = &n.per_loop[idx];
+        let (step, sign) = step_sign(l, step);
+        let index = match (depth, idx) {
+            (1, _) => n.iter.clone(),
+            (_, 0) => "p2c_rest".to_string(),
+            _ => format!("p2c_rest % {trip}"),
         };
-        let sign = if l.test.increasing() { "+" } else { "-" };
         let _ = writeln!(
             k,
-            "        {}{} = {lb} {sign} ({})({}) * ({});",
+            "        {}{} = {lb} {sign} ({})({index}) * ({step});",
             unused_mark(body, &l.var),
             ty.declare(&l.var),
-            ty.type_name(),
-            n.iter,
-            step
+            ty.type_name()
         );
-    } else {
-        let _ = writeln!(k, "        unsigned long long p2c_rest = {};", n.iter);
-        for idx in (0..depth).rev() {
-            let l = &r.nest[idx];
-            let ty = &r.nest_types[idx];
-            let (trip, lb, step) = &n.per_loop[idx];
-            let step = if literal_step(l) {
-                l.step.clone()
-            } else {
-                step.clone()
-            };
-            let sign = if l.test.increasing() { "+" } else { "-" };
-            if idx == 0 {
-                let _ = writeln!(
-                    k,
-                    "        {}{} = {lb} {sign} ({})(p2c_rest) * ({});",
-                    unused_mark(body, &l.var),
-                    ty.declare(&l.var),
-                    ty.type_name(),
-                    step
-                );
-            } else {
-                let _ = writeln!(
-                    k,
-                    "        {}{} = {lb} {sign} ({})(p2c_rest % {trip}) * ({});",
-                    unused_mark(body, &l.var),
-                    ty.declare(&l.var),
-                    ty.type_name(),
-                    step
-                );
-                let _ = writeln!(k, "        p2c_rest /= {trip};");
-            }
+        if idx > 0 {
+            let _ = writeln!(k, "        p2c_rest /= {trip};");
         }
     }
     k
@@ -656,16 +636,10 @@ fn kernel_epilogue(r: &Region, n: &Names) -> String {
                 // The loop variable's value after the loop is the one past the last iteration.
                 let value = match r.nest.iter().position(|l| l.var == v.sym.name) {
                     Some(li) => {
-                        let l = &r.nest[li];
-                        let step = if literal_step(l) {
-                            l.step.clone()
-                        } else {
-                            n.per_loop[li].2.clone()
-                        };
+                        let (step, sign) = step_sign(&r.nest[li], &n.per_loop[li].2);
                         format!(
-                            "{} {} ({})({}) * ({step})",
+                            "{} {sign} ({})({}) * ({step})",
                             n.per_loop[li].1,
-                            if l.test.increasing() { "+" } else { "-" },
                             r.nest_types[li].type_name(),
                             n.trip
                         )
@@ -820,14 +794,7 @@ pub(crate) fn generic_arrays(r: &Region, namer: &mut Namer) -> (Vec<String>, Str
     let (mut params, mut init, mut fini) = (Vec::new(), String::new(), String::new());
     for a in &r.array_reductions {
         let dev = namer.fresh(&format!("p2c_dev_{}", a.var));
-        let an = ArrNames {
-            lo: format!("{dev}_lo"),
-            len: format!("{dev}_len"),
-            dev,
-            copies: namer.fresh(&format!("p2c_copies_{}", a.var)),
-            arrived: namer.fresh(&format!("p2c_arrived_{}", a.var)),
-            mine: namer.fresh(&format!("p2c_mine_{}", a.var)),
-        };
+        let an = ArrNames::new(dev, &a.var, namer);
         params.extend(array_params(a, &an));
         init.push_str(&array_init(r, a, &an, true));
         fini.push_str(&array_fini(
