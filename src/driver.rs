@@ -325,10 +325,16 @@ fn resolved_in_host_code(a: &Analysis, declare: &mut DeclarePlan) {
             continue;
         };
         let d = &at.directive;
-        if !matches!(build::classify(d, at.function.is_some()), Kind::HostPassthrough) {
+        if !matches!(
+            build::classify(d, at.function.is_some()),
+            Kind::HostPassthrough
+        ) {
             continue;
         }
-        let mut t = format!("/* pragma2cuda: `{}` selects `{}` in host code */", r.text, r.variant);
+        let mut t = format!(
+            "/* pragma2cuda: `{}` selects `{}` in host code */",
+            r.text, r.variant
+        );
         if d.name != "nothing" {
             t.push_str(&format!("\n#pragma {}", r.variant));
         }

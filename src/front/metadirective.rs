@@ -138,7 +138,10 @@ fn arg_span(file: &SourceFile, c: &crate::directives::ast::Clause) -> Option<Spa
 }
 
 fn norm(s: &str) -> String {
-    s.replace("\\\n", " ").split_whitespace().collect::<Vec<_>>().join(" ")
+    s.replace("\\\n", " ")
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// The `nothing` directive in place of `d`.
@@ -262,7 +265,10 @@ mod tests {
         assert_eq!(matches("device={kind(host)}"), Ok(true));
         assert_eq!(matches("target_device={kind(gpu)}"), Ok(true));
         assert_eq!(matches("target_device={kind(host, cpu)}"), Ok(false));
-        assert_eq!(matches("device={kind(any)}, target_device={kind(nohost)}"), Ok(true));
+        assert_eq!(
+            matches("device={kind(any)}, target_device={kind(nohost)}"),
+            Ok(true)
+        );
         assert!(matches("device={arch(nvptx)}").is_err());
         assert!(matches("user={condition(n > 4)}").is_err());
     }

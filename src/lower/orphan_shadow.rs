@@ -44,14 +44,13 @@ pub fn apply(plan: &mut DeclarePlan) {
 /// (variable, type, the loop statement) of each associated loop of the
 /// construct's worksharing loops, lastprivate ones left out.
 fn loop_vars(o: &Orphan) -> Vec<(String, crate::ir::c::CType, Span)> {
-    let loops: Vec<&OLoop> = o
-        .lp
-        .iter()
-        .chain(o.inner.iter().filter_map(|i| match i {
-            Inner::For(l) => Some(l),
-            _ => None,
-        }))
-        .collect();
+    let loops: Vec<&OLoop> =
+        o.lp.iter()
+            .chain(o.inner.iter().filter_map(|i| match i {
+                Inner::For(l) => Some(l),
+                _ => None,
+            }))
+            .collect();
     let mut out = Vec::new();
     for l in loops {
         for (c, ty) in &l.nest {
