@@ -94,6 +94,9 @@ struct Analysis {
     rejected: Vec<bool>,
     /// The file nests deeper than the limits (E0005): nothing else is done.
     too_deep: bool,
+    /// Metadirectives replaced by their variant (front::metadirective):
+    /// (pragma, its text on one line).
+    resolved: Vec<crate::front::metadirective::Resolved>,
 }
 
 impl Analysis {
@@ -105,6 +108,7 @@ impl Analysis {
             attached: Vec::new(),
             rejected: Vec::new(),
             too_deep: true,
+            resolved: Vec::new(),
         }
     }
 }
@@ -160,7 +164,8 @@ fn analyse(file: &SourceFile, diags: &mut Vec<Diagnostic>) -> Analysis {
         return Analysis::too_deep(tree);
     }
     // Attached owns the directives: no copy of them is kept.
-    let attached = attach(&tree, directives);
+    let mut attached = attach(&tree, directives);
+    let resolved = crate::front::metadirective::resolve(file, &mut attached, diags);
     let report = valid::validate(file, &tree, &attached, &malformed);
     diags.extend(report.diagnostics);
     Analysis {
@@ -168,6 +173,7 @@ fn analyse(file: &SourceFile, diags: &mut Vec<Diagnostic>) -> Analysis {
         attached,
         rejected: report.rejected,
         too_deep: false,
+        resolved,
     }
 }
 
@@ -310,6 +316,32 @@ fn data_env(at: &Attached, data: &[DataOp], declare: &DeclarePlan, unstructured:
     }
 }
 
+/// A metadirective whose variant is host code (or `nothing`): its pragma
+/// becomes the variant's, after a comment that says what it was. Variants
+/// that are lowered replace the pragma with the host code of the construct.
+fn resolved_in_host_code(a: &Analysis, declare: &mut DeclarePlan) {
+    for r in &a.resolved {
+        let Some(at) = a.attached.iter().find(|at| at.directive.span == r.pragma) else {
+            continue;
+        };
+        let d = &at.directive;
+        if !matches!(
+            build::classify(d, at.function.is_some()),
+            Kind::HostPassthrough
+        ) {
+            continue;
+        }
+        let mut t = format!(
+            "/* pragma2cuda: `{}` selects `{}` in host code */",
+            r.text, r.variant
+        );
+        if d.name != "nothing" {
+            t.push_str(&format!("\n#pragma {}", r.variant));
+        }
+        declare.rewrites.push((r.pragma, t));
+    }
+}
+
 /// Lowers every offloaded region and data construct; reads the declarations
 /// for the device; passes host-only OpenMP through; reports the rest.
 /// Directives nested in a lowered region are not supported yet (data
@@ -326,6 +358,7 @@ fn lower_all(
     diags: &mut Vec<Diagnostic>,
 ) -> Lowered {
     let mut declare = declare::collect(file, &a.tree, &a.attached, diags);
+    resolved_in_host_code(a, &mut declare);
     let unstructured = a.attached.iter().any(|at| {
         matches!(
             build::classify(&at.directive, at.function.is_some()),
@@ -563,6 +596,7 @@ fn lower_all(
         &region_spans,
         diags,
     );
+    crate::lower::orphan_shadow::apply(&mut declare);
     for o in &mut declare.orphans.orphans {
         o.outlined = namer.fresh(&format!("{}_parallel_L{}", o.function, o.line));
     }

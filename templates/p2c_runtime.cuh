@@ -203,6 +203,39 @@ inline int p2c_omp_target_is_present(const void *ptr, int device_num)
     return p2c_find(p2c_bytes(ptr, 1, NULL), "omp_target_is_present") != NULL;
 }
 
+/* OpenMP 5.1: the device address of the mapped `ptr` (the host's own address
+ * for the host device), NULL where it is not mapped or no such device. */
+inline void *p2c_omp_get_mapped_ptr(const void *ptr, int device_num)
+{
+    if (ptr == NULL)
+        return NULL;
+    if (p2c_omp_is_host_device(device_num))
+        return (void *)ptr;
+    if (device_num != 0 || p2c_omp_get_num_devices() == 0)
+        return NULL;
+    struct p2c_mapping *m = p2c_find(p2c_bytes(ptr, 0, NULL), "omp_get_mapped_ptr");
+    return m ? (void *)(m->dev + ((const char *)ptr - m->host)) : NULL;
+}
+
+/* OpenMP 5.1: whether the device can read and write host memory at `ptr`
+ * directly: always the host; the GPU where it accesses pageable memory
+ * (cudaDevAttrPageableMemoryAccess: HMM, or a shared address space). */
+inline int p2c_omp_target_is_accessible(const void *ptr, size_t size, int device_num)
+{
+    (void)ptr;
+    (void)size;
+    if (p2c_omp_is_host_device(device_num))
+        return 1;
+    int pageable = 0;
+    if (device_num != 0 || p2c_omp_get_num_devices() == 0)
+        return 0;
+    if (cudaDeviceGetAttribute(&pageable, cudaDevAttrPageableMemoryAccess, 0) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return 0;
+    }
+    return pageable != 0;
+}
+
 /* A `device(n)` clause of a data construct: 1 to act on the GPU (device 0),
  * 0 when n is the host's device number (the construct does nothing); any
  * other number is an error. */
@@ -527,6 +560,8 @@ inline int p2c_acc_async_test_all(void)
 #define omp_target_free p2c_omp_target_free
 #define omp_target_memcpy p2c_omp_target_memcpy
 #define omp_target_is_present p2c_omp_target_is_present
+#define omp_get_mapped_ptr p2c_omp_get_mapped_ptr
+#define omp_target_is_accessible p2c_omp_target_is_accessible
 #if !(defined(_OPENMP) && defined(P2C_HAVE_OMP_H))
 #define omp_get_wtime p2c_omp_get_wtime
 #define omp_get_wtick p2c_omp_get_wtick

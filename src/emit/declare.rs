@@ -21,6 +21,9 @@ pub fn declare_edits(plan: &DeclarePlan, namer: &mut Namer) -> Vec<Edit> {
             format!("/* pragma2cuda: `{text}` (applied to the declarations it names) */"),
         ));
     }
+    for (span, text) in &plan.rewrites {
+        edits.push(Edit::replace(*span, text.clone()));
+    }
     let mut mirrors: BTreeMap<&str, String> = BTreeMap::new();
     for v in &plan.vars {
         let mirror = namer.fresh(&format!("p2c_mirror_{}", v.name));

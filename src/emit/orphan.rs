@@ -213,6 +213,13 @@ fn fork_text(o: &Orphan, namer: &mut Namer) -> String {
         }
     }
     s.push_str("} else\n#endif\n{\n");
+    for (name, ty) in &o.shadows {
+        let _ = writeln!(
+            s,
+            "{}; /* the loop variable: private to the construct, not the device variable `{name}` */",
+            ty.declare(name)
+        );
+    }
     // The calling thread alone: private copies still (host OpenMP
     // privatizes these same copies again); lastprivate and reductions
     // give the sequential values already.

@@ -9,6 +9,7 @@ mod attach;
 mod cparse;
 pub mod depth;
 pub mod fields;
+pub mod metadirective;
 
 pub use attach::{attach, function_name, Attached};
 pub use cparse::{parse_c, CTree};

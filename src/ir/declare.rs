@@ -42,6 +42,10 @@ pub struct DeclarePlan {
     /// Declarative pragmas: their effect is in `fns` and `vars`; the output
     /// keeps them as comments. (span, pragma on one line)
     pub pragmas: Vec<(Span, String)>,
+    /// Pragmas replaced by other text: assumption directives (`assume`,
+    /// `assumes`, `begin`/`end assumes`) kept as comments, metadirectives
+    /// resolved to host code. (pragma, its replacement)
+    pub rewrites: Vec<(Span, String)>,
     pub notes: Vec<String>,
     /// Parallel constructs in the device functions (`lower::orphan`).
     pub orphans: super::orphan::OrphanPlan,

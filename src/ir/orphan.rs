@@ -49,6 +49,10 @@ pub struct Orphan {
     pub fn_end: usize,
     /// The outlined body's name (chosen by the driver's namer).
     pub outlined: String,
+    /// Device variables (`declare target` globals) that are loop variables
+    /// of its worksharing loops: the team-of-one path declares a local of
+    /// the name and type (`lower::orphan_shadow`).
+    pub shadows: Vec<(String, CType)>,
 }
 
 /// Every orphaned region of the file.

@@ -177,6 +177,14 @@ pub fn collect(
     };
     for at in attached {
         let d = &at.directive;
+        if is_assumption(d) {
+            let one_line = pragma_one_line(file.slice(d.span));
+            r.plan.rewrites.push((
+                d.span,
+                format!("/* pragma2cuda: `{one_line}` (an assumption, which the translation need not keep) */"),
+            ));
+            continue;
+        }
         if at.function.is_some() {
             refuse_in_function(d, diags);
             continue;
@@ -197,6 +205,19 @@ pub fn collect(
     } = r;
     resolve_marks(marks, &tops, &mut plan, diags);
     plan
+}
+
+/// `assume`, `assumes`, `begin assumes`, `end assumes`: promises that let
+/// a compiler optimize, which an implementation may ignore. The translation
+/// keeps them as comments: compilers that predate them (gcc 12 stops at
+/// `end assumes`) build the output, and the offloaded code they name is
+/// translated anyway.
+fn is_assumption(d: &Directive) -> bool {
+    d.model == Model::Omp
+        && matches!(
+            d.name.as_str(),
+            "assume" | "assumes" | "begin assumes" | "end assumes"
+        )
 }
 
 /// `declare target` and `acc routine` inside a function (`acc declare` in a

@@ -18,6 +18,7 @@ pub mod generic;
 pub mod localtype;
 pub mod orphan;
 pub mod orphan_clauses;
+pub mod orphan_shadow;
 pub mod plan;
 pub mod privarray;
 pub mod reduction;

@@ -304,6 +304,7 @@ impl Found<'_, '_> {
             rt_calls: rc,
             fn_end: function_end(root, self.fspan),
             outlined: String::new(),
+            shadows: Vec::new(),
         };
         Ok(Some((o, frame)))
     }

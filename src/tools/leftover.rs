@@ -135,9 +135,28 @@ fn is_offload(body: &str) -> bool {
         .filter(|w| !w.is_empty());
     match words.next() {
         Some("acc") => true,
-        Some("omp") => words
-            .take_while(|w| w.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'))
-            .any(|w| matches!(w, "target" | "teams" | "distribute")),
+        Some("omp") => {
+            let names: Vec<&str> = words
+                .take_while(|w| w.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'))
+                .collect();
+            // `assume` / `assumes` (and `begin` / `end assumes`) list
+            // directive names in `contains` / `absent`: a promise about the
+            // code, no region of its own.
+            let assume = names
+                .iter()
+                .skip_while(|w| matches!(**w, "begin" | "end"))
+                .next()
+                .is_some_and(|w| matches!(*w, "assume" | "assumes"));
+            // A metadirective's variants are in its clauses.
+            let meta = names.iter().any(|w| *w == "metadirective");
+            let offload = |w: &str| matches!(w, "target" | "teams" | "distribute");
+            if meta {
+                return body
+                    .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                    .any(offload);
+            }
+            !assume && names.iter().any(|w| offload(w))
+        }
         _ => false,
     }
 }
@@ -228,6 +247,21 @@ const char *s = \"#pragma omp target\";\n\
 // a comment that continues \\\n#pragma omp target\n\
 #pragma omp parallel for /* target */\n";
         assert_eq!(lines(text), Vec::<usize>::new());
+    }
+
+    /// The assumption directives name directives in their clauses only; a
+    /// metadirective's variants are in its clauses.
+    #[test]
+    fn assumptions_are_not_regions() {
+        let text = "\
+#pragma omp assume contains(target, parallel, for)\n\
+#pragma omp assumes absent(teams, masked)\n\
+#pragma omp begin assumes contains(target)\n\
+#pragma omp end assumes\n\
+#pragma omp target\n\
+#pragma omp metadirective when(device={kind(host)}: nothing) otherwise(target)\n\
+#pragma omp metadirective when(device={kind(host)}: parallel)\n";
+        assert_eq!(lines(text), vec![5, 6]);
     }
 
     /// A macro whose body is an offload `_Pragma` counts where it is used.

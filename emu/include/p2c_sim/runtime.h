@@ -287,6 +287,8 @@ inline cudaError_t cudaDeviceGetAttribute(int *value, cudaDeviceAttr attr, int d
     case cudaDevAttrMaxThreadsPerMultiProcessor: *value = prop.maxThreadsPerMultiProcessor; break;
     case cudaDevAttrComputeCapabilityMajor: *value = prop.major; break;
     case cudaDevAttrComputeCapabilityMinor: *value = prop.minor; break;
+    // A discrete GPU's: kernel arguments that are host addresses are refused.
+    case cudaDevAttrPageableMemoryAccess: *value = 0; break;
     default: return p2c_sim::set_error(cudaErrorInvalidValue);
     }
     return cudaSuccess;

@@ -119,7 +119,8 @@ enum cudaDeviceAttr {
     cudaDevAttrMultiProcessorCount = 16,
     cudaDevAttrMaxThreadsPerMultiProcessor = 39,
     cudaDevAttrComputeCapabilityMajor = 75,
-    cudaDevAttrComputeCapabilityMinor = 76
+    cudaDevAttrComputeCapabilityMinor = 76,
+    cudaDevAttrPageableMemoryAccess = 88
 };
 
 enum cudaMemcpyKind {
