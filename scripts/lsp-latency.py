@@ -3,7 +3,10 @@
 benches/editor.rs (1,000 offload regions, OpenMP and OpenACC in turn) is
 opened; the time to its first diagnostics (the first parse) is printed, then
 the round trip of hover on the first, middle and last pragma and of
-codeLens on the whole file, each the least and the median of 20 requests.
+codeLens on the whole file, each the least and the median of 20 requests,
+and the median time to the answer's first byte (the server's share: the
+rest is reading and parsing the JSON here, about 5 to 20 ms for the 270 kB
+of 1,000 lenses).
 A measurement, not a test.   usage: scripts/lsp-latency.py [BINARY]"""
 import json, subprocess, sys, time, statistics
 
@@ -29,10 +32,14 @@ def send(m):
     b = json.dumps(m).encode()
     p.stdin.write(b"Content-Length: %d\r\n\r\n" % len(b) + b)
     p.stdin.flush()
+first_byte = [0.0]
 def recv():
     n = 0
+    first_byte[0] = 0.0
     while True:
         line = p.stdout.readline().decode().strip()
+        if not first_byte[0]:
+            first_byte[0] = time.perf_counter()
         if not line:
             break
         if line.startswith("Content-Length:"):
@@ -61,14 +68,16 @@ print(f"open to diagnostics (first parse): {(time.perf_counter() - t) * 1e3:.1f}
 rid = 1
 def timed(name, method, params, runs=20):
     global rid
-    ts = []
+    ts, server = [], []
     for _ in range(runs):
         rid += 1
         t = time.perf_counter()
         r = request(rid, method, params)
         ts.append((time.perf_counter() - t) * 1e3)
+        server.append((first_byte[0] - t) * 1e3)
         assert r.get("result") is not None, r
-    print(f"{name:28} least {min(ts):6.2f} ms  median {statistics.median(ts):6.2f} ms  most {max(ts):6.2f} ms")
+    print(f"{name:28} least {min(ts):6.2f} ms  median {statistics.median(ts):6.2f} ms  most {max(ts):6.2f} ms"
+          f"  (to the answer's first byte: median {statistics.median(server):6.2f} ms)")
 for name, l in [("first", pragmas[0]), ("middle", pragmas[len(pragmas) // 2]), ("last", pragmas[-1])]:
     timed(f"hover {name} pragma", "textDocument/hover",
           {"textDocument": {"uri": uri}, "position": {"line": l, "character": 3}})

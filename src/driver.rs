@@ -50,6 +50,13 @@ pub struct Options {
     pub shared_budget: u64,
     /// Embed the prelude (default) or include `pragma2cuda_prelude.cuh`.
     pub prelude: emit::prelude::Mode,
+    /// `#line` directives in the CUDA output (default; `--no-line-directives`
+    /// turns them off): copied lines name the input's file and line,
+    /// generated lines the output's (`emit::lines`).
+    pub line_directives: bool,
+    /// The output's name for the `#line` directives of generated lines
+    /// (`-o`); `None` is standard output, written `<stdout>`.
+    pub output_name: Option<String>,
 }
 
 impl Default for Options {
@@ -59,6 +66,8 @@ impl Default for Options {
             reduction_strategy: Strategy::default(),
             shared_budget: generic::DEFAULT_SHARED_BUDGET,
             prelude: emit::prelude::Mode::Embed,
+            line_directives: true,
+            output_name: None,
         }
     }
 }
@@ -795,6 +804,8 @@ fn translate_pass(file: &SourceFile, opts: &Options, rename: bool) -> Translatio
                     &mut namer,
                     &mut lost,
                     opts.prelude,
+                    opts.line_directives
+                        .then(|| opts.output_name.as_deref().unwrap_or("<stdout>")),
                 );
                 // A directive rejected by an earlier error is not lowered
                 // on purpose; the check speaks only for a file that would
@@ -880,7 +891,7 @@ fn lower_region_in(
     diags.extend(elsewhere.into_iter().filter(|d| here(d)));
     let mut view = None;
     for r in &low.regions {
-        let t = emit::render_region(r, file, &low.declare, &edits, &mut namer);
+        let t = emit::render_region(r, file, &low.declare, &edits, &mut namer, false);
         if whole.start <= r.pragma.start && r.pragma.start < whole.end.max(whole.start + 1) {
             diags.extend(emit::guard::lost_directives(
                 file, r.pragma, r.stmt, &t.kernel, &t.host,

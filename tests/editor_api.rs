@@ -68,7 +68,13 @@ fn host_code_is_not_a_region() {
 #[test]
 fn the_view_matches_the_whole_translation() {
     let f = file();
-    let whole = translate(&f, &Options::default())
+    let whole = translate(
+        &f,
+        &Options {
+            line_directives: false,
+            ..Options::default()
+        },
+    )
         .output
         .expect("translates");
     let (view, _) = lower_region_at(&f, TWO_REGIONS.find("a[i] += 1").unwrap());
@@ -115,7 +121,13 @@ fn every_fixture_region_view_is_in_the_whole_translation() {
     for p in &paths {
         let text = std::fs::read_to_string(p).expect("fixture");
         let f = SourceFile::new(p.display().to_string(), text.clone());
-        let Some(whole) = translate(&f, &Options::default()).output else {
+        let Some(whole) = translate(
+        &f,
+        &Options {
+            line_directives: false,
+            ..Options::default()
+        },
+    ).output else {
             continue;
         };
         let out: Vec<&str> = whole.lines().map(str::trim_start).collect();

@@ -20,7 +20,7 @@
 
 mod fixture_opts;
 
-use fixture_opts::options;
+use fixture_opts::{golden_options, options};
 use pragma2cuda::diag::{render, Format};
 use pragma2cuda::emit::templates::PRELUDE_BLOCKS;
 use pragma2cuda::source::SourceFile;
@@ -197,7 +197,7 @@ fn run_stage(dir: &str, emit: Emit, out_dir: &str, ext: &str) {
     let mut failures = Vec::new();
     for p in inputs(dir) {
         let file = load(&p);
-        let opts = match options(&p, emit) {
+        let opts = match golden_options(&p, emit) {
             Ok(o) => o,
             Err(e) => {
                 failures.push(e);
@@ -299,6 +299,11 @@ fn fixture_options_come_from_x_opts() {
         Some(o.reduction_strategy),
         pragma2cuda::ir::reduction::Strategy::parse("lock")
     );
+    // Goldens have no `#line` unless asked; the harness always has them.
+    assert!(!golden_options(&c, Emit::Cuda).unwrap().line_directives);
+    assert!(options(&c, Emit::Cuda).unwrap().line_directives);
+    fs::write(c.with_extension("opts"), "--line-directives\n").unwrap();
+    assert!(golden_options(&c, Emit::Cuda).unwrap().line_directives);
     fs::write(c.with_extension("opts"), "--emit=plan\n").unwrap();
     assert!(options(&c, Emit::Cuda)
         .unwrap_err()

@@ -175,8 +175,10 @@ fn line_of(text: &str, needle: &str) -> u32 {
 }
 
 /// The CLI's translation of a fixture with `flags`.
+/// The CLI's translation, without `#line` (the editor's views have none).
 fn cli(path: &str, flags: &[&str]) -> String {
     let out = Command::new(BIN)
+        .arg("--no-line-directives")
         .args(flags)
         .arg(fixture(path))
         .output()

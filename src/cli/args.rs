@@ -69,6 +69,8 @@ pub struct TranslateArgs {
     pub deps: DepArgs,
     pub warnings: WarnArgs,
     pub prelude: PreludeMode,
+    /// `#line` directives in the CUDA output (`--no-line-directives`: none).
+    pub line_directives: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -150,6 +152,8 @@ struct Cli {
     prelude: Option<String>,
     #[arg(long = "print-prelude")]
     print_prelude: bool,
+    #[arg(long = "no-line-directives")]
+    no_line_directives: bool,
     #[arg(short = 'h', long = "help")]
     help: bool,
     #[arg(short = 'V', long = "version")]
@@ -372,6 +376,7 @@ fn translate_args(
             Some("include") => PreludeMode::Include,
             _ => PreludeMode::Embed,
         },
+        line_directives: !cli.no_line_directives,
     })
 }
 
@@ -720,6 +725,8 @@ mod tests {
             PreludeMode::Include
         );
         assert_eq!(t(&["x.c"]).prelude, PreludeMode::Embed);
+        assert!(t(&["x.c"]).line_directives);
+        assert!(!t(&["--no-line-directives", "x.c"]).line_directives);
     }
 
     #[test]

@@ -80,6 +80,11 @@ OPTIONS:
                                 translation uses); include: it has `#include \"pragma2cuda_prelude.cuh\"`
                                 instead, checked at compile time against this version
     --print-prelude             write pragma2cuda_prelude.cuh to standard output
+    --no-line-directives        no `#line` directives in the output. By default, every line copied
+                                from the input (host code and kernel bodies) is preceded, where the
+                                numbering breaks, by `#line N \"FILE.c\"`, so nvcc, clang and cuda-gdb
+                                name the user's file and line; generated lines get `#line N \"OUT\"`,
+                                their own place in the output (`<stdout>` when writing to stdout)
     -h, --help                  print this help
     -V, --version               print the version (and the git commit it was built from)
 

@@ -197,6 +197,11 @@ fn translate(t: &TranslateArgs) -> i32 {
         reduction_strategy: t.reduction_strategy,
         shared_budget: t.shared_budget,
         prelude: t.prelude,
+        line_directives: t.line_directives,
+        output_name: match &t.output {
+            pragma2cuda::files::Stream::Path(p) => Some(p.to_string_lossy().into_owned()),
+            pragma2cuda::files::Stream::Std => None,
+        },
     };
     let mut result = pragma2cuda::translate(&file, &opts);
     warnings::apply(&mut result.diagnostics, &t.warnings);

@@ -288,7 +288,7 @@ fn render_all(file: &SourceFile, a: &Analysis, opts: &Options) -> (Vec<Diagnosti
     edits.sort_by_key(|e| e.span.start);
     let mut out: Vec<Rendered> = Vec::with_capacity(low.regions.len());
     for r in low.regions {
-        let t = emit::render_region(&r, file, &low.declare, &edits, &mut namer);
+        let t = emit::render_region(&r, file, &low.declare, &edits, &mut namer, false);
         let lost = emit::guard::lost_directives(file, r.pragma, r.stmt, &t.kernel, &t.host);
         out.push(Rendered {
             view: RegionView {

@@ -32,6 +32,13 @@ impl Edit {
 /// The text of `within` with the edits that fall inside it applied.
 /// Overlapping edits are a translator bug; the later one is skipped.
 pub fn apply(text: &str, within: Span, edits: &[Edit]) -> String {
+    apply_with(text, within, edits, false)
+}
+
+/// [`apply`], with every run of bytes copied from `text` marked with where
+/// it comes from when `marks` is set (see [`super::lines`]): the markers
+/// become `#line` directives once the whole file is written.
+pub fn apply_with(text: &str, within: Span, edits: &[Edit], marks: bool) -> String {
     let mut es: Vec<&Edit> = edits
         .iter()
         .filter(|e| e.span.start >= within.start && e.span.end <= within.end)
@@ -43,12 +50,25 @@ pub fn apply(text: &str, within: Span, edits: &[Edit]) -> String {
         if e.span.start < pos {
             continue;
         }
-        out.push_str(text.get(pos..e.span.start).unwrap_or(""));
+        copy(&mut out, text, pos, e.span.start, marks);
         out.push_str(&e.text);
         pos = e.span.end;
     }
-    out.push_str(text.get(pos..within.end).unwrap_or(""));
+    copy(&mut out, text, pos, within.end, marks);
     out
+}
+
+/// Appends `text[from..to]`, between markers when `marks` is set.
+fn copy(out: &mut String, text: &str, from: usize, to: usize, marks: bool) {
+    let chunk = text.get(from..to).unwrap_or("");
+    if chunk.is_empty() {
+        return;
+    }
+    if marks {
+        super::lines::mark_copied(out, from, chunk);
+    } else {
+        out.push_str(chunk);
+    }
 }
 
 #[cfg(test)]

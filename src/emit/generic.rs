@@ -4,7 +4,7 @@
 //! region. The host side (data environment, launch) is the one every region
 //! uses (`region::host_code`).
 
-use super::edits::{apply, Edit};
+use super::edits::Edit;
 use super::namer::Namer;
 use super::region::{self, RegionText};
 use crate::ir::c::Attr;
@@ -129,11 +129,13 @@ struct Gen<'a> {
     sites: Vec<RedSite>,
     /// Names of the array reductions over a team (`emit::array_team`).
     arr: Vec<super::array_team::Names>,
+    /// Mark the text copied from the input (`emit::lines`).
+    marks: bool,
 }
 
 impl Gen<'_> {
     fn render(&self, span: Span) -> String {
-        apply(&self.file.text, span, &self.edits)
+        super::edits::apply_with(&self.file.text, span, &self.edits, self.marks)
     }
 
     /// Replaces `span` with `text`, whose lines after the first are
@@ -690,6 +692,7 @@ pub fn emit_generic(
     file: &SourceFile,
     cxx: &[Edit],
     namer: &mut Namer,
+    marks: bool,
 ) -> RegionText {
     let n = names(r, g, namer);
     let sites = red_sites(r, g, namer);
@@ -705,6 +708,7 @@ pub fn emit_generic(
             .filter(|e| e.span.start >= g.block.start && e.span.end <= g.block.end)
             .cloned()
             .collect(),
+        marks,
     };
     gen.construct_edits(namer);
     gen.staged_decls(namer);

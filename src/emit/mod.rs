@@ -23,6 +23,7 @@ pub mod guard;
 pub mod host_fallback;
 pub mod lastprivate_array;
 pub mod lastprivate_value;
+pub mod lines;
 pub mod literal;
 pub mod local_macros;
 pub mod namer;
@@ -41,7 +42,7 @@ use crate::ir::data::DataOp;
 use crate::ir::declare::DeclarePlan;
 use crate::ir::Region;
 use crate::source::{cond, SourceFile, Span};
-use edits::{apply, Edit};
+use edits::{apply, apply_with, Edit};
 use std::collections::BTreeMap;
 
 /// Writes the whole output file. A region whose CUDA lost a nested
@@ -54,6 +55,9 @@ use std::collections::BTreeMap;
 /// statement (an `#else` arm is added when the group has none), and the
 /// statement after the `#endif` is removed. Each arm then runs what it ran
 /// before, with that arm's pragma lowered.
+///
+/// With `line_out` (the output's name), the file gets `#line` directives
+/// (see [`lines`]).
 #[allow(clippy::too_many_arguments)]
 pub fn emit_file(
     file: &SourceFile,
@@ -64,8 +68,10 @@ pub fn emit_file(
     namer: &mut namer::Namer,
     diags: &mut Vec<Diagnostic>,
     prelude: prelude::Mode,
+    line_out: Option<&str>,
 ) -> String {
     let text = &file.text;
+    let marks = line_out.is_some() && lines::usable(text);
     let groups = if regions.is_empty() {
         Vec::new()
     } else {
@@ -83,7 +89,7 @@ pub fn emit_file(
         .cloned()
         .collect();
     let copies = place_regions(
-        file, &groups, regions, &places, declare, &cxx_edits, namer, &mut edits, diags,
+        file, &groups, regions, &places, declare, &cxx_edits, namer, &mut edits, diags, marks,
     );
     arm_copy_edits(text, &groups, &copies, &cxx_edits, &mut edits);
     data_edits(file, data, namer, &mut edits);
@@ -96,11 +102,14 @@ pub fn emit_file(
     edits.extend(decl_edits.into_iter().filter(|e| !inside_region(e)));
     check_device_fns(file, regions, data, declare, &edits, diags);
     let mut out = file_head(file, regions, declare, prelude);
-    out.push_str(&apply(&file.text, Span::new(0, file.text.len()), &edits));
+    out.push_str(&apply_with(&file.text, Span::new(0, file.text.len()), &edits, marks));
     if !out.ends_with('\n') {
         out.push('\n');
     }
-    out
+    match line_out {
+        Some(name) if marks => lines::resolve(&out, file, name),
+        _ => out,
+    }
 }
 
 /// Where each region sits among the file's `#if` groups.
@@ -158,14 +167,18 @@ fn place_regions(
     namer: &mut namer::Namer,
     edits: &mut Vec<Edit>,
     diags: &mut Vec<Diagnostic>,
+    marks: bool,
 ) -> BTreeMap<(usize, Span), Vec<usize>> {
     let text = &file.text;
     let mut copies: BTreeMap<(usize, Span), Vec<usize>> = BTreeMap::new();
     for ((r, sh), head) in regions.iter().zip(&places.shared).zip(&places.heads) {
-        let RegionText { kernel, host } = render_region(r, file, declare, cxx_edits, namer);
-        diags.extend(guard::lost_directives(
-            file, r.pragma, r.stmt, &kernel, &host,
-        ));
+        let RegionText { kernel, host } = render_region(r, file, declare, cxx_edits, namer, marks);
+        diags.extend(if marks {
+            let (k, h) = (lines::strip(&kernel), lines::strip(&host));
+            guard::lost_directives(file, r.pragma, r.stmt, &k, &h)
+        } else {
+            guard::lost_directives(file, r.pragma, r.stmt, &kernel, &host)
+        });
         let kernel =
             match local_macros::around_kernel(text, groups, r.function_start, r.pragma.start) {
                 Ok(w) => format!("{}{kernel}{}", w.before, w.after),
@@ -350,13 +363,15 @@ fn region_edits<'e>(r: &Region, edits: &'e [Edit]) -> &'e [Edit] {
 }
 
 /// Renders one lowered region (see [`RegionText`]). `cxx_edits` in text
-/// order (by start).
+/// order (by start). With `marks`, the text copied from the input is
+/// marked for [`lines::resolve`].
 pub fn render_region(
     r: &Region,
     file: &SourceFile,
     declare: &DeclarePlan,
     cxx_edits: &[Edit],
     namer: &mut namer::Namer,
+    marks: bool,
 ) -> RegionText {
     let text = &file.text;
     let cxx_edits = region_edits(r, cxx_edits);
@@ -375,10 +390,10 @@ pub fn render_region(
         let t = atomic::spell(site, &|s| apply(text, s, cxx_edits), namer);
         body_edits.extend(atomic::edits(site, t));
     }
-    let body = apply(text, r.body, &body_edits);
-    let fallback = apply(text, r.stmt, cxx_edits);
+    let body = apply_with(text, r.body, &body_edits, marks);
+    let fallback = apply_with(text, r.stmt, cxx_edits, marks);
     let t = match &r.generic {
-        Some(g) => generic::emit_generic(r, g, file, cxx_edits, namer),
+        Some(g) => generic::emit_generic(r, g, file, cxx_edits, namer, marks),
         None => region::emit_region(r, &body, &fallback, file.origin(r.pragma.start).0, namer),
     };
     // A kernel that calls a device function with a parallel construct

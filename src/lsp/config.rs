@@ -78,6 +78,8 @@ impl Config {
         Options {
             reduction_strategy: self.reduction_strategy,
             shared_budget: self.shared_budget,
+            // The editor's views of the CUDA are read, not compiled.
+            line_directives: false,
             ..Options::default()
         }
     }

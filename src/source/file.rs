@@ -48,7 +48,11 @@ impl SourceFile {
     /// [`SourceFile::line_col`]'s (a preprocessed line keeps its layout unless
     /// a macro was expanded in it).
     pub fn origin(&self, offset: usize) -> (&str, usize) {
-        let line = self.line_of(offset.min(self.text.len()));
+        self.origin_of_line(self.line_of(offset.min(self.text.len())))
+    }
+
+    /// [`SourceFile::origin`] of the 1-based line `line` of this text.
+    pub fn origin_of_line(&self, line: usize) -> (&str, usize) {
         match self.origins.as_deref().and_then(|m| m.origin(line)) {
             Some(o) => o,
             None => (self.name.as_str(), line),

@@ -26,6 +26,10 @@ pub fn options(p: &Path, emit: Emit) -> Result<Options, String> {
                 p.with_extension("opts").display()
             )
         };
+        if line == LINE_DIRECTIVES {
+            o.line_directives = true;
+            continue;
+        }
         let (flag, value) = line.split_once('=').ok_or_else(bad)?;
         match flag {
             "--reduction-strategy" => {
@@ -36,5 +40,21 @@ pub fn options(p: &Path, emit: Emit) -> Result<Options, String> {
             _ => return Err(bad()),
         }
     }
+    Ok(o)
+}
+
+/// The option that keeps the `#line` directives in a fixture's CUDA golden.
+const LINE_DIRECTIVES: &str = "--line-directives";
+
+/// The options of fixture `p` for its goldens: as [`options`], but without
+/// `#line` directives unless `X.opts` has a `--line-directives` line (the
+/// harness compiles every fixture with them, the default).
+#[allow(dead_code)]
+pub fn golden_options(p: &Path, emit: Emit) -> Result<Options, String> {
+    let mut o = options(p, emit)?;
+    o.line_directives = fs::read_to_string(p.with_extension("opts"))
+        .is_ok_and(|t| t.lines().any(|l| l.split('#').next().unwrap_or("").trim() == LINE_DIRECTIVES));
+    // A golden does not depend on where it is written.
+    o.output_name = Some("out.cu".to_string());
     Ok(o)
 }
