@@ -24,6 +24,17 @@ const VOID_POINTER_FUNCTIONS: &[&str] = &[
     "memset",
     "memchr",
     "bsearch",
+    // The prelude's runtime routines that return `void *` (p2c_runtime.cuh).
+    "acc_deviceptr",
+    "acc_hostptr",
+    "acc_malloc",
+    "acc_copyin",
+    "acc_present_or_copyin",
+    "acc_pcopyin",
+    "acc_create",
+    "acc_present_or_create",
+    "acc_pcreate",
+    "omp_target_alloc",
 ];
 
 const ALLOCATORS: &[&str] = &["malloc", "calloc", "realloc", "aligned_alloc"];
