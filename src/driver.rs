@@ -268,13 +268,14 @@ fn take_atomics<'a>(
     file: &SourceFile,
     tree: &CTree,
     nested: Vec<&'a Attached>,
+    default_order: Option<&str>,
     diags: &mut Vec<Diagnostic>,
 ) -> (Vec<&'a Attached>, Vec<crate::ir::atomic::AtomicSite>) {
     let mut rest = Vec::new();
     let mut sites = Vec::new();
     for n in nested {
         if atomic::is_atomic(&n.directive) {
-            if let Some(s) = atomic::lower(file, tree, &n.directive, n.stmt, diags) {
+            if let Some(s) = atomic::lower(file, tree, &n.directive, n.stmt, default_order, diags) {
                 sites.push(s);
             }
         } else {
@@ -308,6 +309,7 @@ fn data_env(at: &Attached, data: &[DataOp], declare: &DeclarePlan, unstructured:
     let pos = at.directive.span.start;
     let func = at.function.as_ref().map(|f| f.0.as_str()).unwrap_or("");
     let mut enclosing = std::collections::BTreeSet::new();
+    let mut device_ptrs = std::collections::BTreeSet::new();
     for op in data {
         let covers = match (op.kind, op.stmt) {
             (DataKind::Region, Some(stmt)) => op.pragma.start < pos && pos < stmt.end,
@@ -316,12 +318,14 @@ fn data_env(at: &Attached, data: &[DataOp], declare: &DeclarePlan, unstructured:
         };
         if covers {
             enclosing.extend(op.mapped_names().map(str::to_string));
+            device_ptrs.extend(op.device_ptrs.iter().cloned());
         }
     }
     DataEnv {
         declared: declare.vars.iter().map(|v| v.name.clone()).collect(),
         enclosing,
         unstructured,
+        device_ptrs,
     }
 }
 
@@ -368,6 +372,8 @@ fn lower_all(
 ) -> Lowered {
     let mut declare = declare::collect(file, &a.tree, &a.attached, diags);
     resolved_in_host_code(a, &mut declare);
+    let default_order =
+        crate::lower::requires::default_mem_order(a.attached.iter().map(|at| &at.directive));
     let unstructured = a.attached.iter().any(|at| {
         matches!(
             build::classify(&at.directive, at.function.is_some()),
@@ -443,7 +449,7 @@ fn lower_all(
             let kernel = kernel_name(file, at, namer);
             let (whole, nested) = nested_in(a, at);
             generic_claimed.push(whole);
-            let (nested, atomics) = take_atomics(file, &a.tree, nested, diags);
+            let (nested, atomics) = take_atomics(file, &a.tree, nested, default_order.as_deref(), diags);
             let env = data_env(at, &data, &declare, unstructured);
             // Stacked on one statement, or closely nested in the braced
             // block (then the region is widened back to the block): the
@@ -514,7 +520,7 @@ fn lower_all(
                 if let Some(stmt) = at.stmt {
                     claimed.push((Span::new(d.span.start, stmt.end), stmt));
                 }
-                let (nested, atomics) = take_atomics(file, &a.tree, nested, diags);
+                let (nested, atomics) = take_atomics(file, &a.tree, nested, default_order.as_deref(), diags);
                 let in_order: Vec<(Span, String)> = if split.is_none() {
                     nested
                         .iter()
@@ -561,6 +567,11 @@ fn lower_all(
                 }
                 continue;
             }
+        }
+        if crate::lower::requires::is_requires(d) {
+            // Provided requirements stay in the host code as written.
+            crate::lower::requires::check(d, diags);
+            continue;
         }
         match build::classify(d, at.function.is_some()) {
             Kind::HostPassthrough | Kind::Declare => {}

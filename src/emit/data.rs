@@ -75,12 +75,15 @@ pub fn emit_data(op: &DataOp, file_name: &str, namer: &mut Namer) -> DataText {
         _ => "",
     };
     let _ = writeln!(o, "{{ /* pragma2cuda: `{}`{what} */", op.pragma_text);
-    let _ = writeln!(
-        o,
-        "{ind}const char *{w} = \"{}:{}\";",
-        escape(file_name),
-        op.line
-    );
+    // Nothing mapped (only `deviceptr` items): no place is needed.
+    if !op.items.is_empty() || op.device.is_some() {
+        let _ = writeln!(
+            o,
+            "{ind}const char *{w} = \"{}:{}\";",
+            escape(file_name),
+            op.line
+        );
+    }
     for n in &op.notes {
         let _ = writeln!(o, "{ind}/* {} */", n.replace("*/", "* /"));
     }

@@ -82,6 +82,9 @@ pub struct DataOp {
     /// The reference count entries and exits change (`P2C_REF_...`).
     pub refs: &'static str,
     pub notes: Vec<String>,
+    /// OpenACC `deviceptr` items: pointers holding device addresses in the
+    /// code the construct covers (nothing is mapped).
+    pub device_ptrs: Vec<String>,
 }
 
 impl DataOp {

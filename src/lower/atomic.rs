@@ -201,16 +201,21 @@ pub fn lower(
     tree: &CTree,
     d: &Directive,
     stmt: Option<Span>,
+    default_order: Option<&str>,
     diags: &mut Vec<Diagnostic>,
 ) -> Option<AtomicSite> {
     let text = &file.text;
     let mut form = "update";
-    let mut fence = false;
+    // `omp requires atomic_default_mem_order(...)` orders the OpenMP
+    // atomics that name no order; an explicit clause overrides it.
+    let mut fence = d.model == crate::directives::Model::Omp
+        && default_order.is_some_and(|o| o != "relaxed");
     for c in &d.clauses {
         match c.name.as_str() {
             "read" | "write" | "update" | "capture" => form = leak(&c.name),
             "seq_cst" | "acq_rel" | "acquire" | "release" => fence = true,
-            "relaxed" | "hint" => {}
+            "relaxed" => fence = false,
+            "hint" => {}
             _ => {
                 diags.push(not_supported(
                     c.name_span,
@@ -502,6 +507,18 @@ mod tests {
             "{}",
             line_of(&o)
         );
+    }
+
+    #[test]
+    fn requires_sets_the_default_memory_order() {
+        let d = "#pragma omp requires atomic_default_mem_order(seq_cst)\nint x, v, a[4];";
+        let o = lower(d, "#pragma omp atomic\n x++;").unwrap();
+        assert!(line_of(&o).starts_with("__threadfence();"), "{}", line_of(&o));
+        let o = lower(d, "#pragma omp atomic relaxed\n x++;").unwrap();
+        assert!(!line_of(&o).contains("__threadfence"), "{}", line_of(&o));
+        let d = "#pragma omp requires atomic_default_mem_order(relaxed)\nint x, v, a[4];";
+        let o = lower(d, "#pragma omp atomic\n x++;").unwrap();
+        assert!(!line_of(&o).contains("__threadfence"), "{}", line_of(&o));
     }
 
     #[test]

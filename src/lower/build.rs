@@ -94,6 +94,7 @@ fn lowered_clause(model: Model, name: &str) -> bool {
                 | "lastprivate"
                 | "defaultmap"
                 | "shared"
+                | "is_device_ptr"
         ),
         Model::Acc => matches!(
             name,
@@ -110,6 +111,7 @@ fn lowered_clause(model: Model, name: &str) -> bool {
                 | "present_or_copyin"
                 | "present_or_copyout"
                 | "present_or_create"
+                | "deviceptr"
                 | "num_gangs"
                 | "num_workers"
                 | "vector_length"

@@ -331,6 +331,7 @@ pub fn build_data(
         device: c.device,
         refs,
         notes: c.notes,
+        device_ptrs: c.device_ptrs,
     })
 }
 
@@ -399,6 +400,8 @@ struct DataClauses {
     present_ok: bool,
     finalize: bool,
     notes: Vec<String>,
+    /// `deviceptr` items (OpenACC `data` / `declare`).
+    device_ptrs: Vec<String>,
 }
 
 /// Reads every clause: the mapped items with their kind and direction, the
@@ -416,8 +419,16 @@ fn read_clauses(
         present_ok: d.model == Model::Omp,
         finalize: false,
         notes: Vec::new(),
+        device_ptrs: Vec::new(),
     };
     for c in &d.clauses {
+        if d.model == Model::Acc
+            && c.name == "deviceptr"
+            && matches!(kind, DataKind::Region | DataKind::DeclareScope)
+        {
+            read_device_ptrs(d, c, symbols, &mut st, diags);
+            continue;
+        }
         let Some((item_kind, to_device, present)) = clause_mapping(d, kind, c, &mut st, diags)
         else {
             continue;
@@ -440,6 +451,12 @@ fn read_clauses(
             });
         }
     }
+    if !st.device_ptrs.is_empty() {
+        st.notes.push(format!(
+            "deviceptr({}): device addresses; the regions inside copy the pointers' values in, nothing is mapped",
+            st.device_ptrs.join(", ")
+        ));
+    }
     if st.finalize {
         for it in &mut st.items {
             it.kind.push_str(" | P2C_MAP_FINALIZE");
@@ -452,6 +469,40 @@ fn read_clauses(
         }
     }
     st
+}
+
+/// `deviceptr(p, ...)` on `acc data` / `acc declare`: the pointers hold
+/// device addresses for the code the construct covers (OpenACC 3.3 2.7.4);
+/// nothing is mapped, the regions inside copy the values in
+/// (`sema::sharing::ENCLOSING_DEVICE_PTR`). Only pointer variables.
+fn read_device_ptrs(
+    d: &Directive,
+    c: &Clause,
+    symbols: &symbols::Scope,
+    st: &mut DataClauses,
+    diags: &mut Vec<Diagnostic>,
+) {
+    for item in c.items() {
+        match symbols.get(&item.name) {
+            Some(sym) if sym.ty.is_pointer() && item.path.is_empty() && item.sections.is_empty() => {
+                st.device_ptrs.push(item.name.clone());
+            }
+            Some(_) => diags.push(
+                Diagnostic::new(
+                    codes::NOT_SUPPORTED,
+                    item.span,
+                    format!(
+                        "`{}` in `deviceptr` on `acc {}` is not supported yet: only a pointer variable is lowered",
+                        item.name, d.name
+                    ),
+                )
+                .with_label("not a pointer variable"),
+            ),
+            None => {
+                let _ = resolve_item(d, item, symbols, diags);
+            }
+        }
+    }
 }
 
 /// Which list items one clause maps: (map kind, to the device, `present`

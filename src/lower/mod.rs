@@ -22,6 +22,7 @@ pub mod orphan_shadow;
 pub mod plan;
 pub mod privarray;
 pub mod reduction;
+pub mod requires;
 mod shape;
 pub mod sharing_report;
 pub mod split;

@@ -91,7 +91,7 @@ fn spec(model: Model) -> &'static str {
 }
 
 fn rule_kind(rule: &str) -> RuleKind {
-    if rule == "explicit clause" {
+    if rule.starts_with("explicit clause") {
         RuleKind::Explicit
     } else if rule.contains("predetermined") {
         RuleKind::Predetermined

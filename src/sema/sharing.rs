@@ -251,6 +251,8 @@ pub struct DataEnv {
     /// The file maps data without a structured construct (enter data,
     /// acc_copyin, ...): a pointer may point into data mapped elsewhere.
     pub unstructured: bool,
+    /// Pointers in `deviceptr` of an enclosing `acc data`: device addresses.
+    pub device_ptrs: std::collections::BTreeSet<String>,
 }
 
 /// The variable categories of OpenMP's `defaultmap` clause (5.2, 5.8.7),
@@ -424,6 +426,51 @@ pub struct VarAttr {
 /// The rule of every attribute that a clause gave.
 pub const EXPLICIT: &str = "explicit clause";
 
+/// The rule of a pointer in `is_device_ptr` (OpenMP 5.2 5.4.7) or
+/// `deviceptr` (OpenACC 3.3 2.7.4), on the construct or (`deviceptr`) on an
+/// enclosing `acc data`: its value is already a device address, copied into
+/// the region as a firstprivate pointer; nothing is mapped.
+pub const DEVICE_PTR: &str =
+    "explicit clause is_device_ptr / deviceptr (the pointer's value, a device address, is copied in; nothing is mapped)";
+
+/// The rule of a pointer listed in `deviceptr` of an enclosing `acc data`.
+pub const ENCLOSING_DEVICE_PTR: &str =
+    "pointer in deviceptr of an enclosing data construct (the pointer's value, a device address, is copied in; nothing is mapped)";
+
+/// Whether a clause names pointers whose values are device addresses.
+pub fn is_device_ptr_clause(model: Model, name: &str) -> bool {
+    matches!(
+        (model, name),
+        (Model::Omp, "is_device_ptr") | (Model::Acc, "deviceptr")
+    )
+}
+
+/// The attribute of an `is_device_ptr` / `deviceptr` item: a firstprivate
+/// pointer (its device address). Only whole pointer variables are lowered.
+fn device_ptr_attr(
+    dir: &Directive,
+    clause: &str,
+    item: &ListItem,
+    sym: &Symbol,
+) -> Result<Attr, Box<Diagnostic>> {
+    if sym.ty.is_pointer() && item.sections.is_empty() {
+        return Ok(Attr::Firstprivate);
+    }
+    Err(Box::new(
+        Diagnostic::new(
+            codes::NOT_SUPPORTED,
+            item.span,
+            format!(
+                "`{}` in `{clause}` on `{} {}` is not supported yet: only a pointer variable is lowered",
+                item.name,
+                dir.model.as_str(),
+                dir.name
+            ),
+        )
+        .with_label("not a pointer variable"),
+    ))
+}
+
 /// The rule of a loop iteration variable (OpenMP 5.2 5.1.1, OpenACC 3.3
 /// 2.6.1): of the construct's associated loops, or (generic mode) a
 /// variable the region names only as the iteration variable of nested
@@ -433,7 +480,7 @@ pub const LOOP_VAR: &str = "loop iteration variable (predetermined private)";
 impl VarAttr {
     /// Decided by an implicit rule, not by a clause of the construct.
     pub fn is_implicit(&self) -> bool {
-        self.rule != EXPLICIT
+        self.rule != EXPLICIT && self.rule != DEVICE_PTR
     }
 }
 
@@ -565,7 +612,9 @@ pub fn decide(
         // OpenMP 5.2 `always` / `present` (never on a reduction or
         // lastprivate pair, which has one attribute).
         let mods = MapMods::of(dir.model, name, clause.modifiers());
+        let device_ptr = is_device_ptr_clause(dir.model, name);
         let is_list = kind.is_some()
+            || device_ptr
             || matches!(name, "private" | "firstprivate" | "reduction")
             || (name == "lastprivate" && dir.model == Model::Omp);
         if !is_list {
@@ -701,6 +750,13 @@ pub fn decide(
                 (item.name_span, name.to_string(), pairable, kind),
             );
             let attr = match (name, kind, op) {
+                _ if device_ptr => match device_ptr_attr(dir, name, item, &sym) {
+                    Ok(a) => a,
+                    Err(d) => {
+                        diags.push(*d);
+                        continue;
+                    }
+                },
                 ("private" | "firstprivate", ..)
                     if !item.sections.is_empty()
                         || (name == "firstprivate" && sym.ty.is_array()) =>
@@ -788,7 +844,7 @@ pub fn decide(
             out.push(VarAttr {
                 sym,
                 attr,
-                rule: EXPLICIT,
+                rule: if device_ptr { DEVICE_PTR } else { EXPLICIT },
                 span: clause.span,
             });
         }
@@ -842,6 +898,8 @@ pub fn decide(
                 mapped(MapKind::ToFrom),
                 "declare target / acc declare variable (the region uses its device copy)",
             )
+        } else if sym.ty.is_pointer() && env.device_ptrs.contains(&u.name) {
+            (Attr::Firstprivate, ENCLOSING_DEVICE_PTR)
         } else if sym.ty.is_pointer() && env.enclosing.contains(&u.name) {
             (
                 mapped(MapKind::Present),

@@ -590,6 +590,16 @@ mod tests {
     }
 
     #[test]
+    fn runtime_routines_returning_void_pointers_are_cast() {
+        let (out, d) = edited(
+            "int f(double *a) { double *p; p = acc_deviceptr(a); int *q = omp_target_alloc(8, 0); return *q; }\n",
+        );
+        assert!(d.is_empty(), "{d:?}");
+        assert!(out.contains("p = (double *)acc_deviceptr(a);"), "{out}");
+        assert!(out.contains("int *q = (int *)omp_target_alloc(8, 0);"), "{out}");
+    }
+
+    #[test]
     fn enums_strings_and_designators() {
         let (out, d) = edited(
             "enum e { A, B };\nstruct s { int a, b; };\nvoid f(void) { enum e x = 1; x = A; char *c = \"x\"; struct s v = {.b = 1, .a = 2}; int a[3] = {[2] = 1}; }\n",

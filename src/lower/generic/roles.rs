@@ -99,6 +99,7 @@ pub(super) fn top_clause_ok(model: Model, name: &str) -> bool {
                 | "shared"
                 | "proc_bind"
                 | "defaultmap"
+                | "is_device_ptr"
         ),
         Model::Acc => matches!(
             name,
@@ -115,6 +116,7 @@ pub(super) fn top_clause_ok(model: Model, name: &str) -> bool {
                 | "present_or_copyin"
                 | "present_or_copyout"
                 | "present_or_create"
+                | "deviceptr"
                 | "num_gangs"
                 | "num_workers"
                 | "vector_length"
