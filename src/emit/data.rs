@@ -68,6 +68,15 @@ pub fn emit_data(op: &DataOp, file_name: &str, namer: &mut Namer) -> DataText {
             close: None,
         };
     }
+    if op.kind == DataKind::Wait {
+        return DataText {
+            open: format!(
+                "/* pragma2cuda: `{}`: every operation is synchronous here, nothing is pending */",
+                op.pragma_text.replace("*/", "* /")
+            ),
+            close: None,
+        };
+    }
     let w = namer.fresh("p2c_where");
     let mut o = String::new();
     let what = match op.kind {

@@ -16,6 +16,8 @@ pub enum DataKind {
     Update,
     /// `acc declare` in a function: mapped until the function returns.
     DeclareScope,
+    /// `acc wait`: every operation is synchronous, nothing is pending (#21).
+    Wait,
 }
 
 impl DataKind {
@@ -26,6 +28,7 @@ impl DataKind {
             DataKind::Exit => "exit data (dynamic references)",
             DataKind::Update => "update (copies between present data and the host)",
             DataKind::DeclareScope => "declare (mapped until the function returns)",
+            DataKind::Wait => "wait (every operation is synchronous: nothing to wait for)",
         }
     }
 }

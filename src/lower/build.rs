@@ -69,6 +69,7 @@ pub fn classify(d: &Directive, in_function: bool) -> Kind {
             "enter data" => Kind::Data(DataKind::Enter),
             "exit data" => Kind::Data(DataKind::Exit),
             "update" => Kind::Data(DataKind::Update),
+            "wait" => Kind::Data(DataKind::Wait),
             "declare" if in_function => Kind::Data(DataKind::DeclareScope),
             "declare" | "routine" => Kind::Declare,
             _ => Kind::NotSupported,
@@ -98,6 +99,8 @@ fn lowered_clause(model: Model, name: &str) -> bool {
         Model::Acc => matches!(
             name,
             "copy"
+                | "async"
+                | "wait"
                 | "copyin"
                 | "copyout"
                 | "create"
@@ -245,6 +248,7 @@ fn error_count(diags: &[Diagnostic]) -> usize {
 /// Clauses the lowering does not understand, and `gang` / `worker` /
 /// `vector` with arguments. (`copyin` is a validation error.)
 fn refuse_unlowered_clauses(d: &Directive, diags: &mut Vec<Diagnostic>) {
+    super::asynchrony::check_arguments(d, diags);
     for c in &d.clauses {
         if d.model == Model::Omp && c.name == "copyin" {
             // valid/copyin_on_device.rs reports it (E0451).

@@ -304,6 +304,7 @@ pub fn build_data(
         None
     };
     let symbols = symbols::visible_before(root, &file.text, d.span.start);
+    super::asynchrony::check_arguments(d, diags);
     let c = read_clauses(d, kind, &symbols, diags);
     if diags.iter().filter(|x| x.is_error()).count() > errors_before {
         return None;

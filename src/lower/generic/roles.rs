@@ -103,6 +103,8 @@ pub(super) fn top_clause_ok(model: Model, name: &str) -> bool {
         Model::Acc => matches!(
             name,
             "copy"
+                | "async"
+                | "wait"
                 | "copyin"
                 | "copyout"
                 | "create"
