@@ -77,8 +77,25 @@ pub fn emit_data(op: &DataOp, file_name: &str, namer: &mut Namer) -> DataText {
             close: None,
         };
     }
+    if let (DataKind::SetDefaultAsync, Some(q)) = (op.kind, &op.default_async) {
+        let call = format!("p2c_acc_set_default_async((int)({q}));");
+        let call = match &op.if_cond {
+            Some(c) => format!("if ({c})\n    {call}"),
+            None => call,
+        };
+        return DataText {
+            open: format!(
+                "/* pragma2cuda: `{}` */\n{call}",
+                op.pragma_text.replace("*/", "* /")
+            ),
+            close: None,
+        };
+    }
     let w = namer.fresh("p2c_where");
     let mut o = String::new();
+    if let Some(t) = &op.task_wait {
+        let _ = writeln!(o, "{t} /* depend: the tasks this construct depends on complete first */");
+    }
     let what = match op.kind {
         DataKind::Region => ": the data below is mapped until the end of the statement",
         _ => "",

@@ -127,3 +127,60 @@ mod tests {
         }
     }
 }
+
+/// OpenMP `depend` on a target construct run synchronously (#21): before
+/// the construct the encountering task waits for its sibling tasks that
+/// the construct depends on (`taskwait depend`, OpenMP 5.0, with the same
+/// dependences), then runs the construct to completion, so a task created
+/// after it finds it complete. `mutexinoutset` and `inoutset` wait as
+/// `inout` (a superset of their predecessors; `taskwait` takes neither).
+/// `depobj`, `source` / `sink`, `iterator(...)` and `omp_all_memory` are
+/// refused. Returns the `_Pragma(...)` text, `None` without `depend`.
+pub fn omp_task_wait(d: &Directive, text: &str, diags: &mut Vec<Diagnostic>) -> Option<String> {
+    if d.model != Model::Omp {
+        return None;
+    }
+    let mut parts = Vec::new();
+    for c in d.clauses_named("depend") {
+        match depend_part(c, text) {
+            Ok(p) => parts.push(p),
+            Err(why) => diags.push(
+                Diagnostic::new(codes::NOT_SUPPORTED, c.span, format!("{why} is not supported yet"))
+                    .with_label("not lowered yet")
+                    .with_note("lowered: depend(in / out / inout / mutexinoutset / inoutset: variables and array sections) on target constructs"),
+            ),
+        }
+    }
+    if parts.is_empty() {
+        return None;
+    }
+    let pragma = format!("omp taskwait {}", parts.join(" "));
+    Some(format!("_Pragma(\"{}\")", pragma.replace('\\', "\\\\").replace('"', "\\\"")))
+}
+
+/// One `depend` clause as a clause of `taskwait`, or why it is refused.
+fn depend_part(c: &crate::directives::Clause, text: &str) -> Result<String, String> {
+    let ClauseArgs::List { modifiers, items } = &c.args else {
+        return Err("this form of `depend`".to_string());
+    };
+    let [m] = modifiers.as_slice() else {
+        return Err("`depend` with a modifier (`iterator`, ...)".to_string());
+    };
+    let ty = match m.text.as_str() {
+        t @ ("in" | "out" | "inout") => t,
+        "mutexinoutset" | "inoutset" => "inout",
+        other => return Err(format!("`depend({other}: ...)`")),
+    };
+    let mut list = Vec::new();
+    for i in items {
+        if i.name == "omp_all_memory" {
+            return Err("`depend(...: omp_all_memory)`".to_string());
+        }
+        let item = text.get(i.span.start..i.span.end).unwrap_or("");
+        if item.is_empty() || item.contains('\n') {
+            return Err("a `depend` list item written over several lines".to_string());
+        }
+        list.push(item.to_string());
+    }
+    Ok(format!("depend({ty}: {})", list.join(", ")))
+}

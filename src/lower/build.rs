@@ -70,6 +70,11 @@ pub fn classify(d: &Directive, in_function: bool) -> Kind {
             "exit data" => Kind::Data(DataKind::Exit),
             "update" => Kind::Data(DataKind::Update),
             "wait" => Kind::Data(DataKind::Wait),
+            "set" if d.clause("default_async").is_some()
+                && d.clauses.iter().all(|c| matches!(c.name.as_str(), "default_async" | "if")) =>
+            {
+                Kind::Data(DataKind::SetDefaultAsync)
+            }
             "declare" if in_function => Kind::Data(DataKind::DeclareScope),
             "declare" | "routine" => Kind::Declare,
             _ => Kind::NotSupported,
@@ -91,6 +96,7 @@ fn lowered_clause(model: Model, name: &str) -> bool {
                 | "thread_limit"
                 | "num_threads"
                 | "nowait"
+                | "depend"
                 | "device"
                 | "lastprivate"
                 | "defaultmap"
@@ -152,6 +158,7 @@ pub fn build_region(
     let d = &at.directive;
     let errors_before = error_count(diags);
     refuse_unlowered_clauses(d, diags);
+    let task_wait = super::asynchrony::omp_task_wait(d, &file.text, diags);
     // A loop construct with no loop is a validation error
     // (valid/loop_association.rs, E0205): it is never lowered.
     let stmt_span = at.stmt?;
@@ -233,6 +240,7 @@ pub fn build_region(
         atomics: vec![],
         in_order: vec![],
         tile: vec![],
+        task_wait,
     };
     if !tile.is_empty() {
         apply_tile(d, &mut region, tile, diags)?;

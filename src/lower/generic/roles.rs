@@ -99,6 +99,8 @@ pub(super) fn top_clause_ok(model: Model, name: &str) -> bool {
                 | "shared"
                 | "proc_bind"
                 | "defaultmap"
+                | "nowait"
+                | "depend"
         ),
         Model::Acc => matches!(
             name,
