@@ -539,6 +539,149 @@ inline int p2c_acc_async_test_all(void)
 {
     return 1;
 }
+
+/* (#21) The rest of the async routines on the same synchronous schedule
+ * (OpenACC 3.3 lets an async operation complete before the host goes on):
+ * every queue is idle, a wait returns at once, a data routine with a queue
+ * completes as the one without. */
+inline void p2c_acc_wait_async(int queue, int async)
+{
+    (void)queue;
+    (void)async;
+}
+
+inline void p2c_acc_wait_all_async(int async)
+{
+    (void)async;
+}
+
+inline void p2c_acc_wait_device(int queue, int dev)
+{
+    (void)queue;
+    (void)dev;
+}
+
+inline void p2c_acc_wait_device_async(int queue, int async, int dev)
+{
+    (void)queue;
+    (void)async;
+    (void)dev;
+}
+
+inline void p2c_acc_wait_all_device(int dev)
+{
+    (void)dev;
+}
+
+inline void p2c_acc_wait_all_device_async(int async, int dev)
+{
+    (void)async;
+    (void)dev;
+}
+
+inline int p2c_acc_async_test_device(int queue, int dev)
+{
+    (void)queue;
+    (void)dev;
+    return 1;
+}
+
+inline int p2c_acc_async_test_all_device(int dev)
+{
+    (void)dev;
+    return 1;
+}
+
+/* acc_wait_any: the index of a queue of the list whose operations are all
+ * complete (here: the first that is not acc_async_sync), -1 when every
+ * entry is acc_async_sync. */
+inline int p2c_acc_wait_any(int count, int *queues)
+{
+    for (int i = 0; i < count; i++)
+        if (queues[i] != acc_async_sync)
+            return i;
+    return -1;
+}
+
+inline int p2c_acc_wait_any_device(int count, int *queues, int dev)
+{
+    (void)dev;
+    return p2c_acc_wait_any(count, queues);
+}
+
+/* acc-default-async-var: queue 0 until acc_set_default_async or `acc set
+ * default_async` changes it. */
+static int p2c_acc_default_async_var = 0;
+
+inline int p2c_acc_get_default_async(void)
+{
+    return p2c_acc_default_async_var;
+}
+
+inline void p2c_acc_set_default_async(int queue)
+{
+    p2c_acc_default_async_var = queue;
+}
+
+inline void p2c_acc_copyin_async(const void *h, size_t bytes, int async)
+{
+    (void)async;
+    (void)p2c_acc_copyin(h, bytes);
+}
+
+inline void p2c_acc_create_async(const void *h, size_t bytes, int async)
+{
+    (void)async;
+    (void)p2c_acc_create(h, bytes);
+}
+
+inline void p2c_acc_copyout_async(const void *h, size_t bytes, int async)
+{
+    (void)async;
+    p2c_acc_copyout(h, bytes);
+}
+
+inline void p2c_acc_copyout_finalize_async(const void *h, size_t bytes, int async)
+{
+    (void)async;
+    p2c_acc_copyout_finalize(h, bytes);
+}
+
+inline void p2c_acc_delete_async(const void *h, size_t bytes, int async)
+{
+    (void)async;
+    p2c_acc_delete(h, bytes);
+}
+
+inline void p2c_acc_delete_finalize_async(const void *h, size_t bytes, int async)
+{
+    (void)async;
+    p2c_acc_delete_finalize(h, bytes);
+}
+
+inline void p2c_acc_update_device_async(const void *h, size_t bytes, int async)
+{
+    (void)async;
+    p2c_acc_update_device(h, bytes);
+}
+
+inline void p2c_acc_update_self_async(const void *h, size_t bytes, int async)
+{
+    (void)async;
+    p2c_acc_update_self(h, bytes);
+}
+
+inline void p2c_acc_memcpy_to_device_async(void *d, const void *h, size_t bytes, int async)
+{
+    (void)async;
+    p2c_acc_memcpy_to_device(d, h, bytes);
+}
+
+inline void p2c_acc_memcpy_from_device_async(void *h, const void *d, size_t bytes, int async)
+{
+    (void)async;
+    p2c_acc_memcpy_from_device(h, d, bytes);
+}
 } /* namespace p2c_prelude_1 */
 
 /* The standard names. */
@@ -607,4 +750,28 @@ inline int p2c_acc_async_test_all(void)
 #define acc_wait_all p2c_acc_wait_all
 #define acc_async_test p2c_acc_async_test
 #define acc_async_test_all p2c_acc_async_test_all
+#define acc_async_wait p2c_acc_wait
+#define acc_async_wait_all p2c_acc_wait_all
+#define acc_wait_async p2c_acc_wait_async
+#define acc_wait_all_async p2c_acc_wait_all_async
+#define acc_wait_device p2c_acc_wait_device
+#define acc_wait_device_async p2c_acc_wait_device_async
+#define acc_wait_all_device p2c_acc_wait_all_device
+#define acc_wait_all_device_async p2c_acc_wait_all_device_async
+#define acc_async_test_device p2c_acc_async_test_device
+#define acc_async_test_all_device p2c_acc_async_test_all_device
+#define acc_wait_any p2c_acc_wait_any
+#define acc_wait_any_device p2c_acc_wait_any_device
+#define acc_get_default_async p2c_acc_get_default_async
+#define acc_set_default_async p2c_acc_set_default_async
+#define acc_copyin_async p2c_acc_copyin_async
+#define acc_create_async p2c_acc_create_async
+#define acc_copyout_async p2c_acc_copyout_async
+#define acc_copyout_finalize_async p2c_acc_copyout_finalize_async
+#define acc_delete_async p2c_acc_delete_async
+#define acc_delete_finalize_async p2c_acc_delete_finalize_async
+#define acc_update_device_async p2c_acc_update_device_async
+#define acc_update_self_async p2c_acc_update_self_async
+#define acc_memcpy_to_device_async p2c_acc_memcpy_to_device_async
+#define acc_memcpy_from_device_async p2c_acc_memcpy_from_device_async
 /* ---- end of runtime API ---- */

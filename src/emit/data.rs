@@ -45,6 +45,35 @@ fn condition(op: &DataOp, where_: &str) -> Option<String> {
     }
 }
 
+/// `acc wait` (no code) and `acc set default_async` (one call): the data
+/// constructs that touch no present-table entry (#21).
+fn no_table_text(op: &DataOp) -> Option<DataText> {
+    if op.kind == DataKind::Wait {
+        return Some(DataText {
+            open: format!(
+                "/* pragma2cuda: `{}`: every operation is synchronous here, nothing is pending */",
+                op.pragma_text.replace("*/", "* /")
+            ),
+            close: None,
+        });
+    }
+    if let (DataKind::SetDefaultAsync, Some(q)) = (op.kind, &op.default_async) {
+        let call = format!("p2c_acc_set_default_async((int)({q}));");
+        let call = match &op.if_cond {
+            Some(c) => format!("if ({c})\n    {call}"),
+            None => call,
+        };
+        return Some(DataText {
+            open: format!(
+                "/* pragma2cuda: `{}` */\n{call}",
+                op.pragma_text.replace("*/", "* /")
+            ),
+            close: None,
+        });
+    }
+    None
+}
+
 pub fn emit_data(op: &DataOp, file_name: &str, namer: &mut Namer) -> DataText {
     let ind = "    ";
     if op.kind == DataKind::DeclareScope {
@@ -68,8 +97,14 @@ pub fn emit_data(op: &DataOp, file_name: &str, namer: &mut Namer) -> DataText {
             close: None,
         };
     }
+    if let Some(t) = no_table_text(op) {
+        return t;
+    }
     let w = namer.fresh("p2c_where");
     let mut o = String::new();
+    if let Some(t) = &op.task_wait {
+        let _ = writeln!(o, "{t} /* depend: the tasks this construct depends on complete first */");
+    }
     let what = match op.kind {
         DataKind::Region => ": the data below is mapped until the end of the statement",
         _ => "",

@@ -16,6 +16,10 @@ pub enum DataKind {
     Update,
     /// `acc declare` in a function: mapped until the function returns.
     DeclareScope,
+    /// `acc wait`: every operation is synchronous, nothing is pending (#21).
+    Wait,
+    /// `acc set default_async(n)` (its only clauses `default_async`, `if`).
+    SetDefaultAsync,
 }
 
 impl DataKind {
@@ -26,6 +30,8 @@ impl DataKind {
             DataKind::Exit => "exit data (dynamic references)",
             DataKind::Update => "update (copies between present data and the host)",
             DataKind::DeclareScope => "declare (mapped until the function returns)",
+            DataKind::Wait => "wait (every operation is synchronous: nothing to wait for)",
+            DataKind::SetDefaultAsync => "set default_async (the queue async without argument names)",
         }
     }
 }
@@ -79,6 +85,11 @@ pub struct DataOp {
     pub if_cond: Option<String>,
     /// `device(n)`: checked at run time (0 maps, the host device number skips).
     pub device: Option<String>,
+    /// OpenMP `depend`: the `_Pragma("omp taskwait depend(...)")` run
+    /// before the construct (#21).
+    pub task_wait: Option<String>,
+    /// `acc set default_async(n)`: the queue expression (#21).
+    pub default_async: Option<String>,
     /// The reference count entries and exits change (`P2C_REF_...`).
     pub refs: &'static str,
     pub notes: Vec<String>,

@@ -166,6 +166,9 @@ pub struct Region {
     pub if_cond: Option<String>,
     /// Notes shown in the plan (choices the user may want to know about).
     pub notes: Vec<String>,
+    /// OpenMP `depend`: the `_Pragma("omp taskwait depend(...)")` run
+    /// before the construct (`lower::asynchrony::omp_task_wait`, #21).
+    pub task_wait: Option<String>,
     /// Generic mode (a structured block with sequential code and nested
     /// parallel constructs); `None` for loop constructs (SPMD).
     pub generic: Option<Box<super::generic::Generic>>,

@@ -69,6 +69,12 @@ pub fn classify(d: &Directive, in_function: bool) -> Kind {
             "enter data" => Kind::Data(DataKind::Enter),
             "exit data" => Kind::Data(DataKind::Exit),
             "update" => Kind::Data(DataKind::Update),
+            "wait" => Kind::Data(DataKind::Wait),
+            "set" if d.clause("default_async").is_some()
+                && d.clauses.iter().all(|c| matches!(c.name.as_str(), "default_async" | "if")) =>
+            {
+                Kind::Data(DataKind::SetDefaultAsync)
+            }
             "declare" if in_function => Kind::Data(DataKind::DeclareScope),
             "declare" | "routine" => Kind::Declare,
             _ => Kind::NotSupported,
@@ -90,6 +96,7 @@ fn lowered_clause(model: Model, name: &str) -> bool {
                 | "thread_limit"
                 | "num_threads"
                 | "nowait"
+                | "depend"
                 | "device"
                 | "lastprivate"
                 | "defaultmap"
@@ -99,6 +106,8 @@ fn lowered_clause(model: Model, name: &str) -> bool {
         Model::Acc => matches!(
             name,
             "copy"
+                | "async"
+                | "wait"
                 | "copyin"
                 | "copyout"
                 | "create"
@@ -151,6 +160,7 @@ pub fn build_region(
     let d = &at.directive;
     let errors_before = error_count(diags);
     refuse_unlowered_clauses(d, diags);
+    let task_wait = super::asynchrony::omp_task_wait(d, &file.text, diags);
     // A loop construct with no loop is a validation error
     // (valid/loop_association.rs, E0205): it is never lowered.
     let stmt_span = at.stmt?;
@@ -232,6 +242,7 @@ pub fn build_region(
         atomics: vec![],
         in_order: vec![],
         tile: vec![],
+        task_wait,
     };
     if !tile.is_empty() {
         apply_tile(d, &mut region, tile, diags)?;
@@ -247,6 +258,7 @@ fn error_count(diags: &[Diagnostic]) -> usize {
 /// Clauses the lowering does not understand, and `gang` / `worker` /
 /// `vector` with arguments. (`copyin` is a validation error.)
 fn refuse_unlowered_clauses(d: &Directive, diags: &mut Vec<Diagnostic>) {
+    super::asynchrony::check_arguments(d, diags);
     for c in &d.clauses {
         if d.model == Model::Omp && c.name == "copyin" {
             // valid/copyin_on_device.rs reports it (E0451).

@@ -304,6 +304,8 @@ pub fn build_data(
         None
     };
     let symbols = symbols::visible_before(root, &file.text, d.span.start);
+    super::asynchrony::check_arguments(d, diags);
+    let task_wait = super::asynchrony::omp_task_wait(d, &file.text, diags);
     let c = read_clauses(d, kind, &symbols, diags);
     if diags.iter().filter(|x| x.is_error()).count() > errors_before {
         return None;
@@ -329,6 +331,8 @@ pub fn build_data(
         items: c.items,
         if_cond: c.if_cond,
         device: c.device,
+        default_async: c.default_async,
+        task_wait,
         refs,
         notes: c.notes,
         device_ptrs: c.device_ptrs,
@@ -399,6 +403,8 @@ struct DataClauses {
     /// OpenMP skips absent data in `update`; OpenACC only with if_present.
     present_ok: bool,
     finalize: bool,
+    /// `acc set default_async(n)`: the queue expression.
+    default_async: Option<String>,
     notes: Vec<String>,
     /// `deviceptr` items (OpenACC `data` / `declare`).
     device_ptrs: Vec<String>,
@@ -418,6 +424,7 @@ fn read_clauses(
         device: None,
         present_ok: d.model == Model::Omp,
         finalize: false,
+        default_async: None,
         notes: Vec::new(),
         device_ptrs: Vec::new(),
     };
@@ -539,6 +546,10 @@ fn clause_mapping(
                 }
             }
             st.device = c.expr().map(|e| e.text.clone());
+            None
+        }
+        (Model::Acc, "default_async") if kind == DataKind::SetDefaultAsync => {
+            st.default_async = c.expr().map(|e| e.text.clone());
             None
         }
         (Model::Acc, "if_present") if kind == DataKind::Update => {

@@ -129,6 +129,7 @@ pub(super) fn region(
         lastprivate_assigns: vec![],
         atomics: vec![],
         in_order: vec![],
+        task_wait: crate::lower::asynchrony::omp_task_wait(d, &file.text, cx.diags),
         tile: vec![],
     })
 }

@@ -139,6 +139,7 @@ impl<'a> Construct<'a> {
 /// Clauses of the construct that generic mode does not lower, one
 /// diagnostic each (reductions are lowered or refused by later phases).
 fn check_clauses(cx: &mut Ctx<'_>, d: &Directive) {
+    crate::lower::asynchrony::check_arguments(d, cx.diags);
     for c in &d.clauses {
         // Reduction items are lowered or refused below, one diagnostic each;
         // `if` by `host_if`.

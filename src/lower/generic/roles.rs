@@ -100,10 +100,14 @@ pub(super) fn top_clause_ok(model: Model, name: &str) -> bool {
                 | "proc_bind"
                 | "defaultmap"
                 | "is_device_ptr"
+                | "nowait"
+                | "depend"
         ),
         Model::Acc => matches!(
             name,
             "copy"
+                | "async"
+                | "wait"
                 | "copyin"
                 | "copyout"
                 | "create"

@@ -1,0 +1,186 @@
+//! OpenACC's `async` and `wait` (clauses and the `acc wait` directive) on a
+//! synchronous schedule (#21).
+//!
+//! Every kernel launch and every data operation of the output completes
+//! before the host goes on (templates/p2c_host.cuh synchronises after each
+//! launch and copies with blocking calls). OpenACC 3.3 lets an `async`
+//! operation run that way (the host *may* go on before it completes), and a
+//! wait on a queue whose operations have all completed returns at once; the
+//! runtime routines answer accordingly (templates/p2c_runtime.cuh: every
+//! queue is idle, `acc_async_test` is true). So the clauses need no code.
+//! Their arguments would be evaluated by an asynchronous implementation,
+//! though: an argument that may have a side effect (a call, an assignment,
+//! `++`, `--`) is refused rather than dropped.
+
+use crate::diag::{codes, Diagnostic};
+use crate::directives::{ClauseArgs, Directive, Model};
+use crate::source::Span;
+
+/// The clauses of `d` that a synchronous schedule satisfies with no code:
+/// OpenACC `async` and `wait`.
+pub fn synchronous_acc_clause(model: Model, name: &str) -> bool {
+    model == Model::Acc && matches!(name, "async" | "wait")
+}
+
+/// Whether a C expression may have a side effect, judged on its text: a
+/// call, an assignment (compound ones included), `++` or `--`.
+pub fn may_have_side_effect(expr: &str) -> bool {
+    let b = expr.as_bytes();
+    if expr.contains('(') && call_like(expr) || expr.contains("++") || expr.contains("--") {
+        return true;
+    }
+    b.iter().enumerate().any(|(i, &c)| {
+        if c != b'=' {
+            return false;
+        }
+        let prev = if i > 0 { b[i - 1] } else { b' ' };
+        let next = b.get(i + 1).copied().unwrap_or(b' ');
+        // `==`, `<=`, `>=`, `!=` compare; anything else before `=` assigns.
+        !(next == b'=' || prev == b'=' || matches!(prev, b'<' | b'>' | b'!'))
+            || matches!(prev, b'<' | b'>') && i >= 2 && b[i - 2] == prev
+    })
+}
+
+/// Whether some `(` follows a name (a call) rather than opening a cast or
+/// a parenthesised expression.
+fn call_like(expr: &str) -> bool {
+    let b = expr.as_bytes();
+    b.iter().enumerate().any(|(i, &c)| {
+        c == b'(' && {
+            let before = expr[..i].trim_end();
+            before
+                .chars()
+                .last()
+                .is_some_and(|ch| ch.is_ascii_alphanumeric() || ch == '_' || ch == ')' || ch == ']')
+        }
+    })
+}
+
+/// The expressions of an argument list, with their spans.
+fn arg_exprs(args: &ClauseArgs) -> Vec<(String, Span)> {
+    match args {
+        ClauseArgs::Expr { expr, .. } => vec![(expr.text.clone(), expr.span)],
+        ClauseArgs::Args(v) => v.iter().map(|a| (a.value.text.clone(), a.value.span)).collect(),
+        ClauseArgs::List { items, .. } => items
+            .iter()
+            .map(|i| {
+                let parts = i.sections.iter().flat_map(|s| [&s.lower, &s.length, &s.stride]);
+                let subscripts: Vec<&str> = parts.flatten().map(|e| e.text.as_str()).collect();
+                (format!("{}{} {}", i.name, i.path, subscripts.join(" ")), i.span)
+            })
+            .collect(),
+        ClauseArgs::None | ClauseArgs::Keyword(_) => vec![],
+    }
+}
+
+/// Refuses (E0901) every `async` / `wait` argument of `d` (and the list of
+/// the `acc wait` directive) that may have a side effect: the synchronous
+/// schedule would not evaluate it.
+pub fn check_arguments(d: &Directive, diags: &mut Vec<Diagnostic>) {
+    if d.model != Model::Acc {
+        return;
+    }
+    let mut exprs: Vec<(String, Span)> = d
+        .clauses
+        .iter()
+        .filter(|c| synchronous_acc_clause(d.model, &c.name))
+        .flat_map(|c| arg_exprs(&c.args))
+        .collect();
+    if d.name == "wait" {
+        if let Some(a) = &d.arg {
+            exprs.extend(arg_exprs(&a.args));
+        }
+        exprs.extend(d.clauses_named("if").flat_map(|c| arg_exprs(&c.args)));
+    }
+    for (text, span) in exprs {
+        if may_have_side_effect(&text) {
+            diags.push(
+                Diagnostic::new(
+                    codes::NOT_SUPPORTED,
+                    span,
+                    format!(
+                        "`{text}` may have a side effect: an `async` / `wait` argument that is not a plain expression is not supported yet"
+                    ),
+                )
+                .with_label("not lowered yet")
+                .with_help("compute the queue number into a variable before the directive"),
+            );
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::may_have_side_effect as se;
+
+    #[test]
+    fn plain_expressions_have_no_side_effect() {
+        for e in ["1", "q", "q + 1", "a[i]", "(int)x", "x == 2", "x <= y", "x != 0", "acc_async_noval", "(q)"] {
+            assert!(!se(e), "{e}");
+        }
+    }
+
+    #[test]
+    fn calls_and_assignments_may() {
+        for e in ["f()", "q++", "--q", "q = 2", "q += 1", "q <<= 1", "g(1) + 2", "a[i](3)"] {
+            assert!(se(e), "{e}");
+        }
+    }
+}
+
+/// OpenMP `depend` on a target construct run synchronously (#21): before
+/// the construct the encountering task waits for its sibling tasks that
+/// the construct depends on (`taskwait depend`, OpenMP 5.0, with the same
+/// dependences), then runs the construct to completion, so a task created
+/// after it finds it complete. `mutexinoutset` and `inoutset` wait as
+/// `inout` (a superset of their predecessors; `taskwait` takes neither).
+/// `depobj`, `source` / `sink`, `iterator(...)` and `omp_all_memory` are
+/// refused. Returns the `_Pragma(...)` text, `None` without `depend`.
+pub fn omp_task_wait(d: &Directive, text: &str, diags: &mut Vec<Diagnostic>) -> Option<String> {
+    if d.model != Model::Omp {
+        return None;
+    }
+    let mut parts = Vec::new();
+    for c in d.clauses_named("depend") {
+        match depend_part(c, text) {
+            Ok(p) => parts.push(p),
+            Err(why) => diags.push(
+                Diagnostic::new(codes::NOT_SUPPORTED, c.span, format!("{why} is not supported yet"))
+                    .with_label("not lowered yet")
+                    .with_note("lowered: depend(in / out / inout / mutexinoutset / inoutset: variables and array sections) on target constructs"),
+            ),
+        }
+    }
+    if parts.is_empty() {
+        return None;
+    }
+    let pragma = format!("omp taskwait {}", parts.join(" "));
+    Some(format!("_Pragma(\"{}\")", pragma.replace('\\', "\\\\").replace('"', "\\\"")))
+}
+
+/// One `depend` clause as a clause of `taskwait`, or why it is refused.
+fn depend_part(c: &crate::directives::Clause, text: &str) -> Result<String, String> {
+    let ClauseArgs::List { modifiers, items } = &c.args else {
+        return Err("this form of `depend`".to_string());
+    };
+    let [m] = modifiers.as_slice() else {
+        return Err("`depend` with a modifier (`iterator`, ...)".to_string());
+    };
+    let ty = match m.text.as_str() {
+        t @ ("in" | "out" | "inout") => t,
+        "mutexinoutset" | "inoutset" => "inout",
+        other => return Err(format!("`depend({other}: ...)`")),
+    };
+    let mut list = Vec::new();
+    for i in items {
+        if i.name == "omp_all_memory" {
+            return Err("`depend(...: omp_all_memory)`".to_string());
+        }
+        let item = text.get(i.span.start..i.span.end).unwrap_or("");
+        if item.is_empty() || item.contains('\n') {
+            return Err("a `depend` list item written over several lines".to_string());
+        }
+        list.push(item.to_string());
+    }
+    Ok(format!("depend({ty}: {})", list.join(", ")))
+}
