@@ -48,13 +48,19 @@ const LINE_DIRECTIVES: &str = "--line-directives";
 
 /// The options of fixture `p` for its goldens: as [`options`], but without
 /// `#line` directives unless `X.opts` has a `--line-directives` line (the
-/// harness compiles every fixture with them, the default).
+/// harness compiles every fixture with them, the default), and then with the
+/// prelude included rather than embedded.
 #[allow(dead_code)]
 pub fn golden_options(p: &Path, emit: Emit) -> Result<Options, String> {
     let mut o = options(p, emit)?;
     o.line_directives = fs::read_to_string(p.with_extension("opts"))
         .is_ok_and(|t| t.lines().any(|l| l.split('#').next().unwrap_or("").trim() == LINE_DIRECTIVES));
-    // A golden does not depend on where it is written.
+    // A golden does not depend on where it is written, nor (with `#line`
+    // numbering the output's own lines) on the prelude's length: the
+    // prelude is included, not embedded, in those goldens.
     o.output_name = Some("out.cu".to_string());
+    if o.line_directives {
+        o.prelude = pragma2cuda::emit::prelude::Mode::Include;
+    }
     Ok(o)
 }
