@@ -287,6 +287,47 @@ inline void p2c_acc_shutdown(int dev)
     p2c_check(cudaDeviceSynchronize(), "acc_shutdown", "cudaDeviceSynchronize");
 }
 
+/* acc init / acc shutdown with a device number (acc_init_device,
+ * acc_shutdown_device). The host needs no initialisation; the GPU is device
+ * 0 of acc_device_nvidia (and of acc_device_default when there is a GPU).
+ * num < 0: the current device. */
+inline int p2c_acc_device_is_gpu(int num, int dev, const char *where)
+{
+    int gpus = p2c_omp_get_num_devices();
+    int gpu = dev == acc_device_nvidia || dev == acc_device_not_host ||
+              (dev == acc_device_default && gpus > 0);
+    int count = gpu ? gpus : 1;
+    if (gpu && gpus == 0)
+        p2c_fail(where, "no NVIDIA device is available", NULL);
+    if (num >= count)
+        p2c_fail(where, "the device number is not that of an available device", NULL);
+    return gpu;
+}
+
+inline void p2c_acc_init_device(int num, int dev, const char *where)
+{
+    if (p2c_acc_device_is_gpu(num, dev, where))
+        p2c_check(cudaFree(0), where, "CUDA initialisation");
+}
+
+inline void p2c_acc_shutdown_device(int num, int dev, const char *where)
+{
+    if (p2c_acc_device_is_gpu(num, dev, where))
+        p2c_check(cudaDeviceSynchronize(), where, "cudaDeviceSynchronize");
+}
+
+/* acc set device_type(t) / device_num(n): one GPU, so selecting it (or the
+ * default type) keeps the current device; an unavailable one is an error. */
+inline void p2c_acc_set_device_type_at(int dev, const char *where)
+{
+    (void)p2c_acc_device_is_gpu(-1, dev, where);
+}
+
+inline void p2c_acc_set_device_num_at(int num, int dev, const char *where)
+{
+    (void)p2c_acc_device_is_gpu(num, dev, where);
+}
+
 /* Data routines: dynamic references, as enter/exit data. */
 inline void *p2c_acc_copyin(const void *h, size_t bytes)
 {
@@ -454,6 +495,8 @@ inline int p2c_acc_async_test_all(void)
 #define acc_set_device_num p2c_acc_set_device_num
 #define acc_init p2c_acc_init
 #define acc_shutdown p2c_acc_shutdown
+#define acc_init_device(num, dev) p2c_acc_init_device((num), (dev), "acc_init_device")
+#define acc_shutdown_device(num, dev) p2c_acc_shutdown_device((num), (dev), "acc_shutdown_device")
 #define acc_copyin p2c_acc_copyin
 #define acc_present_or_copyin p2c_acc_copyin
 #define acc_pcopyin p2c_acc_copyin

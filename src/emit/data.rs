@@ -68,6 +68,14 @@ pub fn emit_data(op: &DataOp, file_name: &str, namer: &mut Namer) -> DataText {
             close: None,
         };
     }
+    if op.kind == DataKind::Runtime && op.calls.is_empty() {
+        let mut o = format!("{{ /* pragma2cuda: `{}` */", op.pragma_text);
+        for n in &op.notes {
+            let _ = write!(o, "\n{ind}/* {} */", n.replace("*/", "* /"));
+        }
+        o.push_str("\n}");
+        return DataText { open: o, close: None };
+    }
     let w = namer.fresh("p2c_where");
     let mut o = String::new();
     let what = match op.kind {
@@ -165,6 +173,10 @@ pub fn emit_data(op: &DataOp, file_name: &str, namer: &mut Namer) -> DataText {
                         }
                     ),
                 };
+            }
+            for call in &op.calls {
+                let head = call.strip_suffix(')').unwrap_or(call);
+                let _ = writeln!(o, "{inner}{head}, {w});");
             }
             if cond.is_some() {
                 let _ = writeln!(o, "{ind}}}");

@@ -16,6 +16,8 @@ pub enum DataKind {
     Update,
     /// `acc declare` in a function: mapped until the function returns.
     DeclareScope,
+    /// `acc init`, `acc shutdown`, `acc set`: runtime routine calls.
+    Runtime,
 }
 
 impl DataKind {
@@ -26,6 +28,7 @@ impl DataKind {
             DataKind::Exit => "exit data (dynamic references)",
             DataKind::Update => "update (copies between present data and the host)",
             DataKind::DeclareScope => "declare (mapped until the function returns)",
+            DataKind::Runtime => "runtime routine calls in place of the pragma",
         }
     }
 }
@@ -82,6 +85,9 @@ pub struct DataOp {
     /// The reference count entries and exits change (`P2C_REF_...`).
     pub refs: &'static str,
     pub notes: Vec<String>,
+    /// `Runtime`: the routine calls, in order, under `if_cond`; the emitter
+    /// adds a last argument, the place (`file:line`) for runtime messages.
+    pub calls: Vec<String>,
 }
 
 impl DataOp {

@@ -71,6 +71,7 @@ pub fn classify(d: &Directive, in_function: bool) -> Kind {
             "update" => Kind::Data(DataKind::Update),
             "declare" if in_function => Kind::Data(DataKind::DeclareScope),
             "declare" | "routine" => Kind::Declare,
+            "init" | "shutdown" | "set" => Kind::Data(DataKind::Runtime),
             _ => Kind::NotSupported,
         },
     }

@@ -331,6 +331,7 @@ pub fn build_data(
         device: c.device,
         refs,
         notes: c.notes,
+        calls: vec![],
     })
 }
 

@@ -7,6 +7,7 @@
 //! the emitter makes no decision of its own beyond spelling.
 
 pub mod acc_auto;
+pub mod acc_runtime;
 pub mod atomic;
 pub mod build;
 pub mod closely_nested;
