@@ -256,14 +256,7 @@ impl Gen<'_> {
                 }
                 PrivKind::Firstprivate => {
                     let outer = namer.fresh(&format!("p2c_outer_{}", p.name));
-                    let _ = writeln!(out, "{ind}auto &{outer} = {};", p.name);
-                    if p.ty.is_scalar() {
-                        let _ = writeln!(out, "{ind}{} = {outer};", p.ty.declare(&p.name));
-                    } else {
-                        let _ = writeln!(out, "{ind}{};", p.ty.declare(&p.name));
-                        let _ =
-                            writeln!(out, "{ind}memcpy({}, {outer}, sizeof {});", p.name, p.name);
-                    }
+                    super::orphan_team::first_copy(&p.ty, &p.name, &outer, out, ind);
                 }
                 PrivKind::Lastprivate { .. } => {
                     let outer = namer.fresh(&format!("p2c_outer_{}", p.name));
@@ -599,13 +592,8 @@ fn param_kind(r: &Region, i: usize) -> Option<()> {
     }
 }
 
-pub fn emit_generic(
-    r: &Region,
-    g: &Generic,
-    file: &SourceFile,
-    cxx: &[Edit],
-    namer: &mut Namer,
-) -> RegionText {
+/// The names of the region's generated code, chosen once.
+fn names(r: &Region, g: &Generic, namer: &mut Namer) -> Names {
     let params = r
         .vars
         .iter()
@@ -623,7 +611,7 @@ pub fn emit_generic(
             }
         })
         .collect();
-    let n = Names {
+    Names {
         par: namer.fresh(&format!("{}_parallel", r.kernel)),
         stage: namer.fresh("p2c_stage"),
         gframe: namer.fresh("p2c_frame"),
@@ -635,7 +623,11 @@ pub fn emit_generic(
         trip: namer.fresh("p2c_trip"),
         limit: namer.fresh("p2c_limit"),
         params,
-    };
+    }
+}
+
+/// The reduction sites of the forks and of the worksharing loops in them.
+fn red_sites(r: &Region, g: &Generic, namer: &mut Namer) -> Vec<RedSite> {
     let mut sites = Vec::new();
     for f in &g.forks {
         if !f.reductions.is_empty() {
@@ -662,6 +654,32 @@ pub fn emit_generic(
             }
         }
     }
+    sites
+}
+
+/// The generic-mode kernel's parameter lists and what binds them.
+struct KernelParams {
+    /// The kernel's parameters.
+    params: Vec<String>,
+    /// The parallel-region function's parameters.
+    par_params: Vec<String>,
+    /// Rebuilds complex values from the parts the kernel takes.
+    complex_prologue: String,
+    rn: Option<super::reduction::RedNames>,
+    arr_init: String,
+    arr_fini: String,
+    privs: Vec<super::privarray::PrivNames>,
+}
+
+pub fn emit_generic(
+    r: &Region,
+    g: &Generic,
+    file: &SourceFile,
+    cxx: &[Edit],
+    namer: &mut Namer,
+) -> RegionText {
+    let n = names(r, g, namer);
+    let sites = red_sites(r, g, namer);
     let mut gen = Gen {
         arr: super::array_team::names(r, g, namer),
         sites,
@@ -675,109 +693,246 @@ pub fn emit_generic(
             .cloned()
             .collect(),
     };
-    // Atomic edits: runtime queries, stripped pragmas, barriers.
-    for (sp, c, in_fork) in &g.calls {
-        let in_fork = *in_fork || g.kind == GenKind::OmpParallel;
-        let t = gen.rt(*c, in_fork);
-        gen.edits.push(Edit::replace(*sp, t));
-    }
-    // Atomic constructs (their operands rendered with the edits above).
-    for site in &r.atomics {
-        let t = super::atomic::spell(site, &|s| gen.render(s), namer);
-        gen.edits.extend(super::atomic::edits(site, t));
-    }
-    // lastprivate(conditional:) in worksharing loops: mark the assignments.
-    gen.edits.extend(super::gen_lastprivate::marker_edits(g));
-    // A pragma line is indented like the statement after it.
-    let next_stmt = |sp: &Span| {
-        let rest = &file.text[sp.end..];
-        sp.end + (rest.len() - rest.trim_start().len())
-    };
-    for (sp, why) in &g.stripped {
-        let t = format!(
-            "/* {}: {why} */",
-            crate::source::pragma_text::pragma_one_line(file.slice(*sp))
-        );
-        let like = next_stmt(sp);
-        gen.replace(*sp, like, t);
-    }
-    for (sp, in_fork) in &g.barriers {
-        let written = crate::source::pragma_text::pragma_one_line(file.slice(*sp));
-        let t = if *in_fork || g.kind == GenKind::OmpParallel {
-            format!("p2c_team_barrier({}); /* {written} */", gen.n.team)
-        } else {
-            format!("/* {written}: barrier of a team of one thread */")
-        };
-        let like = next_stmt(sp);
-        gen.replace(*sp, like, t);
-    }
-    // Staged declarations of the sequential part.
-    let mut decl_edits = Vec::new();
-    for (i, s) in g.staged.iter().enumerate() {
-        let Some(decl) = s.declarator else { continue };
-        let u = storage_type(&s.ty).type_name();
-        let refd = ref_declarator(&s.ty, &s.name);
-        if let (Some(ext), Some(start)) = (s.vla_extent, s.decl_start) {
-            // The elements on the device heap, owned by a guard in the master's block.
-            let guard = namer.fresh(&format!("p2c_vla_{}", s.name));
-            let elem = storage_type(&s.ty).element().type_name();
-            decl_edits.push(Edit::insert(
-                start,
-                40,
-                format!("p2c_vla<{elem}> {guard}((size_t)({})); ", gen.render(ext)),
-            ));
-            decl_edits.push(Edit::replace(
-                decl,
-                format!(
-                    "{refd} = p2c_staged_init<{u}>({}, {guard}.data)",
-                    gen.base(s.home)
-                ),
-            ));
-            continue;
-        }
-        let t = match s.init {
-            Some(init) => format!(
-                "{refd} = p2c_staged_init<{u}>({}, {})",
-                gen.base(s.home),
-                gen.render(init)
-            ),
-            None => format!("{refd} = {}", gen.staged_expr(i)),
-        };
-        decl_edits.push(Edit::replace(decl, t));
-        // A variable only the parallel regions use: say so to -Wunused.
-        if let Some(end) = s.decl_end {
-            let mut named = false;
-            let mut from = end;
-            let mut forks: Vec<Span> = g.forks.iter().map(|f| f.stmt).collect();
-            forks.sort();
-            for f in forks.iter().filter(|f| f.start >= end) {
-                named |= mentions(&file.text[from..f.start], &s.name);
-                from = from.max(f.end);
-            }
-            named |= mentions(&file.text[from.min(g.block.end)..g.block.end], &s.name);
-            // A loop over it that has its own copy in the frame does not use it.
-            let own_loop = g.master_loops.iter().any(|w| {
-                w.nest
-                    .iter()
-                    .zip(&w.staged_vars)
-                    .any(|(l, sv)| l.var == s.name && sv.is_some_and(|k| g.staged[k].loop_var))
-            });
-            if !named || own_loop {
-                decl_edits.push(Edit::insert(end, 50, format!(" (void){};", s.name)));
-            }
-        }
-    }
-    gen.edits.extend(decl_edits);
-    // Worksharing loops inside forks, innermost first.
-    let mut inner: Vec<&(u32, WsLoop)> = g.inner_loops.iter().collect();
-    inner.sort_by_key(|(_, w)| w.stmt.end - w.pragma.start);
-    for (_, w) in inner {
-        let t = gen.ws_loop(w, true, namer);
-        gen.replace(Span::new(w.pragma.start, w.stmt.end), w.stmt.start, t);
-    }
+    gen.construct_edits(namer);
+    gen.staged_decls(namer);
+    gen.inner_loop_edits(namer);
     // Fork bodies (rendered before the master's edits replace them).
     let mut cases = String::new();
     for f in &g.forks {
+        cases.push_str(&gen.fork_case(f, namer));
+    }
+    let master = gen.master(namer);
+    let kp = gen.kernel_params(namer);
+    let mut k = gen.kernel_preamble(&kp.rn);
+    let has_workers = !g.forks.is_empty() || g.reaches_orphans;
+    k.push_str(&gen.parallel_fn(&mut cases, &kp.par_params, has_workers));
+    k.push_str(&gen.kernel_head(&kp));
+    let prologue = gen.master_prologue(&master);
+    k.push_str(&gen.kernel_run(&master, &prologue, has_workers));
+    k.push_str(&gen.kernel_end(&kp));
+    k.push_str("}\n\n");
+    let fallback = super::host_fallback::block(r, g, file, cxx, namer);
+    let host = match kp.rn {
+        Some(rn) => region::host_code_red(r, &fallback, &file.name, namer, rn),
+        None => region::host_code(r, &fallback, &file.name, namer),
+    };
+    let types: String = r.local_types.iter().map(|h| h.def.as_str()).collect();
+    RegionText {
+        kernel: types + &k,
+        host,
+    }
+}
+
+impl<'a> Gen<'a> {
+    /// The edits of runtime calls, atomics, stripped pragmas and barriers.
+    fn construct_edits(&mut self, namer: &mut Namer) {
+        let (r, g, file) = (self.r, self.g, self.file);
+        // Atomic edits: runtime queries, stripped pragmas, barriers.
+        for (sp, c, in_fork) in &g.calls {
+            let in_fork = *in_fork || g.kind == GenKind::OmpParallel;
+            let t = self.rt(*c, in_fork);
+            self.edits.push(Edit::replace(*sp, t));
+        }
+        // Atomic constructs (their operands rendered with the edits above).
+        for site in &r.atomics {
+            let t = super::atomic::spell(site, &|s| self.render(s), namer);
+            self.edits.extend(super::atomic::edits(site, t));
+        }
+        // lastprivate(conditional:) in worksharing loops: mark the assignments.
+        self.edits.extend(super::gen_lastprivate::marker_edits(g));
+        // A pragma line is indented like the statement after it.
+        let next_stmt = |sp: &Span| {
+            let rest = &file.text[sp.end..];
+            sp.end + (rest.len() - rest.trim_start().len())
+        };
+        for (sp, why) in &g.stripped {
+            let t = format!(
+                "/* {}: {why} */",
+                crate::source::pragma_text::pragma_one_line(file.slice(*sp))
+            );
+            let like = next_stmt(sp);
+            self.replace(*sp, like, t);
+        }
+        for (sp, in_fork) in &g.barriers {
+            let written = crate::source::pragma_text::pragma_one_line(file.slice(*sp));
+            let t = if *in_fork || g.kind == GenKind::OmpParallel {
+                format!("p2c_team_barrier({}); /* {written} */", self.n.team)
+            } else {
+                format!("/* {written}: barrier of a team of one thread */")
+            };
+            let like = next_stmt(sp);
+            self.replace(*sp, like, t);
+        }
+    }
+
+    /// The staged declarations of the sequential part.
+    fn staged_decls(&mut self, namer: &mut Namer) {
+        let (g, file) = (self.g, self.file);
+        let mut decl_edits = Vec::new();
+        for (i, s) in g.staged.iter().enumerate() {
+            let Some(decl) = s.declarator else { continue };
+            let u = storage_type(&s.ty).type_name();
+            let refd = ref_declarator(&s.ty, &s.name);
+            if let (Some(ext), Some(start)) = (s.vla_extent, s.decl_start) {
+                // The elements on the device heap, owned by a guard in the master's block.
+                let guard = namer.fresh(&format!("p2c_vla_{}", s.name));
+                let elem = storage_type(&s.ty).element().type_name();
+                decl_edits.push(Edit::insert(
+                    start,
+                    40,
+                    format!("p2c_vla<{elem}> {guard}((size_t)({})); ", self.render(ext)),
+                ));
+                decl_edits.push(Edit::replace(
+                    decl,
+                    format!(
+                        "{refd} = p2c_staged_init<{u}>({}, {guard}.data)",
+                        self.base(s.home)
+                    ),
+                ));
+                continue;
+            }
+            let t = match s.init {
+                Some(init) => format!(
+                    "{refd} = p2c_staged_init<{u}>({}, {})",
+                    self.base(s.home),
+                    self.render(init)
+                ),
+                None => format!("{refd} = {}", self.staged_expr(i)),
+            };
+            decl_edits.push(Edit::replace(decl, t));
+            // A variable only the parallel regions use: say so to -Wunused.
+            if let Some(end) = s.decl_end {
+                let mut named = false;
+                let mut from = end;
+                let mut forks: Vec<Span> = g.forks.iter().map(|f| f.stmt).collect();
+                forks.sort();
+                for f in forks.iter().filter(|f| f.start >= end) {
+                    named |= mentions(&file.text[from..f.start], &s.name);
+                    from = from.max(f.end);
+                }
+                named |= mentions(&file.text[from.min(g.block.end)..g.block.end], &s.name);
+                // A loop over it that has its own copy in the frame does not use it.
+                let own_loop = g.master_loops.iter().any(|w| {
+                    w.nest
+                        .iter()
+                        .zip(&w.staged_vars)
+                        .any(|(l, sv)| l.var == s.name && sv.is_some_and(|k| g.staged[k].loop_var))
+                });
+                if !named || own_loop {
+                    decl_edits.push(Edit::insert(end, 50, format!(" (void){};", s.name)));
+                }
+            }
+        }
+        self.edits.extend(decl_edits);
+    }
+
+    fn inner_loop_edits(&mut self, namer: &mut Namer) {
+        let g = self.g;
+        // Worksharing loops inside forks, innermost first.
+        let mut inner: Vec<&(u32, WsLoop)> = g.inner_loops.iter().collect();
+        inner.sort_by_key(|(_, w)| w.stmt.end - w.pragma.start);
+        for (_, w) in inner {
+            let t = self.ws_loop(w, true, namer);
+            self.replace(Span::new(w.pragma.start, w.stmt.end), w.stmt.start, t);
+        }
+    }
+
+    /// The reductions of site `s` of fork `f`.
+    fn reds_of<'b>(&'b self, f: &'b Fork, s: &RedSite) -> &'b [GenRed] {
+        if s.pragma == f.pragma {
+            &f.reductions
+        } else {
+            self.g
+                .inner_loops
+                .iter()
+                .find(|(_, w)| w.pragma == s.pragma)
+                .map(|(_, w)| w.reductions.as_slice())
+                .unwrap_or(&[])
+        }
+    }
+
+    /// The `case` of fork `f` in the parallel-region function.
+    fn fork_case(&self, f: &Fork, namer: &mut Namer) -> String {
+        let (r, g) = (self.r, self.g);
+        let ind = "        ";
+        let mut cases = self.case_head(f);
+        let fork_sites: Vec<&RedSite> = self.sites.iter().filter(|s| s.fork == f.id).collect();
+        // Array reductions combined at the end of the case (the fork's own,
+        // and loops that end the region): copies allocated before the team starts.
+        let arr_join: Vec<_> = g
+            .team_array_reds
+            .iter()
+            .zip(&self.arr)
+            .filter(|(x, _)| {
+                (x.construct == f.pragma
+                    || g.inner_loops
+                        .iter()
+                        .any(|(id, w)| *id == f.id && w.pragma == x.construct))
+                    && super::array_team::at_join(g, x.construct)
+            })
+            .collect();
+        let bar4 = format!("p2c_barrier_sync<4>({});", block_count(g));
+        cases.push_str(&super::array_team::alloc(&arr_join, &self.n.work, ind));
+        let _ = writeln!(cases, "{ind}if ({} < {}) {{", self.n.tid, self.n.team);
+        let ind2 = "            ";
+        if g.kind == GenKind::OmpParallel {
+            for v in &r.vars {
+                if v.attr == Attr::Private && r.in_kernel(v) {
+                    let _ = writeln!(
+                        cases,
+                        "{ind2}{};",
+                        storage_type(&v.sym.ty).declare(&v.sym.name)
+                    );
+                }
+            }
+        }
+        let body = self.fork_body(f, namer);
+        for line in body.lines() {
+            if line.trim().is_empty() {
+                cases.push('\n');
+            } else {
+                let _ = writeln!(cases, "{ind2}{line}");
+            }
+        }
+        if f.has_barrier {
+            super::partial_warp::release(&mut cases, ind2, &self.n.team);
+            let _ = writeln!(cases, "{ind}}} else {{");
+            super::partial_warp::idle(&mut cases, ind2, &self.n.tid, &self.n.team);
+        }
+        let _ = writeln!(cases, "{ind}}}");
+        cases.push_str(&super::array_team::combine(
+            &arr_join,
+            &self.n.work,
+            &self.n.tid,
+            &block_count(g),
+            &self.n.team,
+            &bar4,
+            false,
+            ind,
+        ));
+        let join_sites: Vec<&&RedSite> = fork_sites.iter().filter(|s| s.at_join).collect();
+        if !join_sites.is_empty() {
+            let _ = writeln!(
+                cases,
+                "{ind}p2c_barrier_sync<4>({}); /* every thread of the block: the warps' reduction values are stored */",
+                block_count(g)
+            );
+            for s in join_sites {
+                let reds = self.reds_of(f, s);
+                let targets: Vec<String> = reds.iter().map(|r| r.name.clone()).collect();
+                self.red_fold(s, reds, &targets, &mut cases, ind);
+            }
+        }
+        let _ = writeln!(cases, "{ind}break;");
+        let _ = writeln!(cases, "    }}");
+        cases
+    }
+
+    /// The `case` line and the fork's bindings: staged variables, mapped
+    /// scalars, the warps' reduction slots.
+    fn case_head(&self, f: &Fork) -> String {
+        let (r, g, file) = (self.r, self.g, self.file);
+        let mut cases = String::new();
         let _ = writeln!(
             cases,
             "    case {}: {{ /* line {}: `{}` */",
@@ -792,7 +947,7 @@ pub fn emit_generic(
                 cases,
                 "{ind}{} = {};",
                 ref_decl(&s.ty, &s.name),
-                gen.staged_expr(si)
+                self.staged_expr(si)
             );
         }
         for &vi in &f.mapped_scalars {
@@ -808,68 +963,33 @@ pub fn emit_generic(
                     derivs: vec![]
                 }
                 .declare(&format!("&{}", v.sym.name)),
-                gen.n.params[vi]
+                self.n.params[vi]
             );
         }
-        let fork_sites: Vec<&RedSite> = gen.sites.iter().filter(|s| s.fork == f.id).collect();
-        let reds_of = |s: &RedSite| -> &[GenRed] {
-            if s.pragma == f.pragma {
-                &f.reductions
-            } else {
-                g.inner_loops
-                    .iter()
-                    .find(|(_, w)| w.pragma == s.pragma)
-                    .map(|(_, w)| w.reductions.as_slice())
-                    .unwrap_or(&[])
-            }
-        };
-        for s in &fork_sites {
+        for s in self.sites.iter().filter(|s| s.fork == f.id) {
             let _ = writeln!(
                 cases,
                 "{ind}__shared__ {} {}[32]; /* line {}: {}: one value per warp */",
                 s.ty,
                 s.slots,
                 file.line_of(s.pragma.start),
-                red_list(reds_of(s))
+                red_list(self.reds_of(f, s))
             );
         }
-        // Array reductions combined at the end of the case (the fork's own,
-        // and loops that end the region): copies allocated before the team starts.
-        let arr_join: Vec<_> = g
-            .team_array_reds
-            .iter()
-            .zip(&gen.arr)
-            .filter(|(x, _)| {
-                (x.construct == f.pragma
-                    || g.inner_loops
-                        .iter()
-                        .any(|(id, w)| *id == f.id && w.pragma == x.construct))
-                    && super::array_team::at_join(g, x.construct)
-            })
-            .collect();
-        let bar4 = format!("p2c_barrier_sync<4>({});", block_count(g));
-        cases.push_str(&super::array_team::alloc(&arr_join, &gen.n.work, ind));
-        let _ = writeln!(cases, "{ind}if ({} < {}) {{", gen.n.tid, gen.n.team);
-        let ind2 = "            ";
-        if g.kind == GenKind::OmpParallel {
-            for v in &r.vars {
-                if v.attr == Attr::Private && r.in_kernel(v) {
-                    let _ = writeln!(
-                        cases,
-                        "{ind2}{};",
-                        storage_type(&v.sym.ty).declare(&v.sym.name)
-                    );
-                }
-            }
-        }
+        cases
+    }
+
+    /// What a thread of the team runs in fork `f`.
+    fn fork_body(&self, f: &Fork, namer: &mut Namer) -> String {
+        let g = self.g;
         let mut body = String::new();
-        let _ = gen.privates(&f.privates, namer, &mut body, "");
+        let _ = self.privates(&f.privates, namer, &mut body, "");
         if !f.reductions.is_empty() {
-            gen.red_privates(&f.reductions, &mut body, "");
+            self.red_privates(&f.reductions, &mut body, "");
         }
         if f.ws.is_none() {
-            let own = super::array_team::of(g, &gen.arr, f.pragma);
-            body.push_str(&super::array_team::bind(&own, &gen.n.tid, ""));
+            let own = super::array_team::of(g, &self.arr, f.pragma);
+            body.push_str(&super::array_team::bind(&own, &self.n.tid, ""));
         }
         // A worksharing loop that is the construct's statement itself
         // (`parallel` directly over `for`) is not inside the rendered span.
@@ -879,252 +999,250 @@ pub fn emit_generic(
             .find(|(id, w)| *id == f.id && w.stmt == f.stmt)
             .map(|(_, w)| w);
         body.push_str(&match (&f.ws, whole) {
-            (Some(w), _) | (None, Some(w)) => gen.ws_loop(w, true, namer),
-            (None, None) => gen.render(f.stmt),
+            (Some(w), _) | (None, Some(w)) => self.ws_loop(w, true, namer),
+            (None, None) => self.render(f.stmt),
         });
         if !f.reductions.is_empty() {
             body.push('\n');
-            gen.red_warps(gen.site(f.pragma), &f.reductions, &mut body, "");
+            self.red_warps(self.site(f.pragma), &f.reductions, &mut body, "");
         }
-        for line in body.lines() {
-            if line.trim().is_empty() {
-                cases.push('\n');
-            } else {
-                let _ = writeln!(cases, "{ind2}{line}");
-            }
-        }
-        if f.has_barrier {
-            super::partial_warp::release(&mut cases, ind2, &gen.n.team);
-            let _ = writeln!(cases, "{ind}}} else {{");
-            super::partial_warp::idle(&mut cases, ind2, &gen.n.tid, &gen.n.team);
-        }
-        let _ = writeln!(cases, "{ind}}}");
-        cases.push_str(&super::array_team::combine(
-            &arr_join,
-            &gen.n.work,
-            &gen.n.tid,
-            &block_count(g),
-            &gen.n.team,
-            &bar4,
-            false,
-            ind,
-        ));
-        let join_sites: Vec<&&RedSite> = fork_sites.iter().filter(|s| s.at_join).collect();
-        if !join_sites.is_empty() {
-            let _ = writeln!(
-                cases,
-                "{ind}p2c_barrier_sync<4>({}); /* every thread of the block: the warps' reduction values are stored */",
-                block_count(g)
-            );
-            for s in join_sites {
-                let reds = reds_of(s);
-                let targets: Vec<String> = reds.iter().map(|r| r.name.clone()).collect();
-                gen.red_fold(s, reds, &targets, &mut cases, ind);
-            }
-        }
-        let _ = writeln!(cases, "{ind}break;");
-        let _ = writeln!(cases, "    }}");
+        body
     }
-    // The master's edits: forks, then the loops of the sequential part.
-    if g.kind != GenKind::OmpParallel {
-        for f in g.forks.iter().filter(|f| f.stmt != g.block) {
-            let t = gen.fork_call(f, namer);
-            gen.replace(Span::new(f.pragma.start, f.stmt.end), f.stmt.start, t);
-        }
-        let mut ml: Vec<&WsLoop> = g
-            .master_loops
-            .iter()
-            .filter(|w| w.stmt != g.block)
-            .collect();
-        ml.sort_by_key(|w| w.stmt.end - w.pragma.start);
-        for w in ml {
-            let t = gen.ws_loop(w, false, namer);
-            gen.replace(Span::new(w.pragma.start, w.stmt.end), w.stmt.start, t);
-        }
-    }
-    // A fork or loop construct whose statement is the whole block
-    // (`acc parallel` directly over `acc loop`, or a combined construct
-    // split by the driver): its pragma lies before the block.
-    let master = match (
-        g.forks.iter().find(|f| f.stmt == g.block),
-        g.master_loops.iter().find(|w| w.stmt == g.block),
-    ) {
-        (Some(f), _) if g.kind != GenKind::OmpParallel => gen.fork_call(f, namer),
-        (_, Some(w)) => gen.ws_loop(w, false, namer),
-        _ => gen.render(g.block),
-    };
 
-    // ---- the kernel ----
-    let mut params: Vec<String> = vec![format!("unsigned long long {}", gen.n.trip)];
-    let mut par_params: Vec<String> = vec![format!("unsigned {}", gen.n.work)];
-    let mut complex_prologue = String::new();
-    if g.shared_bytes > 0 {
-        par_params.push(format!("unsigned char *{}", gen.n.stage));
-    }
-    if g.global_bytes > 0 {
-        par_params.push(format!("unsigned char *{}", gen.n.gframe));
-    }
-    for (i, v) in r.vars.iter().enumerate() {
-        if param_kind(r, i).is_none() {
-            continue;
-        }
-        let p = &gen.n.params[i];
-        if let Some(a) = r.array_privates.iter().find(|a| a.var == v.sym.name) {
-            // The kernel binds the name to the team's copy; the
-            // parallel-region function takes it as a pointer.
-            par_params.push(super::privarray::par_param(a));
-            continue;
-        }
-        let decl = match &v.attr {
-            Attr::Mapped { .. } if v.sym.ty.is_scalar() => CType {
-                base: v.sym.ty.base.clone(),
-                derivs: vec![Deriv::Pointer { quals: vec![] }],
+    /// The sequential part, with its forks and loops replaced.
+    fn master(&mut self, namer: &mut Namer) -> String {
+        let g = self.g;
+        // The master's edits: forks, then the loops of the sequential part.
+        if g.kind != GenKind::OmpParallel {
+            for f in g.forks.iter().filter(|f| f.stmt != g.block) {
+                let t = self.fork_call(f, namer);
+                self.replace(Span::new(f.pragma.start, f.stmt.end), f.stmt.start, t);
             }
-            .declare(p),
-            Attr::Mapped { .. } => v.sym.ty.decayed().declare(p),
-            _ => v.sym.ty.declare(p),
-        };
-        par_params.push(decl.clone());
-        if !v.sym.ty.base.split_whitespace().any(|w| w == "_Complex") {
-            params.push(decl);
-            continue;
+            let mut ml: Vec<&WsLoop> = g
+                .master_loops
+                .iter()
+                .filter(|w| w.stmt != g.block)
+                .collect();
+            ml.sort_by_key(|w| w.stmt.end - w.pragma.start);
+            for w in ml {
+                let t = self.ws_loop(w, false, namer);
+                self.replace(Span::new(w.pragma.start, w.stmt.end), w.stmt.start, t);
+            }
         }
-        // nvcc's host stub cannot take a parameter of a complex type (nor a
-        // pointer to one): the kernel gets `void *` or the value's two parts.
-        if v.sym.ty.is_scalar() && !matches!(v.attr, Attr::Mapped { .. }) {
-            let t = v.sym.ty.unqualified_base();
-            let part = if t.split_whitespace().any(|w| w == "float") {
-                "float"
-            } else {
-                "double"
+        // A fork or loop construct whose statement is the whole block
+        // (`acc parallel` directly over `acc loop`, or a combined construct
+        // split by the driver): its pragma lies before the block.
+        match (
+            g.forks.iter().find(|f| f.stmt == g.block),
+            g.master_loops.iter().find(|w| w.stmt == g.block),
+        ) {
+            (Some(f), _) if g.kind != GenKind::OmpParallel => self.fork_call(f, namer),
+            (_, Some(w)) => self.ws_loop(w, false, namer),
+            _ => self.render(g.block),
+        }
+    }
+
+    /// The kernel's and the parallel-region function's parameters.
+    fn kernel_params(&self, namer: &mut Namer) -> KernelParams {
+        let (r, g) = (self.r, self.g);
+        let mut params: Vec<String> = vec![format!("unsigned long long {}", self.n.trip)];
+        let mut par_params: Vec<String> = vec![format!("unsigned {}", self.n.work)];
+        let mut complex_prologue = String::new();
+        if g.shared_bytes > 0 {
+            par_params.push(format!("unsigned char *{}", self.n.stage));
+        }
+        if g.global_bytes > 0 {
+            par_params.push(format!("unsigned char *{}", self.n.gframe));
+        }
+        for (i, v) in r.vars.iter().enumerate() {
+            if param_kind(r, i).is_none() {
+                continue;
+            }
+            let p = &self.n.params[i];
+            if let Some(a) = r.array_privates.iter().find(|a| a.var == v.sym.name) {
+                // The kernel binds the name to the team's copy; the
+                // parallel-region function takes it as a pointer.
+                par_params.push(super::privarray::par_param(a));
+                continue;
+            }
+            let decl = match &v.attr {
+                Attr::Mapped { .. } if v.sym.ty.is_scalar() => CType {
+                    base: v.sym.ty.base.clone(),
+                    derivs: vec![Deriv::Pointer { quals: vec![] }],
+                }
+                .declare(p),
+                Attr::Mapped { .. } => v.sym.ty.decayed().declare(p),
+                _ => v.sym.ty.declare(p),
             };
-            params.push(format!("{part} p2c_re_{p}, {part} p2c_im_{p}"));
-            let _ = writeln!(
-                complex_prologue,
-                "    {t} {p};\n    __real__ {p} = p2c_re_{p};\n    __imag__ {p} = p2c_im_{p};"
-            );
-        } else {
-            params.push(format!("void *p2c_v_{p}"));
-            let ty_name = decl.strip_suffix(p.as_str()).unwrap_or(&decl).trim_end();
-            let _ = writeln!(complex_prologue, "    {decl} = ({ty_name})p2c_v_{p};");
+            par_params.push(decl.clone());
+            if !v.sym.ty.base.split_whitespace().any(|w| w == "_Complex") {
+                params.push(decl);
+                continue;
+            }
+            // nvcc's host stub cannot take a parameter of a complex type (nor a
+            // pointer to one): the kernel gets `void *` or the value's two parts.
+            if v.sym.ty.is_scalar() && !matches!(v.attr, Attr::Mapped { .. }) {
+                let t = v.sym.ty.unqualified_base();
+                let part = if t.split_whitespace().any(|w| w == "float") {
+                    "float"
+                } else {
+                    "double"
+                };
+                params.push(format!("{part} p2c_re_{p}, {part} p2c_im_{p}"));
+                let _ = writeln!(
+                    complex_prologue,
+                    "    {t} {p};\n    __real__ {p} = p2c_re_{p};\n    __imag__ {p} = p2c_im_{p};"
+                );
+            } else {
+                params.push(format!("void *p2c_v_{p}"));
+                let ty_name = decl.strip_suffix(p.as_str()).unwrap_or(&decl).trim_end();
+                let _ = writeln!(complex_prologue, "    {decl} = ({ty_name})p2c_v_{p};");
+            }
+        }
+        // A reduction on the construct: RES_PTR and the gang storage (the host
+        // passes them after the variables, as for SPMD kernels).
+        let rn = super::reduction::names(r, namer);
+        if let Some(rn) = &rn {
+            params.extend(super::reduction::params(r, rn));
+        }
+        // Array reductions on the construct (`region::generic_arrays`).
+        let (arr_params, arr_init, arr_fini) = region::generic_arrays(r, namer);
+        params.extend(arr_params);
+        let privs = super::privarray::names(r, namer);
+        params.extend(super::privarray::params(r, &privs));
+        let areas = super::array_team_area::params(g, &self.arr);
+        params.extend(areas.iter().cloned());
+        par_params.extend(areas);
+        par_params.extend(
+            super::array_team_area::team_copies(r, g)
+                .into_iter()
+                .map(|(decl, _)| decl),
+        );
+        if g.global_bytes > 0 {
+            params.push(format!("unsigned char *{}", self.n.gstack));
+        }
+        if g.runtime_limit.is_some() {
+            params.push(format!("unsigned {}", self.n.limit));
+            par_params.push(format!("unsigned {}", self.n.limit));
+        }
+        KernelParams {
+            params,
+            par_params,
+            complex_prologue,
+            rn,
+            arr_init,
+            arr_fini,
+            privs,
         }
     }
-    // A reduction on the construct: RES_PTR and the gang storage (the host
-    // passes them after the variables, as for SPMD kernels).
-    let rn = super::reduction::names(r, namer);
-    if let Some(rn) = &rn {
-        params.extend(super::reduction::params(r, rn));
-    }
-    // Array reductions on the construct (`region::generic_arrays`).
-    let (arr_params, arr_init, arr_fini) = region::generic_arrays(r, namer);
-    params.extend(arr_params);
-    let privs = super::privarray::names(r, namer);
-    params.extend(super::privarray::params(r, &privs));
-    let areas = super::array_team_area::params(g, &gen.arr);
-    params.extend(areas.iter().cloned());
-    par_params.extend(areas);
-    par_params.extend(
-        super::array_team_area::team_copies(r, g)
-            .into_iter()
-            .map(|(decl, _)| decl),
-    );
-    if g.global_bytes > 0 {
-        params.push(format!("unsigned char *{}", gen.n.gstack));
-    }
-    if g.runtime_limit.is_some() {
-        params.push(format!("unsigned {}", gen.n.limit));
-        par_params.push(format!("unsigned {}", gen.n.limit));
-    }
-    let mut k = String::new();
-    if let Some(rn) = &rn {
-        k.push_str(&super::reduction::types(r, rn));
-    }
-    for s in &gen.sites {
-        let reds: &[GenRed] = g
-            .forks
-            .iter()
-            .find(|f| f.pragma == s.pragma)
-            .map(|f| f.reductions.as_slice())
-            .or_else(|| {
-                g.inner_loops
-                    .iter()
-                    .find(|(_, w)| w.pragma == s.pragma)
-                    .map(|(_, w)| w.reductions.as_slice())
-            })
-            .unwrap_or(&[]);
-        let fields: Vec<super::reduction::Field> = reds.iter().map(gen_field).collect();
-        k.push_str(&super::reduction::data_struct(
-            &s.ty,
-            &format!(
-                "The private copies of line {}'s `{}` as one value:",
-                file.line_of(s.pragma.start),
-                crate::source::pragma_text::pragma_one_line(file.slice(s.pragma))
-                    .trim_start_matches("#pragma ")
-            ),
-            &fields,
-        ));
-    }
-    let _ = writeln!(
-        k,
-        "/* line {} in {}(): `{}`",
-        r.line, r.function, r.pragma_text
-    );
-    let _ = writeln!(k, " * execution: {}", g.kind.describe());
-    let shared_list: Vec<String> = g
-        .staged
-        .iter()
-        .map(|s| match s.home {
-            Home::Shared(o) => format!("{} at {o} ({} B)", s.name, s.layout.size),
-            Home::Global(o) => format!("{} at global {o} ({} B)", s.name, s.layout.size),
-        })
-        .collect();
-    if !shared_list.is_empty() {
-        let _ = writeln!(k, " * team frame: {}", shared_list.join(", "));
-    }
-    k.push_str(" */\n");
-    let has_workers = !g.forks.is_empty() || g.reaches_orphans;
-    for (id, outlined) in &g.orphan_cases {
+
+    /// The reduction types and the comment before the kernel.
+    fn kernel_preamble(&self, rn: &Option<super::reduction::RedNames>) -> String {
+        let (r, g, file) = (self.r, self.g, self.file);
+        let mut k = String::new();
+        if let Some(rn) = rn {
+            k.push_str(&super::reduction::types(r, rn));
+        }
+        for s in &self.sites {
+            let reds: &[GenRed] = g
+                .forks
+                .iter()
+                .find(|f| f.pragma == s.pragma)
+                .map(|f| f.reductions.as_slice())
+                .or_else(|| {
+                    g.inner_loops
+                        .iter()
+                        .find(|(_, w)| w.pragma == s.pragma)
+                        .map(|(_, w)| w.reductions.as_slice())
+                })
+                .unwrap_or(&[]);
+            let fields: Vec<super::reduction::Field> = reds.iter().map(gen_field).collect();
+            k.push_str(&super::reduction::data_struct(
+                &s.ty,
+                &format!(
+                    "The private copies of line {}'s `{}` as one value:",
+                    file.line_of(s.pragma.start),
+                    crate::source::pragma_text::pragma_one_line(file.slice(s.pragma))
+                        .trim_start_matches("#pragma ")
+                ),
+                &fields,
+            ));
+        }
         let _ = writeln!(
+            k,
+            "/* line {} in {}(): `{}`",
+            r.line, r.function, r.pragma_text
+        );
+        let _ = writeln!(k, " * execution: {}", g.kind.describe());
+        let shared_list: Vec<String> = g
+            .staged
+            .iter()
+            .map(|s| match s.home {
+                Home::Shared(o) => format!("{} at {o} ({} B)", s.name, s.layout.size),
+                Home::Global(o) => format!("{} at global {o} ({} B)", s.name, s.layout.size),
+            })
+            .collect();
+        if !shared_list.is_empty() {
+            let _ = writeln!(k, " * team frame: {}", shared_list.join(", "));
+        }
+        k.push_str(" */\n");
+        k
+    }
+
+    /// The parallel-region function (one `case` per fork), if the team has
+    /// workers.
+    fn parallel_fn(&self, cases: &mut String, par_params: &[String], has_workers: bool) -> String {
+        let g = self.g;
+        let mut k = String::new();
+        for (id, outlined) in &g.orphan_cases {
+            let _ = writeln!(
             cases,
             "    case {id}u: /* a parallel region of a called device function (lower/orphan.rs); threads beyond the team skip its body */\n        {outlined}({tid}, {team});\n        break;",
-            tid = gen.n.tid,
-            team = gen.n.team
+            tid = self.n.tid,
+            team = self.n.team
         );
-    }
-    if has_workers {
-        let _ = writeln!(
-            k,
-            "static __device__ void {}({})\n{{",
-            gen.n.par,
-            par_params.join(", ")
-        );
-        let _ = writeln!(k, "    const unsigned {} = p2c_thread_id();", gen.n.tid);
-        let _ = writeln!(
-            k,
-            "    const unsigned {} = p2c_fork_threads({});",
-            gen.n.team, gen.n.work
-        );
-        if g.forks.is_empty() && g.orphan_cases.is_empty() {
-            // Workers for parallel constructs of called functions that run
-            // with one thread (W0004): no region to dispatch.
-            let _ = writeln!(k, "    (void){};\n    (void){};", gen.n.tid, gen.n.team);
         }
-        let _ = writeln!(k, "    switch (p2c_fork_region({})) {{", gen.n.work);
-        k.push_str(&cases);
-        k.push_str("    default:\n        break;\n    }\n}\n\n");
-    }
-    let _ = writeln!(
-        k,
-        "static __global__ void {}({})\n{{",
-        r.kernel,
-        params.join(", ")
-    );
-    let ind = "    ";
-    k.push_str(&complex_prologue);
-    let _ = writeln!(k, "{ind}(void){};", gen.n.trip);
-    for s in &g.staged {
-        if s.assert_size {
+        if has_workers {
             let _ = writeln!(
+                k,
+                "static __device__ void {}({})\n{{",
+                self.n.par,
+                par_params.join(", ")
+            );
+            let _ = writeln!(k, "    const unsigned {} = p2c_thread_id();", self.n.tid);
+            let _ = writeln!(
+                k,
+                "    const unsigned {} = p2c_fork_threads({});",
+                self.n.team, self.n.work
+            );
+            if g.forks.is_empty() && g.orphan_cases.is_empty() {
+                // Workers for parallel constructs of called functions that run
+                // with one thread (W0004): no region to dispatch.
+                let _ = writeln!(k, "    (void){};\n    (void){};", self.n.tid, self.n.team);
+            }
+            let _ = writeln!(k, "    switch (p2c_fork_region({})) {{", self.n.work);
+            k.push_str(cases);
+            k.push_str("    default:\n        break;\n    }\n}\n\n");
+        }
+        k
+    }
+
+    /// The kernel's signature, frame and team reductions' private copies.
+    fn kernel_head(&self, kp: &KernelParams) -> String {
+        let (r, g) = (self.r, self.g);
+        let mut k = String::new();
+        let _ = writeln!(
+            k,
+            "static __global__ void {}({})\n{{",
+            r.kernel,
+            kp.params.join(", ")
+        );
+        let ind = "    ";
+        k.push_str(&kp.complex_prologue);
+        let _ = writeln!(k, "{ind}(void){};", self.n.trip);
+        for s in &g.staged {
+            if s.assert_size {
+                let _ = writeln!(
                 k,
                 "{ind}static_assert(sizeof({}) == {}, \"pragma2cuda laid out `{}` as {} bytes\");",
                 storage_type(&s.ty).type_name(),
@@ -1132,251 +1250,263 @@ pub fn emit_generic(
                 s.name,
                 s.layout.size
             );
+            }
         }
-    }
-    if g.shared_bytes > 0 {
-        let _ = writeln!(
-            k,
-            "{ind}alignas({}) __shared__ unsigned char {}[{}]; /* the team's frame */",
-            g.shared_align, gen.n.stage, g.shared_bytes
-        );
-    }
-    if g.global_bytes > 0 {
-        let _ = writeln!(
+        if g.shared_bytes > 0 {
+            let _ = writeln!(
+                k,
+                "{ind}alignas({}) __shared__ unsigned char {}[{}]; /* the team's frame */",
+                g.shared_align, self.n.stage, g.shared_bytes
+            );
+        }
+        if g.global_bytes > 0 {
+            let _ = writeln!(
             k,
             "{ind}unsigned char *{} = {} + (size_t)blockIdx.x * {}u; /* the team's frame in global memory */",
-            gen.n.gframe, gen.n.gstack, g.global_bytes
+            self.n.gframe, self.n.gstack, g.global_bytes
         );
-    }
-    k.push_str(&super::privarray::bind(r, &privs, ind));
-    // The master's prologue: mapped scalars, staged region variables.
-    let mut prologue = String::new();
-    let master_code = without_comments(&master);
-    for (i, v) in r.vars.iter().enumerate() {
-        if !r.in_kernel(v) {
-            continue;
         }
-        let staged = g
-            .staged
-            .iter()
-            .position(|s| s.region_var && s.name == v.sym.name);
-        let named = mentions(&master_code, &v.sym.name);
-        match (&v.attr, staged) {
-            (Attr::Mapped { .. }, _) if v.sym.ty.is_scalar() && named => {
-                let _ = writeln!(
-                    prologue,
-                    "{} = *{};",
-                    CType {
-                        base: v.sym.ty.base.clone(),
-                        derivs: vec![]
-                    }
-                    .declare(&format!("&{}", v.sym.name)),
-                    gen.n.params[i]
-                );
+        k.push_str(&super::privarray::bind(r, &kp.privs, ind));
+        // RED_INIT (GANG) of a construct reduction no parallel region uses: the
+        // team's private copy in a register, declared where the end of the
+        // kernel (RED_FINI) sees it.
+        for x in &g.team_reds {
+            if g.staged.iter().any(|s| s.region_var && s.name == x.name) {
+                continue;
             }
-            (Attr::Firstprivate, Some(si)) => {
-                let s = &g.staged[si];
-                let init = format!(
-                    "p2c_staged_init<{}>({}, {})",
-                    storage_type(&s.ty).type_name(),
-                    gen.base(s.home),
-                    gen.n.params[i]
-                );
-                if named {
-                    let _ = writeln!(prologue, "{} = {init};", ref_decl(&s.ty, &s.name));
-                } else {
-                    let _ = writeln!(prologue, "{init};");
-                }
-            }
-            (Attr::Private, Some(si)) if named => {
-                let _ = writeln!(
-                    prologue,
-                    "{} = {};",
-                    ref_decl(&g.staged[si].ty, &v.sym.name),
-                    gen.staged_expr(si)
-                );
-            }
-            (Attr::Reduction { op, .. }, Some(si)) => {
-                // RED_INIT (GANG): the team's private copy, in the frame.
-                let s = &g.staged[si];
-                let t = storage_type(&s.ty).type_name();
-                let init = format!(
-                    "p2c_staged_init<{t}>({}, {}::identity<{t}>())",
-                    gen.base(s.home),
-                    op.functor()
-                );
-                if named {
-                    // `named` also matches the pragma text in a fork's comment.
-                    let _ = writeln!(
-                        prologue,
-                        "{} = {init}; /* RED_INIT (GANG, lid 0): the team's private copy */ (void){};",
-                        ref_decl(&s.ty, &s.name),
-                        s.name
-                    );
-                } else {
-                    let _ = writeln!(prologue, "{init}; /* RED_INIT (GANG, lid 0) */");
-                }
-            }
-            (Attr::Private, None) if g.kind != GenKind::OmpParallel && named => {
-                // A loop variable the region's loops may all declare themselves.
-                let _ = writeln!(
-                    prologue,
-                    "{}{};",
-                    if v.rule == crate::ir::c::LOOP_VAR {
-                        "[[maybe_unused]] "
-                    } else {
-                        ""
-                    },
-                    storage_type(&v.sym.ty).declare(&v.sym.name)
-                );
-            }
-            _ => {}
-        }
-    }
-    // RED_INIT (GANG) of a construct reduction no parallel region uses: the
-    // team's private copy in a register, declared where the end of the
-    // kernel (RED_FINI) sees it.
-    for x in &g.team_reds {
-        if g.staged.iter().any(|s| s.region_var && s.name == x.name) {
-            continue;
-        }
-        let t = x.ty.type_name();
-        let _ = writeln!(
+            let t = x.ty.type_name();
+            let _ = writeln!(
             k,
             "{ind}{t} {} = {}::identity<{t}>(); /* RED_INIT (GANG, lid 0): the team's private copy */",
             x.name,
             x.op.functor()
         );
-    }
-    k.push_str(&arr_init);
-    let b = block_count(g);
-    let master_block = |ind: &str| -> String {
-        let mut s = String::new();
-        for l in prologue.lines() {
-            let _ = writeln!(s, "{ind}{l}");
         }
-        let _ = writeln!(s, "{ind}{}", region::reindent(&master, ind));
-        s
-    };
-    if g.kind == GenKind::OmpParallel {
-        let limit = gen.limit();
-        let _ = writeln!(
-            k,
-            "{ind}/* every thread runs the block: parallel region 1 of {} threads */",
-            limit.trim_end_matches('u')
-        );
-        let _ = writeln!(
-            k,
-            "{ind}{}({});",
-            gen.n.par,
-            gen.par_args(&format!("p2c_fork_word(1u, {limit})"))
-        );
-    } else if !has_workers {
-        k.push_str(&master_block(ind));
-    } else {
-        let _ = writeln!(
-            k,
-            "{ind}__shared__ unsigned {}; /* the next parallel region and its team size; 0 = done */",
-            gen.n.fork
-        );
-        let _ = writeln!(
-            k,
-            "{ind}if (p2c_thread_id() == 0) {{ /* the team's initial thread */"
-        );
-        if !g.orphan_cases.is_empty() {
+        k.push_str(&kp.arr_init);
+        k
+    }
+
+    /// The master's prologue: mapped scalars, staged region variables.
+    fn master_prologue(&self, master: &str) -> String {
+        let (r, g) = (self.r, self.g);
+        let mut prologue = String::new();
+        let master_code = without_comments(&master);
+        for (i, v) in r.vars.iter().enumerate() {
+            if !r.in_kernel(v) {
+                continue;
+            }
+            let staged = g
+                .staged
+                .iter()
+                .position(|s| s.region_var && s.name == v.sym.name);
+            let named = mentions(&master_code, &v.sym.name);
+            match (&v.attr, staged) {
+                (Attr::Mapped { .. }, _) if v.sym.ty.is_scalar() && named => {
+                    let _ = writeln!(
+                        prologue,
+                        "{} = *{};",
+                        CType {
+                            base: v.sym.ty.base.clone(),
+                            derivs: vec![]
+                        }
+                        .declare(&format!("&{}", v.sym.name)),
+                        self.n.params[i]
+                    );
+                }
+                (Attr::Firstprivate, Some(si)) => {
+                    let s = &g.staged[si];
+                    let init = format!(
+                        "p2c_staged_init<{}>({}, {})",
+                        storage_type(&s.ty).type_name(),
+                        self.base(s.home),
+                        self.n.params[i]
+                    );
+                    if named {
+                        let _ = writeln!(prologue, "{} = {init};", ref_decl(&s.ty, &s.name));
+                    } else {
+                        let _ = writeln!(prologue, "{init};");
+                    }
+                }
+                (Attr::Private, Some(si)) if named => {
+                    let _ = writeln!(
+                        prologue,
+                        "{} = {};",
+                        ref_decl(&g.staged[si].ty, &v.sym.name),
+                        self.staged_expr(si)
+                    );
+                }
+                (Attr::Reduction { op, .. }, Some(si)) => {
+                    // RED_INIT (GANG): the team's private copy, in the frame.
+                    let s = &g.staged[si];
+                    let t = storage_type(&s.ty).type_name();
+                    let init = format!(
+                        "p2c_staged_init<{t}>({}, {}::identity<{t}>())",
+                        self.base(s.home),
+                        op.functor()
+                    );
+                    if named {
+                        // `named` also matches the pragma text in a fork's comment.
+                        let _ = writeln!(
+                        prologue,
+                        "{} = {init}; /* RED_INIT (GANG, lid 0): the team's private copy */ (void){};",
+                        ref_decl(&s.ty, &s.name),
+                        s.name
+                    );
+                    } else {
+                        let _ = writeln!(prologue, "{init}; /* RED_INIT (GANG, lid 0) */");
+                    }
+                }
+                (Attr::Private, None) if g.kind != GenKind::OmpParallel && named => {
+                    // A loop variable the region's loops may all declare themselves.
+                    let _ = writeln!(
+                        prologue,
+                        "{}{};",
+                        if v.rule == crate::ir::c::LOOP_VAR {
+                            "[[maybe_unused]] "
+                        } else {
+                            ""
+                        },
+                        storage_type(&v.sym.ty).declare(&v.sym.name)
+                    );
+                }
+                _ => {}
+            }
+        }
+        prologue
+    }
+
+    /// The sequential part on thread 0 and the workers' loop.
+    fn kernel_run(&self, master: &str, prologue: &str, has_workers: bool) -> String {
+        let g = self.g;
+        let mut k = String::new();
+        let ind = "    ";
+        let b = block_count(g);
+        let master_block = |ind: &str| -> String {
+            let mut s = String::new();
+            for l in prologue.lines() {
+                let _ = writeln!(s, "{ind}{l}");
+            }
+            let _ = writeln!(s, "{ind}{}", region::reindent(master, ind));
+            s
+        };
+        if g.kind == GenKind::OmpParallel {
+            let limit = self.limit();
             let _ = writeln!(
                 k,
-                "        /* parallel regions in called device functions fork this block's workers */\n        p2c_orphan.fork = &{};\n        p2c_orphan.block = {b};\n        p2c_orphan.limit = {};\n        p2c_orphan.master = 1u;",
-                gen.n.fork,
-                gen.limit()
+                "{ind}/* every thread runs the block: parallel region 1 of {} threads */",
+                limit.trim_end_matches('u')
             );
-        }
-        k.push_str(&master_block("        "));
-        if !g.orphan_cases.is_empty() {
-            let _ = writeln!(k, "        p2c_orphan.master = 0u;");
-        }
-        let _ = writeln!(k, "        {} = 0u;", gen.n.fork);
-        let _ = writeln!(
-            k,
-            "        p2c_barrier_sync<1>({b}); /* release the workers */"
-        );
-        let _ = writeln!(
-            k,
-            "{ind}}} else {{ /* workers: wait for a parallel region */"
-        );
-        let _ = writeln!(k, "        for (;;) {{");
-        let _ = writeln!(k, "            p2c_barrier_sync<1>({b});");
-        let _ = writeln!(
-            k,
-            "            const unsigned {} = {};",
-            gen.n.work, gen.n.fork
-        );
-        let _ = writeln!(
-            k,
-            "            if ({} == 0u)\n                break;",
-            gen.n.work
-        );
-        let _ = writeln!(
-            k,
-            "            {}({});",
-            gen.n.par,
-            gen.par_args(&gen.n.work)
-        );
-        let _ = writeln!(k, "            p2c_barrier_sync<2>({b});");
-        let _ = writeln!(k, "        }}");
-        let _ = writeln!(k, "{ind}}}");
-    }
-    if let Some(rn) = &rn {
-        // RED_FINI (GANG) at the end of the construct, by every thread of
-        // the block; thread 0 holds the team's value.
-        let _ = writeln!(
-            k,
-            "{ind}{{ /* end of the construct: the NULL outermost loop, lid 0 */"
-        );
-        if !g.forks.is_empty() {
             let _ = writeln!(
+                k,
+                "{ind}{}({});",
+                self.n.par,
+                self.par_args(&format!("p2c_fork_word(1u, {limit})"))
+            );
+        } else if !has_workers {
+            k.push_str(&master_block(ind));
+        } else {
+            let _ = writeln!(
+            k,
+            "{ind}__shared__ unsigned {}; /* the next parallel region and its team size; 0 = done */",
+            self.n.fork
+        );
+            let _ = writeln!(
+                k,
+                "{ind}if (p2c_thread_id() == 0) {{ /* the team's initial thread */"
+            );
+            if !g.orphan_cases.is_empty() {
+                let _ = writeln!(
+                k,
+                "        /* parallel regions in called device functions fork this block's workers */\n        p2c_orphan.fork = &{};\n        p2c_orphan.block = {b};\n        p2c_orphan.limit = {};\n        p2c_orphan.master = 1u;",
+                self.n.fork,
+                self.limit()
+            );
+            }
+            k.push_str(&master_block("        "));
+            if !g.orphan_cases.is_empty() {
+                let _ = writeln!(k, "        p2c_orphan.master = 0u;");
+            }
+            let _ = writeln!(k, "        {} = 0u;", self.n.fork);
+            let _ = writeln!(
+                k,
+                "        p2c_barrier_sync<1>({b}); /* release the workers */"
+            );
+            let _ = writeln!(
+                k,
+                "{ind}}} else {{ /* workers: wait for a parallel region */"
+            );
+            let _ = writeln!(k, "        for (;;) {{");
+            let _ = writeln!(k, "            p2c_barrier_sync<1>({b});");
+            let _ = writeln!(
+                k,
+                "            const unsigned {} = {};",
+                self.n.work, self.n.fork
+            );
+            let _ = writeln!(
+                k,
+                "            if ({} == 0u)\n                break;",
+                self.n.work
+            );
+            let _ = writeln!(
+                k,
+                "            {}({});",
+                self.n.par,
+                self.par_args(&self.n.work)
+            );
+            let _ = writeln!(k, "            p2c_barrier_sync<2>({b});");
+            let _ = writeln!(k, "        }}");
+            let _ = writeln!(k, "{ind}}}");
+        }
+        k
+    }
+
+    /// The end of the construct: reductions combined.
+    fn kernel_end(&self, kp: &KernelParams) -> String {
+        let (r, g) = (self.r, self.g);
+        let mut k = String::new();
+        let ind = "    ";
+        if let Some(rn) = &kp.rn {
+            // RED_FINI (GANG) at the end of the construct, by every thread of
+            // the block; thread 0 holds the team's value.
+            let _ = writeln!(
+                k,
+                "{ind}{{ /* end of the construct: the NULL outermost loop, lid 0 */"
+            );
+            if !g.forks.is_empty() {
+                let _ = writeln!(
                 k,
                 "{ind}    __syncwarp(); /* the master's warp reconverges before the block-wide barriers */"
             );
-        }
-        for x in &g.team_reds {
-            if let Some(si) = g
-                .staged
-                .iter()
-                .position(|s| s.region_var && s.name == x.name)
-            {
-                let _ = writeln!(
-                    k,
-                    "{ind}    {} = {};",
-                    ref_decl(&g.staged[si].ty, &x.name),
-                    gen.staged_expr(si)
-                );
             }
+            for x in &g.team_reds {
+                if let Some(si) = g
+                    .staged
+                    .iter()
+                    .position(|s| s.region_var && s.name == x.name)
+                {
+                    let _ = writeln!(
+                        k,
+                        "{ind}    {} = {};",
+                        ref_decl(&g.staged[si].ty, &x.name),
+                        self.staged_expr(si)
+                    );
+                }
+            }
+            for l in super::reduction::kernel_steps(r, rn, false).lines() {
+                let _ = writeln!(k, "{ind}{l}");
+            }
+            let _ = writeln!(k, "{ind}}}");
         }
-        for l in super::reduction::kernel_steps(r, rn, false).lines() {
-            let _ = writeln!(k, "{ind}{l}");
-        }
-        let _ = writeln!(k, "{ind}}}");
-    }
-    if !arr_fini.is_empty() {
-        if !g.forks.is_empty() && rn.is_none() {
-            let _ = writeln!(
+        if !kp.arr_fini.is_empty() {
+            if !g.forks.is_empty() && kp.rn.is_none() {
+                let _ = writeln!(
                 k,
                 "{ind}__syncwarp(); /* the master's warp reconverges before the block-wide barriers */"
             );
+            }
+            k.push_str(&kp.arr_fini);
         }
-        k.push_str(&arr_fini);
-    }
-    k.push_str("}\n\n");
-    let fallback = super::host_fallback::block(r, g, file, cxx, namer);
-    let host = match rn {
-        Some(rn) => region::host_code_red(r, &fallback, &file.name, namer, rn),
-        None => region::host_code(r, &fallback, &file.name, namer),
-    };
-    let types: String = r.local_types.iter().map(|h| h.def.as_str()).collect();
-    RegionText {
-        kernel: types + &k,
-        host,
+        k
     }
 }
 

@@ -81,19 +81,33 @@ const CUDA_RESERVED: &[&str] = &[
 
 /// Adds every identifier-like token of `text` to `out`.
 fn identifiers(text: &str, out: &mut HashSet<String>) {
+    out.extend(identifier_tokens(text).map(str::to_string));
+}
+
+/// The identifier-like tokens of `text` (a letter or `_`, then letters,
+/// digits and `_`), in order; numbers (`1e5`, `0x1fu`) are skipped whole.
+pub(crate) fn identifier_tokens(text: &str) -> impl Iterator<Item = &str> {
     let b = text.as_bytes();
     let mut i = 0;
-    while i < b.len() {
-        if b[i].is_ascii_alphabetic() || b[i] == b'_' {
-            let s = i;
-            while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_') {
+    std::iter::from_fn(move || {
+        while i < b.len() && !(b[i].is_ascii_alphabetic() || b[i] == b'_') {
+            if b[i].is_ascii_digit() {
+                while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'.') {
+                    i += 1;
+                }
+            } else {
                 i += 1;
             }
-            out.insert(text[s..i].to_string());
-        } else {
+        }
+        if i >= b.len() {
+            return None;
+        }
+        let s = i;
+        while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_') {
             i += 1;
         }
-    }
+        Some(&text[s..i])
+    })
 }
 
 pub struct Namer {

@@ -186,28 +186,14 @@ fn fork_text(o: &Orphan, namer: &mut Namer) -> String {
             .any(|p| p.last && p.name == n)
     };
     for v in &o.vars {
+        let (n, at) = (&v.name, slot(v.offset as usize));
         if !is_array(&v.ty) && lastp(&v.name) {
-            let _ = writeln!(
-                s,
-                "    p2c_orphan_copy({}, &{n}, sizeof {n});",
-                slot(v.offset as usize),
-                n = v.name
-            );
+            let _ = writeln!(s, "    p2c_orphan_copy({at}, &{n}, sizeof {n});");
         } else if is_array(&v.ty) {
-            let _ = writeln!(
-                s,
-                "    p2c_orphan_copy({}, {n}, sizeof {n});",
-                slot(v.offset as usize),
-                n = v.name
-            );
+            let _ = writeln!(s, "    p2c_orphan_copy({at}, {n}, sizeof {n});");
         } else {
-            let _ = writeln!(
-                s,
-                "    p2c_staged_init<{}>({}, {});",
-                v.ty.type_name(),
-                slot(v.offset as usize),
-                v.name
-            );
+            let ty = v.ty.type_name();
+            let _ = writeln!(s, "    p2c_staged_init<{ty}>({at}, {n});");
         }
     }
     let _ = writeln!(s, "    p2c_orphan_begin({}u, {team});", o.id);
@@ -218,21 +204,12 @@ fn fork_text(o: &Orphan, namer: &mut Namer) -> String {
     );
     s.push_str("    p2c_orphan_end();\n");
     for v in o.vars.iter().filter(|v| v.copy_back) {
+        let (n, at) = (&v.name, slot(v.offset as usize));
         if is_array(&v.ty) {
-            let _ = writeln!(
-                s,
-                "    memcpy({n}, {}, sizeof {n});",
-                slot(v.offset as usize),
-                n = v.name
-            );
+            let _ = writeln!(s, "    memcpy({n}, {at}, sizeof {n});");
         } else {
-            let _ = writeln!(
-                s,
-                "    {} = p2c_staged<{}>({});",
-                v.name,
-                v.ty.type_name(),
-                slot(v.offset as usize)
-            );
+            let ty = v.ty.type_name();
+            let _ = writeln!(s, "    {n} = p2c_staged<{ty}>({at});");
         }
     }
     s.push_str("} else\n#endif\n{\n");

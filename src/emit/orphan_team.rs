@@ -21,6 +21,7 @@
 use super::edits::{apply, Edit};
 use super::namer::Namer;
 use super::region;
+use crate::ir::c::CType;
 use crate::ir::generic::GenRed;
 use crate::ir::orphan::{Chunk, OLoop, OPriv};
 use crate::source::{SourceFile, Span};
@@ -54,6 +55,18 @@ fn red_list(reds: &[GenRed]) -> String {
     crate::ir::generic::red_list(reds)
 }
 
+/// `auto &outer = name;` and the private copy of `name` that starts at
+/// its value (firstprivate).
+pub fn first_copy(ty: &CType, name: &str, outer: &str, out: &mut String, ind: &str) {
+    let _ = writeln!(out, "{ind}auto &{outer} = {name};");
+    if ty.is_scalar() {
+        let _ = writeln!(out, "{ind}{} = {outer};", ty.declare(name));
+    } else {
+        let _ = writeln!(out, "{ind}{};", ty.declare(name));
+        let _ = writeln!(out, "{ind}memcpy({name}, {outer}, sizeof {name});");
+    }
+}
+
 /// Private copies of `privs`; returns (variable, outer name) of the
 /// lastprivate ones.
 pub fn privates(
@@ -65,16 +78,13 @@ pub fn privates(
     let mut lastp = Vec::new();
     for p in privs {
         let outer = namer.fresh(&format!("p2c_outer_{}", p.name));
-        if p.first || p.last {
-            let _ = writeln!(out, "{ind}auto &{outer} = {};", p.name);
-        }
-        if p.first && p.ty.is_scalar() {
-            let _ = writeln!(out, "{ind}{} = {outer};", p.ty.declare(&p.name));
+        if p.first {
+            first_copy(&p.ty, &p.name, &outer, out, ind);
         } else {
-            let _ = writeln!(out, "{ind}{};", p.ty.declare(&p.name));
-            if p.first {
-                let _ = writeln!(out, "{ind}memcpy({n}, {outer}, sizeof {n});", n = p.name);
+            if p.last {
+                let _ = writeln!(out, "{ind}auto &{outer} = {};", p.name);
             }
+            let _ = writeln!(out, "{ind}{};", p.ty.declare(&p.name));
         }
         if p.last {
             lastp.push((p.name.clone(), outer));

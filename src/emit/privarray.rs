@@ -45,6 +45,12 @@ fn elem(a: &ArrayPrivate) -> String {
 /// and the code to run after the kernel (freeing the area, unmapping the
 /// source) onto `exits`.
 #[allow(clippy::too_many_arguments)]
+/// The comment line that names an array privatization and its home.
+fn header(a: &ArrayPrivate, ind: &str) -> String {
+    let clause = if a.first { "firstprivate" } else { "private" };
+    format!("{ind}/* {clause}({}): {} */\n", a.text, a.home())
+}
+
 pub fn host(
     r: &Region,
     pn: &[PrivNames],
@@ -63,13 +69,7 @@ pub fn host(
             Per::Team => blocks.to_string(),
             Per::Thread => format!("{blocks} * {per_block}"),
         };
-        let _ = writeln!(
-            h,
-            "{ind}/* {}({}): {} */",
-            if a.first { "firstprivate" } else { "private" },
-            a.text,
-            a.home()
-        );
+        h.push_str(&header(a, ind));
         let _ = writeln!(
             h,
             "{ind}const long long {} = {}, {} = {};",
@@ -134,13 +134,7 @@ pub fn bind(r: &Region, pn: &[PrivNames], ind: &str) -> String {
                 "((unsigned long long)blockIdx.x * p2c_block_threads() + p2c_thread_id())"
             }
         };
-        let _ = writeln!(
-            o,
-            "{ind}/* {}({}): {} */",
-            if a.first { "firstprivate" } else { "private" },
-            a.text,
-            a.home()
-        );
+        o.push_str(&header(a, ind));
         let _ = writeln!(
             o,
             "{ind}{t} *{mine} = {area} + {index} * (unsigned long long){len};",

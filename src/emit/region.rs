@@ -43,6 +43,20 @@ struct ArrNames {
     mine: String,
 }
 
+impl ArrNames {
+    /// The names around the device address `dev` of array `var`.
+    fn new(dev: String, var: &str, namer: &mut Namer) -> ArrNames {
+        ArrNames {
+            lo: format!("{dev}_lo"),
+            len: format!("{dev}_len"),
+            dev,
+            copies: namer.fresh(&format!("p2c_copies_{var}")),
+            arrived: namer.fresh(&format!("p2c_arrived_{var}")),
+            mine: namer.fresh(&format!("p2c_mine_{var}")),
+        }
+    }
+}
+
 pub struct RegionText {
     pub kernel: String,
     pub host: String,
@@ -72,28 +86,17 @@ fn names(r: &Region, namer: &mut Namer) -> Names {
         .map(|v| namer.fresh(&format!("p2c_first_{}", v.sym.name)))
         .collect();
     let lp = |v: &crate::ir::c::VarAttr| matches!(v.attr, Attr::Lastprivate { conditional: true });
-    let cond = r
-        .vars
-        .iter()
-        .map(|v| {
-            if lp(v) {
-                namer.fresh(&format!("p2c_assigned_{}", v.sym.name))
-            } else {
-                String::new()
-            }
-        })
-        .collect();
-    let lpc = r
-        .vars
-        .iter()
-        .map(|v| {
-            if lp(v) {
-                namer.fresh(&format!("p2c_lastp_{}", v.sym.name))
-            } else {
-                String::new()
-            }
-        })
-        .collect();
+    let mut per_lp = |prefix: &str| -> Vec<String> {
+        r.vars
+            .iter()
+            .map(|v| match lp(v) {
+                true => namer.fresh(&format!("{prefix}{}", v.sym.name)),
+                false => String::new(),
+            })
+            .collect()
+    };
+    let cond = per_lp("p2c_assigned_");
+    let lpc = per_lp("p2c_lastp_");
     let last = if r
         .vars
         .iter()
@@ -113,14 +116,7 @@ fn names(r: &Region, namer: &mut Namer) -> Names {
                 .position(|v| v.sym.name == a.var)
                 .map(|i| dev[i].clone())
                 .unwrap_or_else(|| namer.fresh(&format!("p2c_dev_{}", a.var)));
-            ArrNames {
-                lo: format!("{dev}_lo"),
-                len: format!("{dev}_len"),
-                dev,
-                copies: namer.fresh(&format!("p2c_copies_{}", a.var)),
-                arrived: namer.fresh(&format!("p2c_arrived_{}", a.var)),
-                mine: namer.fresh(&format!("p2c_mine_{}", a.var)),
-            }
+            ArrNames::new(dev, &a.var, namer)
         })
         .collect();
     Names {
@@ -274,6 +270,17 @@ pub(crate) fn literal_step(l: &CanonLoop) -> bool {
     int_literal(&l.step).is_some()
 }
 
+/// A loop's step as the kernel spells it (the literal, or the parameter
+/// `param`) and the sign of the direction it runs in.
+pub(crate) fn step_sign(l: &CanonLoop, param: &str) -> (String, &'static str) {
+    let step = if literal_step(l) {
+        l.step.clone()
+    } else {
+        param.to_string()
+    };
+    (step, if l.test.increasing() { "+" } else { "-" })
+}
+
 /// The section bounds of a mapped variable as host expressions: (lo, len)
 /// of the first dimension, and of the second when a section names one.
 fn section_bounds(
@@ -366,7 +373,57 @@ pub(crate) fn unused_mark(body: &str, var: &str) -> &'static str {
 }
 
 fn kernel_text(r: &Region, body: &str, n: &Names) -> String {
+    let (params, prologue) = kernel_params(r, body, n);
+    let mut k = String::new();
+    if let Some(rn) = &n.red {
+        k.push_str(&reduction::types(r, rn));
+    }
+    let _ = writeln!(
+        k,
+        "/* line {} in {}(): `{}`",
+        r.line, r.function, r.pragma_text
+    );
+    let _ = writeln!(k, " * schedule: {} */", r.schedule.as_str());
+    let _ = writeln!(
+        k,
+        "static __global__ void {}({})",
+        r.kernel,
+        params.join(", ")
+    );
+    k.push_str("{\n");
+    k.push_str(&prologue);
+    k.push_str(&loop_head(r, body, n));
+    k.push_str(&loop_vars(r, body, n));
+    let mut body = body.to_string();
+    for (i, v) in r.vars.iter().enumerate() {
+        if matches!(v.attr, Attr::Lastprivate { conditional: true }) {
+            body = body.replace(
+                &lastprivate_marker(i),
+                &format!("({} = {} + 1, ", n.cond[i], n.iter),
+            );
+        }
+    }
+    let _ = writeln!(k, "        {}", reindent(&body, "        "));
+    k.push_str("    }\n");
+    k.push_str(&kernel_epilogue(r, n));
+    k.push_str("}\n\n");
+    k
+}
+
+/// The kernel's parameters (the total trip count first, then the per-loop
+/// trip counts of a collapsed nest, bounds, variables, reduction and array
+/// storage) and the prologue that binds the variables to them.
+fn kernel_params(r: &Region, body: &str, n: &Names) -> (Vec<String>, String) {
     let mut params: Vec<String> = vec![format!("unsigned long long {}", n.trip)];
+    // For collapse(>1) the per-loop trip counts are parameters too.
+    if r.nest.len() > 1 {
+        params.extend(
+            n.per_loop
+                .iter()
+                .skip(1)
+                .map(|(trip, _, _)| format!("unsigned long long {trip}")),
+        );
+    }
     for (l, (ty, (_, lb, step))) in r.nest.iter().zip(r.nest_types.iter().zip(&n.per_loop)) {
         params.push(ty.declare(lb));
         if !literal_step(l) {
@@ -481,6 +538,11 @@ fn kernel_text(r: &Region, body: &str, n: &Names) -> String {
     }
     params.extend(super::privarray::params(r, &n.privs));
     prologue.push_str(&super::privarray::bind(r, &n.privs, "    "));
+    (params, prologue)
+}
+
+/// The loop over the linear iteration number, by schedule.
+fn loop_head(r: &Region, body: &str, n: &Names) -> String {
     let (start, stride) = match r.schedule {
         Schedule::GridStride => (
             "(unsigned long long)blockIdx.x * p2c_block_threads() + p2c_thread_id()",
@@ -491,27 +553,6 @@ fn kernel_text(r: &Region, body: &str, n: &Names) -> String {
         Schedule::Sequential => ("0", "1"),
     };
     let mut k = String::new();
-    if let Some(rn) = &n.red {
-        k.push_str(&reduction::types(r, rn));
-    }
-    let _ = writeln!(
-        k,
-        "/* line {} in {}(): `{}`",
-        r.line, r.function, r.pragma_text
-    );
-    let _ = writeln!(k, " * schedule: {} */", r.schedule.as_str());
-    let _ = writeln!(
-        k,
-        "static __global__ void {}({})",
-        r.kernel,
-        params.join(", ")
-    );
-    k.push_str("{\n");
-    k.push_str(&prologue);
-    if r.schedule == Schedule::BlockOnly || r.schedule == Schedule::Sequential {
-        // One thread per block runs the loop; the others (none are launched) would wait.
-    }
-    let depth = r.nest.len();
     if !r.tile.is_empty() {
         // OpenACC tile: tiles to blocks, elements to threads (emit/tile.rs).
         k.push_str(&super::tile::loop_head(
@@ -541,73 +582,47 @@ fn kernel_text(r: &Region, body: &str, n: &Names) -> String {
     if !n.last.is_empty() {
         let _ = writeln!(k, "        {} = {} + 1 == {};", n.last, n.iter, n.trip);
     }
-    // Decompose the linear iteration number into the loop variables, innermost fastest.
+    k
+}
+
+/// The loop variables from the linear iteration number, innermost fastest.
+fn loop_vars(r: &Region, body: &str, n: &Names) -> String {
+    let mut k = String::new();
     if !r.tile.is_empty() {
         // emit/tile.rs declared the loop variables.
-    } else if depth == 1 {
-        let l = &r.nest[0];
-        let ty = &r.nest_types[0];
-        let (_, lb, step) = &n.per_loop[0];
-        let step = if literal_step(l) {
-            l.step.clone()
-        } else {
-            step.clone()
+        return k;
+    }
+    let depth = r.nest.len();
+    if depth != 1 {
+        let _ = writeln!(k, "        unsigned long long p2c_rest = {};", n.iter);
+    }
+    for idx in (0..depth).rev() {
+        let l = &r.nest[idx];
+        let ty = &r.nest_types[idx];
+        let (trip, lb, step) = &n.per_loop[idx];
+        let (step, sign) = step_sign(l, step);
+        let index = match (depth, idx) {
+            (1, _) => n.iter.clone(),
+            (_, 0) => "p2c_rest".to_string(),
+            _ => format!("p2c_rest % {trip}"),
         };
-        let sign = if l.test.increasing() { "+" } else { "-" };
         let _ = writeln!(
             k,
-            "        {}{} = {lb} {sign} ({})({}) * ({});",
+            "        {}{} = {lb} {sign} ({})({index}) * ({step});",
             unused_mark(body, &l.var),
             ty.declare(&l.var),
-            ty.type_name(),
-            n.iter,
-            step
+            ty.type_name()
         );
-    } else {
-        let _ = writeln!(k, "        unsigned long long p2c_rest = {};", n.iter);
-        for idx in (0..depth).rev() {
-            let l = &r.nest[idx];
-            let ty = &r.nest_types[idx];
-            let (trip, lb, step) = &n.per_loop[idx];
-            let step = if literal_step(l) {
-                l.step.clone()
-            } else {
-                step.clone()
-            };
-            let sign = if l.test.increasing() { "+" } else { "-" };
-            if idx == 0 {
-                let _ = writeln!(
-                    k,
-                    "        {}{} = {lb} {sign} ({})(p2c_rest) * ({});",
-                    unused_mark(body, &l.var),
-                    ty.declare(&l.var),
-                    ty.type_name(),
-                    step
-                );
-            } else {
-                let _ = writeln!(
-                    k,
-                    "        {}{} = {lb} {sign} ({})(p2c_rest % {trip}) * ({});",
-                    unused_mark(body, &l.var),
-                    ty.declare(&l.var),
-                    ty.type_name(),
-                    step
-                );
-                let _ = writeln!(k, "        p2c_rest /= {trip};");
-            }
+        if idx > 0 {
+            let _ = writeln!(k, "        p2c_rest /= {trip};");
         }
     }
-    let mut body = body.to_string();
-    for (i, v) in r.vars.iter().enumerate() {
-        if matches!(v.attr, Attr::Lastprivate { conditional: true }) {
-            body = body.replace(
-                &lastprivate_marker(i),
-                &format!("({} = {} + 1, ", n.cond[i], n.iter),
-            );
-        }
-    }
-    let _ = writeln!(k, "        {}", reindent(&body, "        "));
-    k.push_str("    }\n");
+    k
+}
+
+/// After the loop: lastprivate stores, array and scalar reductions.
+fn kernel_epilogue(r: &Region, n: &Names) -> String {
+    let mut k = String::new();
     for (i, v) in r.vars.iter().enumerate() {
         match v.attr {
             Attr::Lastprivate { .. } if v.sym.ty.is_array() => {
@@ -621,16 +636,10 @@ fn kernel_text(r: &Region, body: &str, n: &Names) -> String {
                 // The loop variable's value after the loop is the one past the last iteration.
                 let value = match r.nest.iter().position(|l| l.var == v.sym.name) {
                     Some(li) => {
-                        let l = &r.nest[li];
-                        let step = if literal_step(l) {
-                            l.step.clone()
-                        } else {
-                            n.per_loop[li].2.clone()
-                        };
+                        let (step, sign) = step_sign(&r.nest[li], &n.per_loop[li].2);
                         format!(
-                            "{} {} ({})({}) * ({step})",
+                            "{} {sign} ({})({}) * ({step})",
                             n.per_loop[li].1,
-                            if l.test.increasing() { "+" } else { "-" },
                             r.nest_types[li].type_name(),
                             n.trip
                         )
@@ -663,22 +672,6 @@ fn kernel_text(r: &Region, body: &str, n: &Names) -> String {
     if let Some(rn) = &n.red {
         k.push_str(&reduction::kernel_steps(r, rn, false));
     }
-    // For collapse(>1) the per-loop trip counts are parameters too.
-    let depth = r.nest.len();
-    if depth > 1 {
-        let extra: Vec<String> = n
-            .per_loop
-            .iter()
-            .skip(1)
-            .map(|(trip, _, _)| format!("unsigned long long {trip}"))
-            .collect();
-        let head = format!("static __global__ void {}(", r.kernel);
-        if let Some(pos) = k.find(&head) {
-            let insert_at = pos + head.len() + format!("unsigned long long {}", n.trip).len();
-            k.insert_str(insert_at, &format!(", {}", extra.join(", ")));
-        }
-    }
-    k.push_str("}\n\n");
     k
 }
 
@@ -801,14 +794,7 @@ pub(crate) fn generic_arrays(r: &Region, namer: &mut Namer) -> (Vec<String>, Str
     let (mut params, mut init, mut fini) = (Vec::new(), String::new(), String::new());
     for a in &r.array_reductions {
         let dev = namer.fresh(&format!("p2c_dev_{}", a.var));
-        let an = ArrNames {
-            lo: format!("{dev}_lo"),
-            len: format!("{dev}_len"),
-            dev,
-            copies: namer.fresh(&format!("p2c_copies_{}", a.var)),
-            arrived: namer.fresh(&format!("p2c_arrived_{}", a.var)),
-            mine: namer.fresh(&format!("p2c_mine_{}", a.var)),
-        };
+        let an = ArrNames::new(dev, &a.var, namer);
         params.extend(array_params(a, &an));
         init.push_str(&array_init(r, a, &an, true));
         fini.push_str(&array_fini(
@@ -874,6 +860,42 @@ fn host_text(r: &Region, fallback: &str, file_name: &str, n: &Names) -> String {
         escape(file_name),
         r.line
     );
+    let mut args = host_trips(r, n, &mut h);
+    if narrow_blocks(r) {
+        h.push_str(&super::counter::host_check32(&n.trip, w, ind));
+    }
+    // The device data environment.
+    let mut exits = Vec::new();
+    data_env(r, n, &mut h, &mut args, &mut exits);
+    let (per_block, runtime_limit) = launch_shape(r, n, &mut h);
+    host_storage(r, n, &per_block, &mut h, &mut args, &mut exits);
+    args.extend(runtime_limit);
+    let _ = writeln!(h, "{ind}if ({} > 0) {{", n.trip);
+    let _ = writeln!(
+        h,
+        "{ind}    P2C_LAUNCH({}, {}, {}, 0)({});",
+        r.kernel,
+        n.blocks,
+        n.block,
+        args.join(", ")
+    );
+    let _ = writeln!(h, "{ind}    p2c_check_launch({w});");
+    let _ = writeln!(h, "{ind}}}");
+    for e in exits.iter().rev() {
+        let _ = writeln!(h, "{ind}{e}");
+    }
+    h.push_str(&untouched_note(r));
+    h.push('}');
+    match &r.if_cond {
+        None => h,
+        Some(cond) => host_if(r, n, cond, fallback, h),
+    }
+}
+
+/// The loop bounds, steps and trip counts on the host; the launch
+/// arguments they give (the total trip count first).
+fn host_trips(r: &Region, n: &Names, h: &mut String) -> Vec<String> {
+    let ind = "    ";
     let mut args: Vec<String> = vec![n.trip.clone()];
     let mut trips = Vec::new();
     for (l, (ty, (trip, lb, step))) in r.nest.iter().zip(r.nest_types.iter().zip(&n.per_loop)) {
@@ -911,12 +933,15 @@ fn host_text(r: &Region, fallback: &str, file_name: &str, n: &Names) -> String {
             trips.join(" * ")
         }
     );
-    if narrow_blocks(r) {
-        h.push_str(&super::counter::host_check32(&n.trip, w, ind));
-    }
-    // The device data environment.
-    let mut exits = Vec::new();
-    data_env(r, n, &mut h, &mut args, &mut exits);
+    args
+}
+
+/// The launch shape (`dim3` block, block count) written to `h`: the
+/// threads of a block as an expression, and the team size a generic-mode
+/// kernel takes at run time.
+fn launch_shape(r: &Region, n: &Names, h: &mut String) -> (String, Option<String>) {
+    let ind = "    ";
+    let w = &n.where_;
     let mut threads_x = size_expr(&r.threads_x, 1024, w, "threads", "256");
     // Generic mode with a team size known at run time: blocks are that size
     // rounded up to whole warps, and the kernel gets the size.
@@ -968,8 +993,23 @@ fn host_text(r: &Region, fallback: &str, file_name: &str, n: &Names) -> String {
     };
     let blocks = size_expr(&r.blocks, 2147483647, w, "blocks", &from_trip);
     let _ = writeln!(h, "{ind}const unsigned {} = {blocks};", n.blocks);
+    (per_block, runtime_limit)
+}
+
+/// Device storage sized by the launch: reduction scratch, every thread's
+/// copies of reduced or privatized arrays, generic mode's team frames.
+fn host_storage(
+    r: &Region,
+    n: &Names,
+    per_block: &str,
+    h: &mut String,
+    args: &mut Vec<String>,
+    exits: &mut Vec<String>,
+) {
+    let ind = "    ";
+    let w = &n.where_;
     if let Some(rn) = &n.red {
-        h.push_str(&reduction::host_setup(r, rn, w, &n.blocks, ind, &mut exits));
+        h.push_str(&reduction::host_setup(r, rn, w, &n.blocks, ind, exits));
         args.extend(reduction::args(r, rn));
     }
     for (a, an) in r.array_reductions.iter().zip(&n.arr) {
@@ -1001,19 +1041,17 @@ fn host_text(r: &Region, fallback: &str, file_name: &str, n: &Names) -> String {
             an.arrived.clone(),
         ]);
     }
-    super::privarray::host(
-        r, &n.privs, &n.blocks, &per_block, w, ind, &mut h, &mut args, &mut exits,
-    );
+    super::privarray::host(r, &n.privs, &n.blocks, per_block, w, ind, h, args, exits);
     super::array_team_area::host(
         r,
         &n.team_areas,
         &n.blocks,
-        &per_block,
+        per_block,
         w,
         ind,
-        &mut h,
-        &mut args,
-        &mut exits,
+        h,
+        args,
+        exits,
     );
     if let Some(g) = r.generic.as_ref().filter(|g| g.global_bytes > 0) {
         // Generic mode: the per-team frames in global memory.
@@ -1022,21 +1060,12 @@ fn host_text(r: &Region, fallback: &str, file_name: &str, n: &Names) -> String {
             g.global_bytes, n.blocks
         ));
     }
-    args.extend(runtime_limit);
-    let _ = writeln!(h, "{ind}if ({} > 0) {{", n.trip);
-    let _ = writeln!(
-        h,
-        "{ind}    P2C_LAUNCH({}, {}, {}, 0)({});",
-        r.kernel,
-        n.blocks,
-        n.block,
-        args.join(", ")
-    );
-    let _ = writeln!(h, "{ind}    p2c_check_launch({w});");
-    let _ = writeln!(h, "{ind}}}");
-    for e in exits.iter().rev() {
-        let _ = writeln!(h, "{ind}{e}");
-    }
+}
+
+/// `(void)&x;` for the variables the region does not write on the host.
+fn untouched_note(r: &Region) -> String {
+    let ind = "    ";
+    let mut h = String::new();
     // Private variables and loop variables declared before the region are
     // not written by it (their value afterwards is unspecified in both
     // models); the host code may no longer name them at all.
@@ -1068,72 +1097,73 @@ fn host_text(r: &Region, fallback: &str, file_name: &str, n: &Names) -> String {
             list.join(" ")
         );
     }
-    h.push('}');
-    match &r.if_cond {
-        None => h,
-        Some(cond) => {
-            let mut out = format!("if ({cond}) ");
-            out.push_str(&h);
-            out.push_str(if r.generic.is_some() {
-                " else { /* if clause false: the block runs on the host */\n"
-            } else {
-                " else { /* if clause false: the loop runs on the host */\n"
-            });
-            for (i, v) in r.vars.iter().enumerate() {
-                let ty = CType {
-                    base: v.sym.ty.unqualified_base(),
-                    derivs: v.sym.ty.derivs.clone(),
-                };
-                match v.attr {
-                    Attr::Private if !r.nest.iter().any(|l| l.var == v.sym.name) => {
-                        let _ = writeln!(out, "{ind}{};", ty.declare(&v.sym.name));
-                    }
-                    _ => {}
-                }
-                let _ = i;
+    h
+}
+
+/// `if (cond) { device block } else { the code on the host }` (an `if`
+/// clause): the host runs `fallback` with its own firstprivate copies.
+fn host_if(r: &Region, n: &Names, cond: &str, fallback: &str, h: String) -> String {
+    let ind = "    ";
+    let mut out = format!("if ({cond}) ");
+    out.push_str(&h);
+    out.push_str(if r.generic.is_some() {
+        " else { /* if clause false: the block runs on the host */\n"
+    } else {
+        " else { /* if clause false: the loop runs on the host */\n"
+    });
+    for (i, v) in r.vars.iter().enumerate() {
+        let ty = CType {
+            base: v.sym.ty.unqualified_base(),
+            derivs: v.sym.ty.derivs.clone(),
+        };
+        match v.attr {
+            Attr::Private if !r.nest.iter().any(|l| l.var == v.sym.name) => {
+                let _ = writeln!(out, "{ind}{};", ty.declare(&v.sym.name));
             }
-            let firsts: Vec<(usize, &crate::ir::c::VarAttr)> = r
-                .vars
-                .iter()
-                .enumerate()
-                // Implicit firstprivate too (OpenMP target scalars, OpenACC
-                // parallel scalars): the body may write its copy, and the host
-                // variable must not see it. Those the body never names need
-                // no copy.
-                .filter(|(_, v)| {
-                    v.attr == Attr::Firstprivate
-                        && v.sym.ty.is_scalar()
-                        && (!v.is_implicit() || r.body_names.contains(&v.sym.name))
-                })
-                .collect();
-            for (i, v) in &firsts {
-                let ty = CType {
-                    base: v.sym.ty.unqualified_base(),
-                    derivs: vec![],
-                };
-                let _ = writeln!(out, "{ind}{} = {};", ty.declare(&n.fp[*i]), v.sym.name);
-            }
-            let mut inner = String::new();
-            for (i, v) in &firsts {
-                let ty = CType {
-                    base: v.sym.ty.unqualified_base(),
-                    derivs: vec![],
-                };
-                let _ = write!(inner, "{} = {}; ", ty.declare(&v.sym.name), n.fp[*i]);
-            }
-            if firsts.is_empty() {
-                let _ = writeln!(out, "{ind}{}", reindent(fallback, ind));
-            } else {
-                let _ = writeln!(
-                    out,
-                    "{ind}{{ {inner}\n{ind}{}\n{ind}}}",
-                    reindent(fallback, ind)
-                );
-            }
-            out.push('}');
-            out
+            _ => {}
         }
+        let _ = i;
     }
+    let firsts: Vec<(usize, &crate::ir::c::VarAttr)> = r
+        .vars
+        .iter()
+        .enumerate()
+        // Implicit firstprivate too (OpenMP target scalars, OpenACC
+        // parallel scalars): the body may write its copy, and the host
+        // variable must not see it. Those the body never names need
+        // no copy.
+        .filter(|(_, v)| {
+            v.attr == Attr::Firstprivate
+                && v.sym.ty.is_scalar()
+                && (!v.is_implicit() || r.body_names.contains(&v.sym.name))
+        })
+        .collect();
+    for (i, v) in &firsts {
+        let ty = CType {
+            base: v.sym.ty.unqualified_base(),
+            derivs: vec![],
+        };
+        let _ = writeln!(out, "{ind}{} = {};", ty.declare(&n.fp[*i]), v.sym.name);
+    }
+    let mut inner = String::new();
+    for (i, v) in &firsts {
+        let ty = CType {
+            base: v.sym.ty.unqualified_base(),
+            derivs: vec![],
+        };
+        let _ = write!(inner, "{} = {}; ", ty.declare(&v.sym.name), n.fp[*i]);
+    }
+    if firsts.is_empty() {
+        let _ = writeln!(out, "{ind}{}", reindent(fallback, ind));
+    } else {
+        let _ = writeln!(
+            out,
+            "{ind}{{ {inner}\n{ind}{}\n{ind}}}",
+            reindent(fallback, ind)
+        );
+    }
+    out.push('}');
+    out
 }
 
 /// The device data environment of the region: each variable mapped (or

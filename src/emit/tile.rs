@@ -4,7 +4,7 @@
 //! into one index per loop (innermost fastest), and iterations outside the
 //! nest are skipped.
 
-use super::region::{literal_step, unused_mark};
+use super::region::{step_sign, unused_mark};
 use crate::ir::Region;
 use std::fmt::Write;
 
@@ -94,12 +94,7 @@ pub fn loop_head(
     );
     for (d, ((l, ty), (_, lb, step))) in r.nest.iter().zip(&r.nest_types).zip(per_loop).enumerate()
     {
-        let step = if literal_step(l) {
-            l.step.clone()
-        } else {
-            step.clone()
-        };
-        let sign = if l.test.increasing() { "+" } else { "-" };
+        let (step, sign) = step_sign(l, step);
         let _ = writeln!(
             k,
             "        {}{} = {lb} {sign} ({})(p2c_at_{d}) * ({step});",

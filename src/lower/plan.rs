@@ -31,16 +31,9 @@ fn range(r: &RangeExpr) -> String {
 fn render_data(file: &SourceFile, data: &[DataOp], declare: &DeclarePlan, o: &mut String) {
     for op in data {
         let (l, c) = file.line_col(op.pragma.start);
-        let _ = writeln!(
-            o,
-            "data {} {} at {}:{}:{} in {}()",
-            op.model.as_str(),
-            op.construct,
-            file.name,
-            l,
-            c,
-            op.function
-        );
+        let (model, what, function) = (op.model.as_str(), &op.construct, &op.function);
+        let at = format!("{}:{l}:{c}", file.name);
+        let _ = writeln!(o, "data {model} {what} at {at} in {function}()");
         let _ = writeln!(o, "  kind:      {}", op.kind.as_str());
         if let (DataKind::Region, Some(stmt)) = (op.kind, op.stmt) {
             let _ = writeln!(
@@ -276,15 +269,15 @@ pub fn render(
                 .iter()
                 .flat_map(|l| l.levels.iter().map(|v| v.as_str()))
                 .collect();
+            let (op, ty, levels) = (x.op.as_str(), x.ty.type_name(), levels.join(", "));
+            let how = format!(
+                "{}; --emit=reductions shows the form",
+                r.red.strategy.as_str()
+            );
             let _ = writeln!(
                 o,
-                "  reduction: {} {} rid {}: {} at {} ({}; --emit=reductions shows the form)",
-                x.op.as_str(),
-                x.var,
-                x.rid,
-                x.ty.type_name(),
-                levels.join(", "),
-                r.red.strategy.as_str()
+                "  reduction: {op} {} rid {}: {ty} at {levels} ({how})",
+                x.var, x.rid
             );
         }
         if let Some(g) = &r.generic {

@@ -39,6 +39,27 @@ fn elements<'t>(list: Node<'t>) -> Vec<Node<'t>> {
         .collect()
 }
 
+/// The designator of initializer pair `e`: one, of `kind`; else refused
+/// (a nested designator, or `what`).
+fn one_designator<'t>(
+    e: Node<'t>,
+    kind: &str,
+    what: &str,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<Node<'t>> {
+    let mut c = e.walk();
+    let ds: Vec<Node<'t>> = e.children_by_field_name("designator", &mut c).collect();
+    let [d] = ds.as_slice() else {
+        refuse(e, "a nested designator", diags);
+        return None;
+    };
+    if d.kind() != kind {
+        refuse(e, what, diags);
+        return None;
+    }
+    Some(*d)
+}
+
 fn refuse(at: Node<'_>, what: &str, diags: &mut Vec<Diagnostic>) {
     diags.push(
         Diagnostic::new(
@@ -125,15 +146,11 @@ impl Lists<'_> {
         let mut last: Option<usize> = None;
         for e in els {
             let (idx, value) = if e.kind() == "initializer_pair" {
-                let mut c = e.walk();
-                let ds: Vec<Node<'_>> = e.children_by_field_name("designator", &mut c).collect();
-                let [d] = ds.as_slice() else {
-                    return refuse(*e, "a nested designator", diags);
+                let what = "an array designator in a struct's initializer";
+                let Some(d) = one_designator(*e, "field_designator", what, diags) else {
+                    return;
                 };
-                if d.kind() != "field_designator" {
-                    return refuse(*e, "an array designator in a struct's initializer", diags);
-                }
-                let field = text_of(*d, self.text).trim_start_matches('.').trim();
+                let field = text_of(d, self.text).trim_start_matches('.').trim();
                 let Some(i) = members.iter().position(|(m, _)| m == field) else {
                     return;
                 };
@@ -188,14 +205,10 @@ impl Lists<'_> {
         let mut next: i128 = 0;
         for e in els {
             let (idx, value) = if e.kind() == "initializer_pair" {
-                let mut c = e.walk();
-                let ds: Vec<Node<'_>> = e.children_by_field_name("designator", &mut c).collect();
-                let [d] = ds.as_slice() else {
-                    return refuse(*e, "a nested designator", diags);
+                let what = "this array designator";
+                let Some(d) = one_designator(*e, "subscript_designator", what, diags) else {
+                    return;
                 };
-                if d.kind() != "subscript_designator" {
-                    return refuse(*e, "this array designator", diags);
-                }
                 let inner = d
                     .named_child(0)
                     .map(|n| text_of(n, self.text))

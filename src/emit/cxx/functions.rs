@@ -454,38 +454,19 @@ pub fn vla_parameter(
 /// Whether every name in `expr` is an enumerator or a macro (then the
 /// bound is a constant the evaluator did not know).
 pub fn only_constants(expr: &str, scopes: &Scopes) -> bool {
-    let mut ok = true;
-    let b = expr.as_bytes();
-    let mut i = 0;
-    while i < b.len() {
-        if b[i].is_ascii_alphabetic() || b[i] == b'_' {
-            let s = i;
-            while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_') {
-                i += 1;
-            }
-            let w = &expr[s..i];
-            let keyword = matches!(
-                w,
-                "sizeof"
-                    | "char"
-                    | "short"
-                    | "int"
-                    | "long"
-                    | "float"
-                    | "double"
-                    | "signed"
-                    | "unsigned"
-            );
-            if !(keyword || scopes.is_enumerator(w) || scopes.macros.contains(w)) {
-                ok = false;
-            }
-        } else if b[i].is_ascii_digit() {
-            while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'.') {
-                i += 1;
-            }
-        } else {
-            i += 1;
-        }
-    }
-    ok
+    crate::emit::namer::identifier_tokens(expr).all(|w| {
+        let keyword = matches!(
+            w,
+            "sizeof"
+                | "char"
+                | "short"
+                | "int"
+                | "long"
+                | "float"
+                | "double"
+                | "signed"
+                | "unsigned"
+        );
+        keyword || scopes.is_enumerator(w) || scopes.macros.contains(w)
+    })
 }

@@ -100,21 +100,13 @@ fn layouts(
                 size: x.arith.bytes() as u64,
                 align: x.arith.bytes() as u64,
             });
-        match layout::layout_of(
+        let (l, is_forced) = match layout::layout_of(
             &layout::resolve_typedefs(&ty, symbols_at_region),
             &cx.consts,
         )
         .or_else(|e| red_layout.ok_or(e))
         {
-            Ok(l) => {
-                lays.push(l);
-                cands.push(Candidate {
-                    size: l.size,
-                    align: l.align,
-                    live,
-                });
-                forced.push(false);
-            }
+            Ok(l) => (l, false),
             // A one-dimensional variable-length array of the sequential part:
             // its elements go to global memory (the device heap, freed when
             // the master leaves its block), its address to the frame.
@@ -124,14 +116,7 @@ fn layouts(
                     && cx.consts.base_layout(&ty.base).is_some() =>
             {
                 vla[k] = true;
-                let l = Layout { size: 8, align: 8 };
-                lays.push(l);
-                cands.push(Candidate {
-                    size: l.size,
-                    align: l.align,
-                    live,
-                });
-                forced.push(false);
+                (Layout { size: 8, align: 8 }, false)
             }
             Err(e) => {
                 ok[k] = false;
@@ -146,15 +131,16 @@ fn layouts(
                     )
                     .with_help("give it a fixed size (an integer constant or a #define of this file)"),
                 );
-                lays.push(Layout { size: 0, align: 1 });
-                cands.push(Candidate {
-                    size: 0,
-                    align: 1,
-                    live,
-                });
-                forced.push(true);
+                (Layout { size: 0, align: 1 }, true)
             }
-        }
+        };
+        lays.push(l);
+        cands.push(Candidate {
+            size: l.size,
+            align: l.align,
+            live,
+        });
+        forced.push(is_forced);
     }
     Layouts {
         cands,

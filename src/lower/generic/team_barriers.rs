@@ -49,15 +49,7 @@ pub(super) fn place(tree: &CTree, text: &str, parts: &mut NestedParts) {
             continue;
         }
         let f = &forks[(*id - 1) as usize];
-        let body_end = node_at(tree, f.stmt)
-            .map(|s| {
-                if s.kind() == "compound_statement" {
-                    s.end_byte() - 1
-                } else {
-                    s.end_byte()
-                }
-            })
-            .unwrap_or(f.stmt.end);
+        let body_end = body_end(tree, f.stmt);
         let rest = text.get(w.stmt.end.min(body_end)..body_end).unwrap_or("");
         if rest.trim().is_empty() {
             w.barrier_after = false;
@@ -72,15 +64,7 @@ pub(super) fn place(tree: &CTree, text: &str, parts: &mut NestedParts) {
             continue;
         }
         let f = &mut forks[(*id - 1) as usize];
-        let body_end = node_at(tree, f.stmt)
-            .map(|s| {
-                if s.kind() == "compound_statement" {
-                    s.end_byte() - 1
-                } else {
-                    s.end_byte()
-                }
-            })
-            .unwrap_or(f.stmt.end);
+        let body_end = body_end(tree, f.stmt);
         let rest = text.get(w.stmt.end.min(body_end)..body_end).unwrap_or("");
         // A statement of the region's block itself (not of a loop or `if`
         // in it, which may run it several times or not at all).
@@ -101,6 +85,20 @@ pub(super) fn place(tree: &CTree, text: &str, parts: &mut NestedParts) {
 
 /// The reductions write their variables (a kernel parameter cannot hold
 /// them for the team).
+/// Where the statement `stmt` of a fork ends its body: before the closing
+/// brace of a compound statement.
+fn body_end(tree: &CTree, stmt: Span) -> usize {
+    node_at(tree, stmt)
+        .map(|s| {
+            if s.kind() == "compound_statement" {
+                s.end_byte() - 1
+            } else {
+                s.end_byte()
+            }
+        })
+        .unwrap_or(stmt.end)
+}
+
 pub(super) fn reductions_write(parts: &NestedParts, written: &mut BTreeSet<String>) {
     let NestedParts {
         forks, inner_loops, ..
