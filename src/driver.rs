@@ -580,6 +580,9 @@ fn lower_all(
                     .with_label("not lowered yet")
                     .with_note("lowered so far: omp target teams distribute parallel for [simd], target parallel for [simd], target teams distribute, target / target teams / target parallel with nested constructs, target data, target enter/exit data, target update, declare target; acc parallel loop, kernels loop, serial loop, parallel / serial with nested loops, data, enter/exit data, update, declare, routine"),
             ),
+            Kind::Data(DataKind::Runtime) => {
+                data.extend(crate::lower::acc_runtime::build(file, at, diags));
+            }
             Kind::Data(kind) => {
                 if let Some(op) = build_data(file, &a.tree, at, kind, diags) {
                     data.push(op);

@@ -327,21 +327,6 @@ inline void p2c_acc_shutdown(int dev)
     p2c_check(cudaDeviceSynchronize(), "acc_shutdown", "cudaDeviceSynchronize");
 }
 
-/* acc_init_device / acc_shutdown_device (OpenACC 3.2): one device, number 0. */
-inline void p2c_acc_init_device(int num, int dev)
-{
-    if (num != 0 && dev != acc_device_host)
-        p2c_fail("acc_init_device", "only device 0 is supported", NULL);
-    p2c_acc_init(dev);
-}
-
-inline void p2c_acc_shutdown_device(int num, int dev)
-{
-    if (num != 0 && dev != acc_device_host)
-        p2c_fail("acc_shutdown_device", "only device 0 is supported", NULL);
-    p2c_acc_shutdown(dev);
-}
-
 /* acc_get_property / acc_get_property_string (OpenACC 2.6), with libgomp's
  * property values: the device's memory and free memory from CUDA, its name,
  * vendor and driver as strings; 0 / NULL for a device that is not there. */
@@ -389,6 +374,47 @@ inline const char *p2c_acc_get_property_string(int num, int dev, int prop)
         return driver;
     }
     return NULL;
+}
+
+/* acc init / acc shutdown with a device number (acc_init_device,
+ * acc_shutdown_device). The host needs no initialisation; the GPU is device
+ * 0 of acc_device_nvidia (and of acc_device_default when there is a GPU).
+ * num < 0: the current device. */
+inline int p2c_acc_device_is_gpu(int num, int dev, const char *where)
+{
+    int gpus = p2c_omp_get_num_devices();
+    int gpu = dev == acc_device_nvidia || dev == acc_device_not_host ||
+              (dev == acc_device_default && gpus > 0);
+    int count = gpu ? gpus : 1;
+    if (gpu && gpus == 0)
+        p2c_fail(where, "no NVIDIA device is available", NULL);
+    if (num >= count)
+        p2c_fail(where, "the device number is not that of an available device", NULL);
+    return gpu;
+}
+
+inline void p2c_acc_init_device(int num, int dev, const char *where)
+{
+    if (p2c_acc_device_is_gpu(num, dev, where))
+        p2c_check(cudaFree(0), where, "CUDA initialisation");
+}
+
+inline void p2c_acc_shutdown_device(int num, int dev, const char *where)
+{
+    if (p2c_acc_device_is_gpu(num, dev, where))
+        p2c_check(cudaDeviceSynchronize(), where, "cudaDeviceSynchronize");
+}
+
+/* acc set device_type(t) / device_num(n): one GPU, so selecting it (or the
+ * default type) keeps the current device; an unavailable one is an error. */
+inline void p2c_acc_set_device_type_at(int dev, const char *where)
+{
+    (void)p2c_acc_device_is_gpu(-1, dev, where);
+}
+
+inline void p2c_acc_set_device_num_at(int num, int dev, const char *where)
+{
+    (void)p2c_acc_device_is_gpu(num, dev, where);
 }
 
 /* Data routines: dynamic references, as enter/exit data. */
@@ -623,6 +649,13 @@ inline void p2c_acc_set_default_async(int queue)
     p2c_acc_default_async_var = queue;
 }
 
+/* `acc set default_async(q)` together with other `set` clauses. */
+inline void p2c_acc_set_default_async_at(int queue, const char *where)
+{
+    (void)where;
+    p2c_acc_set_default_async(queue);
+}
+
 inline void p2c_acc_copyin_async(const void *h, size_t bytes, int async)
 {
     (void)async;
@@ -720,11 +753,11 @@ inline void p2c_acc_memcpy_from_device_async(void *h, const void *d, size_t byte
 #define acc_get_property p2c_acc_get_property
 #define acc_get_property_string p2c_acc_get_property_string
 #define acc_init p2c_acc_init
-#define acc_init_device p2c_acc_init_device
-#define acc_shutdown_device p2c_acc_shutdown_device
 #define acc_memcpy_device p2c_acc_memcpy_device
 #define acc_memcpy_d2d p2c_acc_memcpy_d2d
 #define acc_shutdown p2c_acc_shutdown
+#define acc_init_device(num, dev) p2c_acc_init_device((num), (dev), "acc_init_device")
+#define acc_shutdown_device(num, dev) p2c_acc_shutdown_device((num), (dev), "acc_shutdown_device")
 #define acc_copyin p2c_acc_copyin
 #define acc_present_or_copyin p2c_acc_copyin
 #define acc_pcopyin p2c_acc_copyin

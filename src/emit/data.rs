@@ -71,6 +71,14 @@ fn no_table_text(op: &DataOp) -> Option<DataText> {
             close: None,
         });
     }
+    if op.kind == DataKind::Runtime && op.calls.is_empty() {
+        let mut o = format!("{{ /* pragma2cuda: `{}` */", op.pragma_text);
+        for n in &op.notes {
+            let _ = write!(o, "\n    /* {} */", n.replace("*/", "* /"));
+        }
+        o.push_str("\n}");
+        return Some(DataText { open: o, close: None });
+    }
     None
 }
 
@@ -110,8 +118,9 @@ pub fn emit_data(op: &DataOp, file_name: &str, namer: &mut Namer) -> DataText {
         _ => "",
     };
     let _ = writeln!(o, "{{ /* pragma2cuda: `{}`{what} */", op.pragma_text);
-    // Nothing mapped (only `deviceptr` items): no place is needed.
-    if !op.items.is_empty() || op.device.is_some() {
+    // Nothing mapped and no runtime call (only `deviceptr` items): no place
+    // is needed.
+    if !op.items.is_empty() || op.device.is_some() || !op.calls.is_empty() {
         let _ = writeln!(
             o,
             "{ind}const char *{w} = \"{}:{}\";",
@@ -203,6 +212,10 @@ pub fn emit_data(op: &DataOp, file_name: &str, namer: &mut Namer) -> DataText {
                         }
                     ),
                 };
+            }
+            for call in &op.calls {
+                let head = call.strip_suffix(')').unwrap_or(call);
+                let _ = writeln!(o, "{inner}{head}, {w});");
             }
             if cond.is_some() {
                 let _ = writeln!(o, "{ind}}}");

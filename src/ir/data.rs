@@ -20,6 +20,8 @@ pub enum DataKind {
     Wait,
     /// `acc set default_async(n)` (its only clauses `default_async`, `if`).
     SetDefaultAsync,
+    /// `acc init`, `acc shutdown`, `acc set`: runtime routine calls.
+    Runtime,
 }
 
 impl DataKind {
@@ -32,6 +34,7 @@ impl DataKind {
             DataKind::DeclareScope => "declare (mapped until the function returns)",
             DataKind::Wait => "wait (every operation is synchronous: nothing to wait for)",
             DataKind::SetDefaultAsync => "set default_async (the queue async without argument names)",
+            DataKind::Runtime => "runtime routine calls in place of the pragma",
         }
     }
 }
@@ -96,6 +99,9 @@ pub struct DataOp {
     /// OpenACC `deviceptr` items: pointers holding device addresses in the
     /// code the construct covers (nothing is mapped).
     pub device_ptrs: Vec<String>,
+    /// `Runtime`: the routine calls, in order, under `if_cond`; the emitter
+    /// adds a last argument, the place (`file:line`) for runtime messages.
+    pub calls: Vec<String>,
 }
 
 impl DataOp {

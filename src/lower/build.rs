@@ -77,6 +77,7 @@ pub fn classify(d: &Directive, in_function: bool) -> Kind {
             }
             "declare" if in_function => Kind::Data(DataKind::DeclareScope),
             "declare" | "routine" => Kind::Declare,
+            "init" | "shutdown" | "set" => Kind::Data(DataKind::Runtime),
             _ => Kind::NotSupported,
         },
     }
@@ -131,6 +132,27 @@ fn lowered_clause(model: Model, name: &str) -> bool {
                 | "auto"
                 | "independent"
         ),
+    }
+}
+
+/// Clauses of the `loop` and `simd` forms that the lowering meets as it
+/// stands: `bind` naming the binding the construct has, `order(concurrent)`
+/// (iterations already run concurrently, each always on the same thread),
+/// and on `target simd` (one thread, in order) `simdlen`, `safelen` and
+/// `nontemporal`.
+fn loop_form_clause(d: &Directive, c: &crate::directives::Clause) -> bool {
+    if d.model != Model::Omp {
+        return false;
+    }
+    match c.name.as_str() {
+        "bind" => matches!(
+            (d.name.as_str(), c.keyword()),
+            ("target teams loop", Some("teams")) | ("target parallel loop", Some("parallel"))
+        ),
+        // The parser accepts no other kind than `concurrent`.
+        "order" => super::shape::omp_schedule(&d.name).is_some(),
+        "simdlen" | "safelen" | "nontemporal" => d.name == "target simd",
+        _ => false,
     }
 }
 
@@ -264,7 +286,7 @@ fn refuse_unlowered_clauses(d: &Directive, diags: &mut Vec<Diagnostic>) {
             // valid/copyin_on_device.rs reports it (E0451).
             continue;
         }
-        if !lowered_clause(d.model, &c.name) {
+        if !lowered_clause(d.model, &c.name) && !loop_form_clause(d, c) {
             diags.push(
                 Diagnostic::new(
                     codes::NOT_SUPPORTED,

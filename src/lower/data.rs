@@ -336,6 +336,7 @@ pub fn build_data(
         refs,
         notes: c.notes,
         device_ptrs: c.device_ptrs,
+        calls: vec![],
     })
 }
 

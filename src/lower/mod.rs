@@ -8,6 +8,7 @@
 
 pub mod acc_auto;
 pub mod asynchrony;
+pub mod acc_runtime;
 pub mod atomic;
 pub mod build;
 pub mod closely_nested;

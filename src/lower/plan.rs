@@ -44,7 +44,12 @@ fn render_data(file: &SourceFile, data: &[DataOp], declare: &DeclarePlan, o: &mu
             );
         }
         if let Some(cond) = &op.if_cond {
-            let _ = writeln!(o, "  if:        {cond} (else nothing is mapped)");
+            let what = if op.kind == DataKind::Runtime {
+                "nothing is done"
+            } else {
+                "nothing is mapped"
+            };
+            let _ = writeln!(o, "  if:        {cond} (else {what})");
         }
         if let Some(dev) = &op.device {
             let _ = writeln!(
@@ -91,6 +96,9 @@ fn render_data(file: &SourceFile, data: &[DataOp], declare: &DeclarePlan, o: &mu
                 range(&it.range),
                 it.clause
             );
+        }
+        for c in &op.calls {
+            let _ = writeln!(o, "  call:      {c}");
         }
         for n in &op.notes {
             let _ = writeln!(o, "  note:      {n}");

@@ -24,6 +24,13 @@ pub(super) fn omp_schedule(name: &str) -> Option<Schedule> {
         }
         "target parallel for" | "target parallel for simd" => Some(Schedule::BlockStride),
         "target teams distribute" => Some(Schedule::BlockOnly),
+        // `loop` bound to the teams (the distribute parallel for form) and
+        // to the parallel region (the for form): OpenMP 5.2, 11.7.
+        "target teams loop" => Some(Schedule::GridStride),
+        "target parallel loop" => Some(Schedule::BlockStride),
+        // One thread runs the simd loop in order (a SIMD width of 1 meets
+        // every `safelen` and `simdlen`).
+        "target simd" => Some(Schedule::Sequential),
         _ => None,
     }
 }
@@ -54,7 +61,7 @@ pub(super) fn omp(d: &Directive) -> Option<Shape> {
         Schedule::BlockOnly => vec![Level::Gang],
         Schedule::Sequential => vec![],
     };
-    if d.name.ends_with(" simd") {
+    if d.name.ends_with(" simd") && schedule != Schedule::Sequential {
         levels.push(Level::Vector);
     }
     let threads = omp_threads(d);
@@ -62,6 +69,7 @@ pub(super) fn omp(d: &Directive) -> Option<Shape> {
     let (blocks, threads_x) = match schedule {
         Schedule::GridStride => (teams(), threads),
         Schedule::BlockStride => (Size::Fixed(1), threads),
+        Schedule::Sequential => (Size::Fixed(1), Size::Fixed(1)),
         _ => (teams(), Size::Fixed(1)),
     };
     Some(Shape {
