@@ -449,7 +449,8 @@ fn lower_all(
             let kernel = kernel_name(file, at, namer);
             let (whole, nested) = nested_in(a, at);
             generic_claimed.push(whole);
-            let (nested, atomics) = take_atomics(file, &a.tree, nested, default_order.as_deref(), diags);
+            let (nested, atomics) =
+                take_atomics(file, &a.tree, nested, default_order.as_deref(), diags);
             let env = data_env(at, &data, &declare, unstructured);
             // Stacked on one statement, or closely nested in the braced
             // block (then the region is widened back to the block): the
@@ -520,7 +521,8 @@ fn lower_all(
                 if let Some(stmt) = at.stmt {
                     claimed.push((Span::new(d.span.start, stmt.end), stmt));
                 }
-                let (nested, atomics) = take_atomics(file, &a.tree, nested, default_order.as_deref(), diags);
+                let (nested, atomics) =
+                    take_atomics(file, &a.tree, nested, default_order.as_deref(), diags);
                 let in_order: Vec<(Span, String)> = if split.is_none() {
                     nested
                         .iter()

@@ -75,8 +75,8 @@ fn the_view_matches_the_whole_translation() {
             ..Options::default()
         },
     )
-        .output
-        .expect("translates");
+    .output
+    .expect("translates");
     let (view, _) = lower_region_at(&f, TWO_REGIONS.find("a[i] += 1").unwrap());
     let cuda = view.expect("a region").cuda;
     let kernel_end = cuda.find("\n}\n").expect("kernel text") + 3;
@@ -122,12 +122,14 @@ fn every_fixture_region_view_is_in_the_whole_translation() {
         let text = std::fs::read_to_string(p).expect("fixture");
         let f = SourceFile::new(p.display().to_string(), text.clone());
         let Some(whole) = translate(
-        &f,
-        &Options {
-            line_directives: false,
-            ..Options::default()
-        },
-    ).output else {
+            &f,
+            &Options {
+                line_directives: false,
+                ..Options::default()
+            },
+        )
+        .output
+        else {
             continue;
         };
         let out: Vec<&str> = whole.lines().map(str::trim_start).collect();

@@ -35,7 +35,12 @@ fn run(args: &[&str], cwd: &Path, stdin: &[u8]) -> Output {
         .expect("spawn pragma2cuda");
     let _ = child.stdin.take().unwrap().write_all(stdin);
     let o = child.wait_with_output().unwrap();
-    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
     o
 }
 
@@ -81,16 +86,25 @@ fn copied_lines_name_the_input_and_generated_lines_the_output() {
     assert_eq!(place_of(&out, "int main(void)", "k.cu"), own("k.c", 2));
     assert_eq!(place_of(&out, "int n = 100;", "k.cu"), own("k.c", 3));
     // Generated code: its own line in the output.
-    let launch = out.lines().position(|l| l.contains("P2C_LAUNCH(main_L5")).unwrap();
+    let launch = out
+        .lines()
+        .position(|l| l.contains("P2C_LAUNCH(main_L5"))
+        .unwrap();
     assert_eq!(presumed(&out, launch, "k.cu"), own("k.cu", launch + 1));
-    let kernel = out.lines().position(|l| l.contains("__global__ void main_L5")).unwrap();
+    let kernel = out
+        .lines()
+        .position(|l| l.contains("__global__ void main_L5"))
+        .unwrap();
     assert_eq!(presumed(&out, kernel, "k.cu"), own("k.cu", kernel + 1));
 
     // Standard input and output.
     let o = run(&["-"], d.path(), BAD.as_bytes());
     let out = String::from_utf8(o.stdout).unwrap();
     assert_eq!(place_of(&out, "bogus_in_kernel", "x"), own("<stdin>", 8));
-    let launch = out.lines().position(|l| l.contains("P2C_LAUNCH(main_L5")).unwrap();
+    let launch = out
+        .lines()
+        .position(|l| l.contains("P2C_LAUNCH(main_L5"))
+        .unwrap();
     assert_eq!(presumed(&out, launch, "x"), own("<stdout>", launch + 1));
 
     // Off.
@@ -107,7 +121,11 @@ fn preprocessed_lines_name_their_headers() {
         "/* h */\nstatic float twice(float v)\n{\n    return 2 * v + bogus_in_header;\n}\n",
     )
     .unwrap();
-    std::fs::write(d.path().join("k.c"), BAD.replace("<stdio.h>\n", "<stdio.h>\n#include \"h.h\"\n")).unwrap();
+    std::fs::write(
+        d.path().join("k.c"),
+        BAD.replace("<stdio.h>\n", "<stdio.h>\n#include \"h.h\"\n"),
+    )
+    .unwrap();
     run(&["--preprocess", "k.c", "-o", "k.cu"], d.path(), b"");
     let out = std::fs::read_to_string(d.path().join("k.cu")).unwrap();
     let (file, line) = place_of(&out, "bogus_in_header", "k.cu");
@@ -132,8 +150,14 @@ fn compilers_report_errors_at_the_c_file() {
             .expect("run nvcc");
         let e = String::from_utf8_lossy(&o.stderr);
         assert!(!o.status.success());
-        assert!(e.contains("k.c(8): error") && e.contains("bogus_in_kernel"), "{e}");
-        assert!(e.contains("k.c(10): error") && e.contains("bogus_in_host"), "{e}");
+        assert!(
+            e.contains("k.c(8): error") && e.contains("bogus_in_kernel"),
+            "{e}"
+        );
+        assert!(
+            e.contains("k.c(10): error") && e.contains("bogus_in_host"),
+            "{e}"
+        );
         ran = true;
     }
     let clang = std::env::var_os("P2C_CLANG").filter(|v| !v.is_empty());
@@ -151,7 +175,10 @@ fn compilers_report_errors_at_the_c_file() {
                 .expect("run clang");
             let e = String::from_utf8_lossy(&o.stderr);
             assert!(!o.status.success());
-            assert!(e.contains("k.c:8:") && e.contains("bogus_in_kernel"), "{side}: {e}");
+            assert!(
+                e.contains("k.c:8:") && e.contains("bogus_in_kernel"),
+                "{side}: {e}"
+            );
         }
         ran = true;
     }

@@ -77,7 +77,10 @@ fn no_table_text(op: &DataOp) -> Option<DataText> {
             let _ = write!(o, "\n    /* {} */", n.replace("*/", "* /"));
         }
         o.push_str("\n}");
-        return Some(DataText { open: o, close: None });
+        return Some(DataText {
+            open: o,
+            close: None,
+        });
     }
     None
 }
@@ -111,7 +114,10 @@ pub fn emit_data(op: &DataOp, file_name: &str, namer: &mut Namer) -> DataText {
     let w = namer.fresh("p2c_where");
     let mut o = String::new();
     if let Some(t) = &op.task_wait {
-        let _ = writeln!(o, "{t} /* depend: the tasks this construct depends on complete first */");
+        let _ = writeln!(
+            o,
+            "{t} /* depend: the tasks this construct depends on complete first */"
+        );
     }
     let what = match op.kind {
         DataKind::Region => ": the data below is mapped until the end of the statement",

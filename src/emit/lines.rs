@@ -282,7 +282,10 @@ mod tests {
         let text = "for (;;) {\n  x = 1;\n}\n";
         let f = SourceFile::new("in.c", text);
         // Generated indentation, then the body copied from mid-line.
-        let m = marked(&f, &[(None, "k() {\n    "), (Some(9), &text[9..]), (None, "}\n")]);
+        let m = marked(
+            &f,
+            &[(None, "k() {\n    "), (Some(9), &text[9..]), (None, "}\n")],
+        );
         assert_eq!(
             resolve(&m, &f, "o.cu"),
             "k() {\n#line 1 \"in.c\"\n    {\n  x = 1;\n}\n#line 7 \"o.cu\"\n}\n"
@@ -316,7 +319,11 @@ mod tests {
         );
         let m = marked(
             &f,
-            &[(None, "#if B\n"), (Some(6), "int a;\n"), (None, "#endif\nx;\n")],
+            &[
+                (None, "#if B\n"),
+                (Some(6), "int a;\n"),
+                (None, "#endif\nx;\n"),
+            ],
         );
         // `#line 2` is not read when B is false: `x;` is placed again.
         assert_eq!(

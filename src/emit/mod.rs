@@ -102,7 +102,12 @@ pub fn emit_file(
     edits.extend(decl_edits.into_iter().filter(|e| !inside_region(e)));
     check_device_fns(file, regions, data, declare, &edits, diags);
     let mut out = file_head(file, regions, declare, prelude);
-    out.push_str(&apply_with(&file.text, Span::new(0, file.text.len()), &edits, marks));
+    out.push_str(&apply_with(
+        &file.text,
+        Span::new(0, file.text.len()),
+        &edits,
+        marks,
+    ));
     if !out.ends_with('\n') {
         out.push('\n');
     }

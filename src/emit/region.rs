@@ -848,7 +848,10 @@ pub(crate) fn reindent(body: &str, indent: &str) -> String {
 fn host_text(r: &Region, fallback: &str, file_name: &str, n: &Names) -> String {
     let mut h = String::new();
     if let Some(t) = &r.task_wait {
-        let _ = writeln!(h, "{t} /* depend: the tasks this construct depends on complete first */");
+        let _ = writeln!(
+            h,
+            "{t} /* depend: the tasks this construct depends on complete first */"
+        );
     }
     let w = &n.where_;
     let _ = writeln!(

@@ -33,7 +33,9 @@ impl DataKind {
             DataKind::Update => "update (copies between present data and the host)",
             DataKind::DeclareScope => "declare (mapped until the function returns)",
             DataKind::Wait => "wait (every operation is synchronous: nothing to wait for)",
-            DataKind::SetDefaultAsync => "set default_async (the queue async without argument names)",
+            DataKind::SetDefaultAsync => {
+                "set default_async (the queue async without argument names)"
+            }
             DataKind::Runtime => "runtime routine calls in place of the pragma",
         }
     }

@@ -42,7 +42,10 @@ fn dev_type(name: &str) -> DevType {
 fn listed_types(d: &Directive) -> Option<Vec<String>> {
     let c = d.clause("device_type").or_else(|| d.clause("dtype"))?;
     let names: Vec<String> = match &c.args {
-        ClauseArgs::Args(args) => args.iter().map(|a| a.value.text.trim().to_string()).collect(),
+        ClauseArgs::Args(args) => args
+            .iter()
+            .map(|a| a.value.text.trim().to_string())
+            .collect(),
         ClauseArgs::Expr { expr, .. } => vec![expr.text.trim().to_string()],
         ClauseArgs::Keyword(w) => vec![w.text.clone()],
         _ => vec![],
@@ -63,7 +66,13 @@ fn refuse(d: &Directive, span: crate::source::Span, what: &str, diags: &mut Vec<
 
 /// The calls and notes of `init` / `shutdown` (`routine` is the runtime's
 /// `p2c_acc_init_device` or `p2c_acc_shutdown_device`).
-fn per_type(d: &Directive, routine: &str, num: &str, calls: &mut Vec<String>, notes: &mut Vec<String>) {
+fn per_type(
+    d: &Directive,
+    routine: &str,
+    num: &str,
+    calls: &mut Vec<String>,
+    notes: &mut Vec<String>,
+) {
     let names = listed_types(d).unwrap_or_else(|| vec!["default".into()]);
     let names: Vec<String> = if names.iter().any(|n| n == "*") {
         vec!["nvidia".into(), "host".into()]
@@ -97,12 +106,22 @@ fn set_calls(
     if let Some(names) = listed_types(d) {
         let c = d.clause("device_type").or_else(|| d.clause("dtype"))?;
         if names.len() != 1 {
-            refuse(d, c.span, "a `device_type` clause with other than one device type", diags);
+            refuse(
+                d,
+                c.span,
+                "a `device_type` clause with other than one device type",
+                diags,
+            );
             return None;
         }
         match dev_type(&names[0]) {
             DevType::Known("acc_device_host") => {
-                refuse(d, c.span, "`device_type(host)` (compute constructs run on the GPU)", diags);
+                refuse(
+                    d,
+                    c.span,
+                    "`device_type(host)` (compute constructs run on the GPU)",
+                    diags,
+                );
                 return None;
             }
             DevType::Known(k) => {
@@ -138,7 +157,10 @@ pub fn build(file: &SourceFile, at: &Attached, diags: &mut Vec<Diagnostic>) -> O
             Diagnostic::new(
                 codes::BAD_NESTING,
                 d.name_span,
-                format!("`acc {}` is executable: it must be inside a function", d.name),
+                format!(
+                    "`acc {}` is executable: it must be inside a function",
+                    d.name
+                ),
             )
             .with_label("at file scope"),
         );
@@ -151,8 +173,20 @@ pub fn build(file: &SourceFile, at: &Attached, diags: &mut Vec<Diagnostic>) -> O
     let mut calls = Vec::new();
     let mut notes = Vec::new();
     match d.name.as_str() {
-        "init" => per_type(d, "p2c_acc_init_device", num.as_deref().unwrap_or("-1"), &mut calls, &mut notes),
-        "shutdown" => per_type(d, "p2c_acc_shutdown_device", num.as_deref().unwrap_or("-1"), &mut calls, &mut notes),
+        "init" => per_type(
+            d,
+            "p2c_acc_init_device",
+            num.as_deref().unwrap_or("-1"),
+            &mut calls,
+            &mut notes,
+        ),
+        "shutdown" => per_type(
+            d,
+            "p2c_acc_shutdown_device",
+            num.as_deref().unwrap_or("-1"),
+            &mut calls,
+            &mut notes,
+        ),
         _ => set_calls(d, num.as_deref(), &mut calls, &mut notes, diags)?,
     }
     Some(DataOp {
@@ -165,7 +199,10 @@ pub fn build(file: &SourceFile, at: &Attached, diags: &mut Vec<Diagnostic>) -> O
         function: function.0.clone(),
         line: file.line_of(d.span.start),
         items: vec![],
-        if_cond: d.clause("if").and_then(|c| c.expr()).map(|e| e.text.clone()),
+        if_cond: d
+            .clause("if")
+            .and_then(|c| c.expr())
+            .map(|e| e.text.clone()),
         device: None,
         task_wait: None,
         default_async: None,

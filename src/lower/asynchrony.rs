@@ -60,13 +60,22 @@ fn call_like(expr: &str) -> bool {
 fn arg_exprs(args: &ClauseArgs) -> Vec<(String, Span)> {
     match args {
         ClauseArgs::Expr { expr, .. } => vec![(expr.text.clone(), expr.span)],
-        ClauseArgs::Args(v) => v.iter().map(|a| (a.value.text.clone(), a.value.span)).collect(),
+        ClauseArgs::Args(v) => v
+            .iter()
+            .map(|a| (a.value.text.clone(), a.value.span))
+            .collect(),
         ClauseArgs::List { items, .. } => items
             .iter()
             .map(|i| {
-                let parts = i.sections.iter().flat_map(|s| [&s.lower, &s.length, &s.stride]);
+                let parts = i
+                    .sections
+                    .iter()
+                    .flat_map(|s| [&s.lower, &s.length, &s.stride]);
                 let subscripts: Vec<&str> = parts.flatten().map(|e| e.text.as_str()).collect();
-                (format!("{}{} {}", i.name, i.path, subscripts.join(" ")), i.span)
+                (
+                    format!("{}{} {}", i.name, i.path, subscripts.join(" ")),
+                    i.span,
+                )
             })
             .collect(),
         ClauseArgs::None | ClauseArgs::Keyword(_) => vec![],
@@ -115,14 +124,27 @@ mod tests {
 
     #[test]
     fn plain_expressions_have_no_side_effect() {
-        for e in ["1", "q", "q + 1", "a[i]", "(int)x", "x == 2", "x <= y", "x != 0", "acc_async_noval", "(q)"] {
+        for e in [
+            "1",
+            "q",
+            "q + 1",
+            "a[i]",
+            "(int)x",
+            "x == 2",
+            "x <= y",
+            "x != 0",
+            "acc_async_noval",
+            "(q)",
+        ] {
             assert!(!se(e), "{e}");
         }
     }
 
     #[test]
     fn calls_and_assignments_may() {
-        for e in ["f()", "q++", "--q", "q = 2", "q += 1", "q <<= 1", "g(1) + 2", "a[i](3)"] {
+        for e in [
+            "f()", "q++", "--q", "q = 2", "q += 1", "q <<= 1", "g(1) + 2", "a[i](3)",
+        ] {
             assert!(se(e), "{e}");
         }
     }
@@ -155,7 +177,10 @@ pub fn omp_task_wait(d: &Directive, text: &str, diags: &mut Vec<Diagnostic>) -> 
         return None;
     }
     let pragma = format!("omp taskwait {}", parts.join(" "));
-    Some(format!("_Pragma(\"{}\")", pragma.replace('\\', "\\\\").replace('"', "\\\"")))
+    Some(format!(
+        "_Pragma(\"{}\")",
+        pragma.replace('\\', "\\\\").replace('"', "\\\"")
+    ))
 }
 
 /// One `depend` clause as a clause of `taskwait`, or why it is refused.

@@ -208,8 +208,8 @@ pub fn lower(
     let mut form = "update";
     // `omp requires atomic_default_mem_order(...)` orders the OpenMP
     // atomics that name no order; an explicit clause overrides it.
-    let mut fence = d.model == crate::directives::Model::Omp
-        && default_order.is_some_and(|o| o != "relaxed");
+    let mut fence =
+        d.model == crate::directives::Model::Omp && default_order.is_some_and(|o| o != "relaxed");
     for c in &d.clauses {
         match c.name.as_str() {
             "read" | "write" | "update" | "capture" => form = leak(&c.name),
@@ -513,7 +513,11 @@ mod tests {
     fn requires_sets_the_default_memory_order() {
         let d = "#pragma omp requires atomic_default_mem_order(seq_cst)\nint x, v, a[4];";
         let o = lower(d, "#pragma omp atomic\n x++;").unwrap();
-        assert!(line_of(&o).starts_with("__threadfence();"), "{}", line_of(&o));
+        assert!(
+            line_of(&o).starts_with("__threadfence();"),
+            "{}",
+            line_of(&o)
+        );
         let o = lower(d, "#pragma omp atomic relaxed\n x++;").unwrap();
         assert!(!line_of(&o).contains("__threadfence"), "{}", line_of(&o));
         let d = "#pragma omp requires atomic_default_mem_order(relaxed)\nint x, v, a[4];";

@@ -70,8 +70,11 @@ pub fn classify(d: &Directive, in_function: bool) -> Kind {
             "exit data" => Kind::Data(DataKind::Exit),
             "update" => Kind::Data(DataKind::Update),
             "wait" => Kind::Data(DataKind::Wait),
-            "set" if d.clause("default_async").is_some()
-                && d.clauses.iter().all(|c| matches!(c.name.as_str(), "default_async" | "if")) =>
+            "set"
+                if d.clause("default_async").is_some()
+                    && d.clauses
+                        .iter()
+                        .all(|c| matches!(c.name.as_str(), "default_async" | "if")) =>
             {
                 Kind::Data(DataKind::SetDefaultAsync)
             }

@@ -7,8 +7,8 @@
 //! the emitter makes no decision of its own beyond spelling.
 
 pub mod acc_auto;
-pub mod asynchrony;
 pub mod acc_runtime;
+pub mod asynchrony;
 pub mod atomic;
 pub mod build;
 pub mod closely_nested;

@@ -27,7 +27,10 @@ pub fn is_requires(d: &Directive) -> bool {
 pub fn check(d: &Directive, diags: &mut Vec<Diagnostic>) -> bool {
     let mut ok = true;
     for c in &d.clauses {
-        if matches!(c.name.as_str(), "atomic_default_mem_order" | "dynamic_allocators") {
+        if matches!(
+            c.name.as_str(),
+            "atomic_default_mem_order" | "dynamic_allocators"
+        ) {
             continue;
         }
         ok = false;
@@ -69,7 +72,10 @@ mod tests {
         let mut diags = Vec::new();
         let d = parse("#pragma omp requires atomic_default_mem_order(seq_cst)");
         assert!(check(&d, &mut diags) && diags.is_empty());
-        assert_eq!(default_mem_order(std::iter::once(&d)).as_deref(), Some("seq_cst"));
+        assert_eq!(
+            default_mem_order(std::iter::once(&d)).as_deref(),
+            Some("seq_cst")
+        );
         let d = parse("#pragma omp requires unified_shared_memory");
         assert!(!check(&d, &mut diags));
         assert_eq!(diags.len(), 1);

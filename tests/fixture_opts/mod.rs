@@ -53,8 +53,10 @@ const LINE_DIRECTIVES: &str = "--line-directives";
 #[allow(dead_code)]
 pub fn golden_options(p: &Path, emit: Emit) -> Result<Options, String> {
     let mut o = options(p, emit)?;
-    o.line_directives = fs::read_to_string(p.with_extension("opts"))
-        .is_ok_and(|t| t.lines().any(|l| l.split('#').next().unwrap_or("").trim() == LINE_DIRECTIVES));
+    o.line_directives = fs::read_to_string(p.with_extension("opts")).is_ok_and(|t| {
+        t.lines()
+            .any(|l| l.split('#').next().unwrap_or("").trim() == LINE_DIRECTIVES)
+    });
     // A golden does not depend on where it is written, nor (with `#line`
     // numbering the output's own lines) on the prelude's length: the
     // prelude is included, not embedded, in those goldens.

@@ -596,7 +596,10 @@ mod tests {
         );
         assert!(d.is_empty(), "{d:?}");
         assert!(out.contains("p = (double *)acc_deviceptr(a);"), "{out}");
-        assert!(out.contains("int *q = (int *)omp_target_alloc(8, 0);"), "{out}");
+        assert!(
+            out.contains("int *q = (int *)omp_target_alloc(8, 0);"),
+            "{out}"
+        );
     }
 
     #[test]

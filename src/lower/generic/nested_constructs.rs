@@ -345,7 +345,9 @@ fn in_order_privates(cx: &mut Ctx<'_>, parts: &mut NestedParts, na: &Attached) {
         .filter(|p| !matches!(p.kind, PrivKind::Lastprivate { .. }))
         .collect();
     if !privates.is_empty() {
-        parts.in_order_privates.push(InOrderPrivates { stmt, privates });
+        parts
+            .in_order_privates
+            .push(InOrderPrivates { stmt, privates });
     }
 }
 
