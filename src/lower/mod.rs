@@ -7,6 +7,7 @@
 //! the emitter makes no decision of its own beyond spelling.
 
 pub mod acc_auto;
+pub mod acc_modifiers;
 pub mod acc_runtime;
 pub mod asynchrony;
 pub mod atomic;
