@@ -1308,7 +1308,7 @@ impl<'a> Gen<'a> {
     fn master_prologue(&self, master: &str) -> String {
         let (r, g) = (self.r, self.g);
         let mut prologue = String::new();
-        let master_code = without_comments(&master);
+        let master_code = without_comments(master);
         for (i, v) in r.vars.iter().enumerate() {
             if !r.in_kernel(v) {
                 continue;

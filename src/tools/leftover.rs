@@ -144,11 +144,10 @@ fn is_offload(body: &str) -> bool {
             // code, no region of its own.
             let assume = names
                 .iter()
-                .skip_while(|w| matches!(**w, "begin" | "end"))
-                .next()
+                .find(|w| !matches!(**w, "begin" | "end"))
                 .is_some_and(|w| matches!(*w, "assume" | "assumes"));
             // A metadirective's variants are in its clauses.
-            let meta = names.iter().any(|w| *w == "metadirective");
+            let meta = names.contains(&"metadirective");
             let offload = |w: &str| matches!(w, "target" | "teams" | "distribute");
             if meta {
                 return body
