@@ -118,38 +118,6 @@ pub fn check_arguments(d: &Directive, diags: &mut Vec<Diagnostic>) {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::may_have_side_effect as se;
-
-    #[test]
-    fn plain_expressions_have_no_side_effect() {
-        for e in [
-            "1",
-            "q",
-            "q + 1",
-            "a[i]",
-            "(int)x",
-            "x == 2",
-            "x <= y",
-            "x != 0",
-            "acc_async_noval",
-            "(q)",
-        ] {
-            assert!(!se(e), "{e}");
-        }
-    }
-
-    #[test]
-    fn calls_and_assignments_may() {
-        for e in [
-            "f()", "q++", "--q", "q = 2", "q += 1", "q <<= 1", "g(1) + 2", "a[i](3)",
-        ] {
-            assert!(se(e), "{e}");
-        }
-    }
-}
-
 /// OpenMP `depend` on a target construct run synchronously (#21): before
 /// the construct the encountering task waits for its sibling tasks that
 /// the construct depends on (`taskwait depend`, OpenMP 5.0, with the same
@@ -208,4 +176,36 @@ fn depend_part(c: &crate::directives::Clause, text: &str) -> Result<String, Stri
         list.push(item.to_string());
     }
     Ok(format!("depend({ty}: {})", list.join(", ")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::may_have_side_effect as se;
+
+    #[test]
+    fn plain_expressions_have_no_side_effect() {
+        for e in [
+            "1",
+            "q",
+            "q + 1",
+            "a[i]",
+            "(int)x",
+            "x == 2",
+            "x <= y",
+            "x != 0",
+            "acc_async_noval",
+            "(q)",
+        ] {
+            assert!(!se(e), "{e}");
+        }
+    }
+
+    #[test]
+    fn calls_and_assignments_may() {
+        for e in [
+            "f()", "q++", "--q", "q = 2", "q += 1", "q <<= 1", "g(1) + 2", "a[i](3)",
+        ] {
+            assert!(se(e), "{e}");
+        }
+    }
 }
