@@ -44,36 +44,6 @@ pub(super) fn without_comments_and_strings(text: &str) -> String {
     String::from_utf8_lossy(&out).into_owned()
 }
 
-/// Spellings for files that use C99 complex numbers, placed after the C-to-C++
-/// spellings (see [`uses_complex`]). C++ compilers (g++, clang++, nvcc) accept
-/// `float _Complex` and `__real__`/`__imag__` as extensions, but read an
-/// imaginary constant (`1.0iF`, what glibc's `I` expands to) as a
-/// user-defined literal: [`complex_edits`] rewrites each one as a call of
-/// `p2c_imaginary_f` / `p2c_imaginary_d`, which builds the value part by part
-/// (nvcc has no device conversion from a real to a complex value).
-pub const COMPLEX_COMPAT: &str = r#"/* ---- pragma2cuda C99 complex spellings (emit/cxx.rs) ----
- * An imaginary constant `v i` of the C source is written p2c_imaginary_f(v) (float)
- * or p2c_imaginary_d(v) (double): C++ reads `1.0iF` as a user-defined literal.
- */
-inline namespace p2c_prelude_1 {
-__host__ __device__ inline float _Complex p2c_imaginary_f(float v)
-{
-    float _Complex z;
-    __real__ z = 0.0f;
-    __imag__ z = v;
-    return z;
-}
-__host__ __device__ inline double _Complex p2c_imaginary_d(double v)
-{
-    double _Complex z;
-    __real__ z = 0.0;
-    __imag__ z = v;
-    return z;
-}
-}
-/* ---- end of C99 complex spellings ---- */
-"#;
-
 /// Inserted after `#include <complex.h>`: C++'s <complex.h> is <complex>
 /// (plus glibc's declarations only in GNU modes), so C99's names are
 /// spelled here: `I` through `_Complex_I`, `complex`, and the part accessors
@@ -85,9 +55,9 @@ const COMPLEX_H_AFTER: &str = "\n/* pragma2cuda: C99's <complex.h> names in C++ 
 #undef creall\n#define creall(z) (__real__ (z))\n#undef cimag\n#define cimag(z) (__imag__ (z))\n\
 #undef cimagf\n#define cimagf(z) (__imag__ (z))\n#undef cimagl\n#define cimagl(z) (__imag__ (z))";
 
-/// Whether the file needs [`COMPLEX_COMPAT`]: it spells a complex type,
+/// Whether the file needs the complex spellings (`emit::complex`): it spells a complex type,
 /// includes <complex.h> or writes an imaginary constant.
-pub fn uses_complex(orig: &str) -> bool {
+pub(super) fn uses_complex(orig: &str) -> bool {
     let code = without_comments_and_strings(orig);
     orig.contains("<complex.h>")
         || crate::source::mask::mentions_word(&code, "_Complex")

@@ -31,10 +31,8 @@ pub mod keywords;
 mod linkage;
 mod scope;
 
-pub use complex::{uses_complex, COMPLEX_COMPAT};
 
-use super::edits::Edit;
-use super::namer::Namer;
+use crate::ir::edit::{CxxPlan, Edit, FreshName};
 use crate::diag::Diagnostic;
 use crate::front::CTree;
 use crate::sema::ctype::{declarator, specifiers, specifiers_and_declarators, CType};
@@ -53,11 +51,11 @@ pub fn compat_edits(
     orig: &str,
     offloaded: &[Span],
     kernel_locals: &[Span],
-    namer: &mut Namer,
+    namer: &mut dyn FreshName,
     diags: &mut Vec<Diagnostic>,
-) -> Vec<Edit> {
+) -> CxxPlan {
     let Some(root) = tree.root() else {
-        return Vec::new();
+        return CxxPlan::default();
     };
     let consts = Consts::from_text(orig);
     let mut w = Walk {
@@ -96,7 +94,10 @@ pub fn compat_edits(
     w.finish(root, namer);
     complex::complex_edits(orig, &mut w.edits, &mut w.diags);
     diags.extend(w.diags);
-    w.edits
+    CxxPlan {
+        edits: w.edits,
+        complex: complex::uses_complex(orig),
+    }
 }
 
 /// A file's own `true`, `false` or `bool` (an enumerator, a typedef, a
@@ -537,7 +538,7 @@ impl Walk<'_> {
         }
     }
 
-    fn finish(&mut self, root: Node<'_>, namer: &mut Namer) {
+    fn finish(&mut self, root: Node<'_>, namer: &mut dyn FreshName) {
         let keywords = std::mem::take(&mut self.keywords);
         keywords.finish(root, self.tree, namer, &mut self.edits, &mut self.diags);
         self.functions.finish(&mut self.edits);
@@ -568,11 +569,11 @@ mod tests {
 
     fn edited(src: &str) -> (String, Vec<Diagnostic>) {
         let tree = crate::front::parse_c(src.to_string());
-        let mut namer = Namer::new(src);
+        let mut namer = crate::emit::namer::Namer::new(src);
         let mut diags = Vec::new();
-        let edits = compat_edits(&tree, src, &[], &[], &mut namer, &mut diags);
+        let plan = compat_edits(&tree, src, &[], &[], &mut namer, &mut diags);
         (
-            super::super::edits::apply(src, Span::new(0, src.len()), &edits),
+            crate::ir::edit::apply(src, Span::new(0, src.len()), &plan.edits),
             diags,
         )
     }
