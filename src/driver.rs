@@ -3,13 +3,13 @@
 use crate::diag::{codes, Diagnostic, Diagnostics};
 use crate::directives::{self, Directive};
 use crate::emit::{self, emit_file, namer::Namer};
-use crate::lower::cxx;
 use crate::front::{attach, parse_c, Attached, CTree};
 use crate::ir::data::{DataKind, DataOp};
 use crate::ir::declare::DeclarePlan;
 use crate::ir::reduction::Strategy;
 use crate::ir::Region;
 use crate::lower::build::{self, build_region, Kind};
+use crate::lower::cxx;
 use crate::lower::data::build_data;
 use crate::lower::declare;
 use crate::lower::plan;

@@ -18,10 +18,10 @@ use super::renames::{analyse_renamed, Renames};
 use super::{lower_all, offloaded_spans, scope_cache, Analysis, Options, RegionView};
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::emit::{self, namer::Namer};
-use crate::lower::cxx;
 use crate::ir::declare::DeclarePlan;
 use crate::ir::Region;
 use crate::lower::build::{self, Kind};
+use crate::lower::cxx;
 use crate::lower::{generic, plan, sharing_report};
 use crate::source::{SourceFile, Span};
 

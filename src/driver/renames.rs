@@ -6,8 +6,8 @@
 
 use super::{analyse, lower_all, offloaded_spans, scope_cache, Analysis, Options};
 use crate::diag::Diagnostic;
-use crate::lower::cxx;
 use crate::emit::namer::Namer;
+use crate::lower::cxx;
 use crate::source::{SourceFile, Span};
 
 /// Renames sorted by position, not overlapping: (span in the user's text, new name).

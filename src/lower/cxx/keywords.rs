@@ -13,11 +13,11 @@
 
 use super::Edit;
 use crate::diag::{codes, Diagnostic};
-use crate::ir::edit::FreshName;
-use crate::source::words::CXX_ONLY_KEYWORDS;
 use crate::front::CTree;
+use crate::ir::edit::FreshName;
 use crate::sema::ctype::{declarator, specifiers};
 use crate::sema::symbols;
+use crate::source::words::CXX_ONLY_KEYWORDS;
 use crate::source::Span;
 use std::collections::HashMap;
 use tree_sitter::Node;

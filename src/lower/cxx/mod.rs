@@ -31,10 +31,9 @@ pub mod keywords;
 mod linkage;
 mod scope;
 
-
-use crate::ir::edit::{CxxPlan, Edit, FreshName};
 use crate::diag::Diagnostic;
 use crate::front::CTree;
+use crate::ir::edit::{CxxPlan, Edit, FreshName};
 use crate::sema::ctype::{declarator, specifiers, specifiers_and_declarators, CType};
 use crate::sema::layout::Consts;
 use crate::sema::symbols;
@@ -578,16 +577,29 @@ mod tests {
         )
     }
 
+    /// Asserts that `out` holds each of `parts`.
+    #[track_caller]
+    fn assert_has(out: &str, parts: &[&str]) {
+        for p in parts {
+            assert!(out.contains(p), "no `{p}` in:\n{out}");
+        }
+    }
+
     #[test]
     fn void_pointer_values_are_cast() {
         let (out, d) = edited(
             "void *get(void);\nint f(void *q) { int *p; double *d; p = q; p = get(); d = calloc(2, 8); int *r = q; return *p + *r; }\n",
         );
         assert!(d.is_empty(), "{d:?}");
-        assert!(out.contains("p = (int *)q;"), "{out}");
-        assert!(out.contains("p = (int *)get();"), "{out}");
-        assert!(out.contains("d = (double *)calloc(2, 8);"), "{out}");
-        assert!(out.contains("int *r = (int *)q;"), "{out}");
+        assert_has(
+            &out,
+            &[
+                "p = (int *)q;",
+                "p = (int *)get();",
+                "d = (double *)calloc(2, 8);",
+                "int *r = (int *)q;",
+            ],
+        );
     }
 
     #[test]
@@ -596,10 +608,12 @@ mod tests {
             "int f(double *a) { double *p; p = acc_deviceptr(a); int *q = omp_target_alloc(8, 0); return *q; }\n",
         );
         assert!(d.is_empty(), "{d:?}");
-        assert!(out.contains("p = (double *)acc_deviceptr(a);"), "{out}");
-        assert!(
-            out.contains("int *q = (int *)omp_target_alloc(8, 0);"),
-            "{out}"
+        assert_has(
+            &out,
+            &[
+                "p = (double *)acc_deviceptr(a);",
+                "int *q = (int *)omp_target_alloc(8, 0);",
+            ],
         );
     }
 
@@ -609,12 +623,17 @@ mod tests {
             "enum e { A, B };\nstruct s { int a, b; };\nvoid f(void) { enum e x = 1; x = A; char *c = \"x\"; struct s v = {.b = 1, .a = 2}; int a[3] = {[2] = 1}; }\n",
         );
         assert!(d.is_empty(), "{d:?}");
-        assert!(out.contains("enum e x = (enum e)1;"), "{out}");
-        assert!(out.contains("x = A;"), "{out}");
-        assert!(out.contains("char *c = (char *)\"x\";"), "{out}");
-        assert!(out.contains("struct s v = {.a = 2, .b = 1};"), "{out}");
-        assert!(out.contains("int a[3] = {{}, {}, 1};"), "{out}");
-        assert!(out.contains("operator++"), "{out}");
+        assert_has(
+            &out,
+            &[
+                "enum e x = (enum e)1;",
+                "x = A;",
+                "char *c = (char *)\"x\";",
+                "struct s v = {.a = 2, .b = 1};",
+                "int a[3] = {{}, {}, 1};",
+                "operator++",
+            ],
+        );
     }
 
     #[test]
@@ -623,15 +642,17 @@ mod tests {
             "typedef enum { false, true } logical;\nint x; int x;\nint add();\nint add(a, b) int a; double b; { return a + b; }\nint g(void) { logical ok = true; goto l; int y = 3; l: return y + ok; }\n",
         );
         assert!(d.is_empty(), "{d:?}");
-        assert!(
-            out.contains("typedef enum { false_, true_ } logical;"),
-            "{out}"
+        assert_has(
+            &out,
+            &[
+                "typedef enum { false_, true_ } logical;",
+                "logical ok = true_;",
+                "int x; extern int x;",
+                "int add(int a, double b)",
+                "int add(int a, double b);",
+                "int y; y = 3;",
+            ],
         );
-        assert!(out.contains("logical ok = true_;"), "{out}");
-        assert!(out.contains("int x; extern int x;"), "{out}");
-        assert!(out.contains("int add(int a, double b)"), "{out}");
-        assert!(out.contains("int add(int a, double b);"), "{out}");
-        assert!(out.contains("int y; y = 3;"), "{out}");
     }
 
     #[test]
