@@ -55,15 +55,6 @@ const COMPLEX_H_AFTER: &str = "\n/* pragma2cuda: C99's <complex.h> names in C++ 
 #undef creall\n#define creall(z) (__real__ (z))\n#undef cimag\n#define cimag(z) (__imag__ (z))\n\
 #undef cimagf\n#define cimagf(z) (__imag__ (z))\n#undef cimagl\n#define cimagl(z) (__imag__ (z))";
 
-/// Whether the file needs the complex spellings (`emit::complex`): it spells a complex type,
-/// includes <complex.h> or writes an imaginary constant.
-pub(super) fn uses_complex(orig: &str) -> bool {
-    let code = without_comments_and_strings(orig);
-    orig.contains("<complex.h>")
-        || crate::source::mask::mentions_word(&code, "_Complex")
-        || !imaginary_constants(&code).is_empty()
-}
-
 /// The imaginary constants of `code` (comments and strings blanked): spans
 /// and whether each is a `float` one (an `f`/`F` suffix).
 fn imaginary_constants(code: &str) -> Vec<(Span, String, bool)> {
@@ -122,9 +113,20 @@ fn imaginary_constants(code: &str) -> Vec<(Span, String, bool)> {
 /// is redefined the same way and `complex` means `_Complex` again (C++'s
 /// <complex.h> undefines it). `CMPLX`, `CMPLXF`, `CMPLXL` stay E0501: they
 /// expand to `__builtin_complex`, which C++ compilers do not have.
-pub(super) fn complex_edits(orig: &str, edits: &mut Vec<Edit>, diags: &mut Vec<Diagnostic>) {
+/// Returns whether the file uses complex numbers (it spells a complex
+/// type, includes <complex.h> or writes an imaginary constant): the output
+/// then needs the spellings of `emit::complex`.
+pub(super) fn complex_edits(
+    orig: &str,
+    edits: &mut Vec<Edit>,
+    diags: &mut Vec<Diagnostic>,
+) -> bool {
     let code = without_comments_and_strings(orig);
-    for (span, num, float) in imaginary_constants(&code) {
+    let imaginary = imaginary_constants(&code);
+    let uses = orig.contains("<complex.h>")
+        || crate::source::mask::mentions_word(&code, "_Complex")
+        || !imaginary.is_empty();
+    for (span, num, float) in imaginary {
         let f = if float { "f" } else { "d" };
         edits.push(Edit::replace(span, format!("p2c_imaginary_{f}({num})")));
     }
@@ -167,6 +169,7 @@ pub(super) fn complex_edits(orig: &str, edits: &mut Vec<Edit>, diags: &mut Vec<D
             }
         }
     }
+    uses
 }
 
 #[cfg(test)]

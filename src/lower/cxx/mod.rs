@@ -73,15 +73,20 @@ pub fn compat_edits(
         c11: false,
         inner_vlas: Vec::new(),
         vla_refused: Vec::new(),
+        parents: Vec::new(),
     };
     let mut cursor = root.walk();
     'walk: loop {
-        w.enter(cursor.node());
+        let n = cursor.node();
+        let kind = n.kind();
+        w.enter(n, kind);
+        w.parents.push(kind);
         if cursor.goto_first_child() {
             continue;
         }
         loop {
-            w.leave(cursor.node());
+            let kind = w.parents.pop().unwrap_or_default();
+            w.leave(cursor.node(), kind);
             if cursor.goto_next_sibling() {
                 break;
             }
@@ -91,11 +96,11 @@ pub fn compat_edits(
         }
     }
     w.finish(root, namer);
-    complex::complex_edits(orig, &mut w.edits, &mut w.diags);
+    let complex = complex::complex_edits(orig, &mut w.edits, &mut w.diags);
     diags.extend(w.diags);
     CxxPlan {
         edits: w.edits,
-        complex: complex::uses_complex(orig),
+        complex,
     }
 }
 
@@ -129,21 +134,24 @@ struct Walk<'a> {
     inner_vlas: Vec<(String, Span)>,
     /// The names already refused by `vla_use`.
     vla_refused: Vec<String>,
+    /// The kinds of the nodes from the root down to the one being visited
+    /// (the walk's own stack: `Node::parent` searches from the root).
+    parents: Vec<&'a str>,
 }
 
-impl Walk<'_> {
-    fn enter(&mut self, n: Node<'_>) {
+impl<'a> Walk<'a> {
+    fn enter(&mut self, n: Node<'a>, kind: &'a str) {
         if n.child_count() == 0 {
-            self.token(n);
+            self.token(n, kind);
         }
-        match n.kind() {
+        match kind {
             "translation_unit" => {
                 linkage::c_linkage(n, self.tree, self.orig, &mut self.edits);
                 linkage::repeated_definitions(n, self.tree, &mut self.edits, &mut self.diags);
             }
             "identifier" | "field_identifier" | "type_identifier" => {
                 self.keywords.see(n, self.tree, self.offloaded);
-                if n.kind() == "identifier" && !self.inner_vlas.is_empty() {
+                if kind == "identifier" && !self.inner_vlas.is_empty() {
                     self.vla_use(n);
                 }
             }
@@ -212,8 +220,8 @@ impl Walk<'_> {
         }
     }
 
-    fn leave(&mut self, n: Node<'_>) {
-        match n.kind() {
+    fn leave(&mut self, n: Node<'_>, kind: &str) {
+        match kind {
             "function_definition" => {
                 let name = n
                     .child_by_field_name("declarator")
@@ -254,14 +262,14 @@ impl Walk<'_> {
     }
 
     /// A leaf: C11 keywords, and the file's `true` / `false` / `bool`.
-    fn token(&mut self, n: Node<'_>) {
+    fn token(&mut self, n: Node<'_>, kind: &str) {
         let t = self.tree.text_of(n);
         if c11::C11_KEYWORDS.contains(&t) {
             self.c11 = true;
         }
         if let Some(w) = TRUTH.iter().find(|w| **w == t) {
             if matches!(
-                n.kind(),
+                kind,
                 "identifier" | "type_identifier" | "primitive_type" | "true" | "false"
             ) {
                 self.truth
@@ -281,7 +289,8 @@ impl Walk<'_> {
 
     fn declaration(&mut self, n: Node<'_>) {
         let mut syms = Vec::new();
-        let top = n.parent().is_some_and(|p| p.kind() == "translation_unit");
+        let parent = self.parents.last().copied();
+        let top = parent == Some("translation_unit");
         let storage = if top {
             symbols::Storage::Global
         } else {
@@ -289,7 +298,7 @@ impl Walk<'_> {
         };
         symbols::declared_by(n, self.text, storage, &mut syms);
         for s in &syms {
-            self.vla(s, n);
+            self.vla(s, top);
         }
         for s in syms {
             self.declares_truth(&s.name);
@@ -297,10 +306,7 @@ impl Walk<'_> {
         }
         if top {
             self.functions.prototype(n, self.text, &mut self.scopes);
-        } else if n
-            .parent()
-            .is_some_and(|p| p.kind() != "function_definition")
-        {
+        } else if parent.is_some_and(|p| p != "function_definition") {
             self.functions.local_declaration(n, self.text);
         }
     }
@@ -309,7 +315,7 @@ impl Walk<'_> {
     /// an offloaded region (a kernel's local needs a constant size), and
     /// one with a variable bound other than the outermost that a region
     /// uses (its type would be a kernel parameter's). Refused (E0901).
-    fn vla(&mut self, s: &symbols::Symbol, decl: Node<'_>) {
+    fn vla(&mut self, s: &symbols::Symbol, top: bool) {
         let variable: Vec<usize> =
             s.ty.derivs
                 .iter()
@@ -337,11 +343,7 @@ impl Walk<'_> {
                 .with_label("variable-length array in device code")
                 .with_help("give the array a constant size, or allocate it on the host and map it"),
             );
-        } else if variable.iter().any(|i| *i > 0)
-            && decl
-                .parent()
-                .is_some_and(|p| p.kind() != "translation_unit")
-        {
+        } else if variable.iter().any(|i| *i > 0) && !top {
             self.inner_vlas.push((s.name.clone(), s.span));
         }
     }
