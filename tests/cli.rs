@@ -1243,8 +1243,11 @@ fn plan_json_ptxas_figures() {
         .output()
         .unwrap();
     let text = String::from_utf8_lossy(&c.stderr).into_owned();
+    // `_Z7main_L5...` (external) or `_ZL7main_L5...` (static).
     let entry = text
-        .find("Compiling entry function '_ZL7main_L5")
+        .match_indices("Compiling entry function '_Z")
+        .map(|(i, _)| i)
+        .find(|&i| text[i..].lines().next().unwrap().contains("7main_L5"))
         .unwrap_or_else(|| panic!("{text}"));
     let used = &text[entry..][text[entry..].find("Used ").unwrap() + 5..];
     let regs: u64 = used.split(' ').next().unwrap().parse().unwrap();
