@@ -179,6 +179,7 @@ fn generic_plan(
         stripped,
         in_order_privates,
         barriers,
+        serials,
         construct_red_uses,
     } = parts;
     let Frame { staged, st } = frame;
@@ -196,6 +197,7 @@ fn generic_plan(
         stripped,
         in_order_privates,
         barriers,
+        serials,
         calls: checked.calls,
         staged,
         locals: checked.locals,

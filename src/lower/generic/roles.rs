@@ -15,6 +15,8 @@ pub(super) enum Role {
     InnerLoop,
     Strip(&'static str),
     Barrier,
+    /// `single`, `master`, `masked`, `critical` (`serial.rs`).
+    Serial,
     Unsupported,
 }
 
@@ -27,6 +29,9 @@ pub(super) fn role(d: &Directive, kind: GenKind, in_fork: bool, fork_is_loop: bo
     match d.model {
         Model::Omp => {
             let n = d.name.as_str();
+            if matches!(n, "single" | "master" | "masked" | "critical") {
+                return Role::Serial;
+            }
             if in_fork {
                 match n {
                     "for" | "for simd" | "loop" if !fork_is_loop => Role::InnerLoop,
