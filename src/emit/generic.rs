@@ -794,7 +794,22 @@ impl<'a> Gen<'a> {
             };
             let in_fork = s.in_fork || self.g.kind == GenKind::OmpParallel;
             let s2 = crate::ir::generic::Serial { in_fork, ..s.clone() };
-            let held = namer.fresh("p2c_held");
+            let held = namer.fresh(match s.kind {
+                crate::ir::generic::SerialKind::Sections { .. } => "p2c_section",
+                _ => "p2c_held",
+            });
+            let file = self.file;
+            let quote =
+                |sp: Span| crate::source::pragma_text::pragma_one_line(file.slice(sp));
+            for e in super::serial::section_edits(s, quote) {
+                if e.span.is_empty() {
+                    self.edits.push(e);
+                } else {
+                    let rest = &self.file.text[e.span.end..];
+                    let like = e.span.end + (rest.len() - rest.trim_start().len());
+                    self.replace(e.span, like, e.text);
+                }
+            }
             let (open, close) =
                 super::serial::texts(&s2, &written, &self.n.tid, &self.n.team, filter, &held);
             let rest = &self.file.text[s.pragma.end..];

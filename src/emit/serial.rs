@@ -10,7 +10,9 @@
 //! taking and before releasing order the body's accesses (seed 001's
 //! `ptx_lock` / `ptx_unlock`).
 
+use super::edits::Edit;
 use crate::ir::generic::{Serial, SerialKind};
+use crate::source::Span;
 use std::collections::BTreeSet;
 
 /// The opening text (in place of the pragma, which it quotes) and the
@@ -55,6 +57,10 @@ pub fn texts(
                 " }".to_string(),
             )
         }
+        (SerialKind::Sections { .. }, _) => {
+            let (open, close) = sections(s, written, tid, team, held);
+            (open, close)
+        }
         (SerialKind::Critical { name }, _) => {
             let lock = Serial::lock_name(name);
             (
@@ -67,6 +73,63 @@ pub fn texts(
             )
         }
     }
+}
+
+/// `sections` in a fork: a loop of each thread over the sections it runs
+/// (k = its number, k + team, ...) around a `switch` whose cases are the
+/// sections; `held` names the loop's counter.
+fn sections(s: &Serial, written: &str, tid: &str, team: &str, k: &str) -> (String, String) {
+    let SerialKind::Sections {
+        barrier,
+        section,
+        implicit_first,
+    } = &s.kind
+    else {
+        return (String::new(), String::new());
+    };
+    let n = section.len() + usize::from(*implicit_first);
+    (
+        format!(
+            "{{ /* {written}: section k runs on thread k mod the team */\n\
+             for (unsigned {k} = {tid}; {k} < {n}u; {k} += {team}) switch ({k})"
+        ),
+        if *barrier {
+            format!(" p2c_team_barrier({team}); }}")
+        } else {
+            " }".to_string()
+        },
+    )
+}
+
+/// The edits inside a `sections` block: each `section` pragma becomes
+/// its case label, the block's first section opens case 0, and the last
+/// case closes before the block's closing brace.
+pub fn section_edits(s: &Serial, written: impl Fn(Span) -> String) -> Vec<Edit> {
+    let SerialKind::Sections {
+        section,
+        implicit_first,
+        ..
+    } = &s.kind
+    else {
+        return vec![];
+    };
+    let mut v = Vec::new();
+    let first = usize::from(*implicit_first);
+    if *implicit_first {
+        v.push(Edit::insert(s.stmt.start + 1, 0, " case 0: {"));
+    }
+    for (i, sp) in section.iter().enumerate() {
+        let k = i + first;
+        let close = if k == 0 { "" } else { "} break; " };
+        v.push(Edit::replace(
+            *sp,
+            format!("{close}case {k}: {{ /* {} */", written(*sp)),
+        ));
+    }
+    if first + section.len() > 0 {
+        v.push(Edit::insert(s.stmt.end - 1, 0, "} break; "));
+    }
+    v
 }
 
 /// The locks of every critical construct of the file, declared once after

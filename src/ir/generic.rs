@@ -308,6 +308,15 @@ pub enum SerialKind {
     /// `critical [(name)]`: one thread at a time of every team, through the
     /// name's spin lock in global memory (seed 001).
     Critical { name: Option<String> },
+    /// `sections` in a fork: section k (in source order) runs on thread
+    /// k mod the team (a loop over a `switch`); `section` holds the
+    /// pragmas of the `section` directives, `implicit_first` says that the
+    /// first section has none; a team barrier follows unless `nowait`.
+    Sections {
+        barrier: bool,
+        section: Vec<Span>,
+        implicit_first: bool,
+    },
 }
 
 /// A `single`, `master`, `masked` or `critical` construct in a

@@ -107,6 +107,7 @@ pub(super) fn region(
         line: file.origin(d.span.start).1,
         kernel,
         schedule: Schedule::Sequential,
+        chunk: None,
         levels: vec![],
         blocks,
         max_blocks: 65535,

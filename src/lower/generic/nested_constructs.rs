@@ -143,12 +143,15 @@ fn lower_one(
                 ),
             )
             .with_secondary(d.span, "in the region that starts here")
-            .with_note("lowered inside a region: omp parallel [for], distribute [parallel for], for, loop (in a parallel region), simd, barrier; acc loop [gang] [worker] [vector] [seq]"),
+            .with_note("lowered inside a region: omp parallel [for], distribute [parallel for], for, loop (in a parallel region), simd, barrier, single, master, masked, critical, sections; acc loop [gang] [worker] [vector] [seq]"),
         );
         return;
     }
     if r == Role::Serial {
-        super::serial::lower(cx, parts, na, enc.in_fork, enc.fork_is_loop);
+        super::serial::lower(cx, rc, parts, na, enc.in_fork, enc.fork_is_loop);
+        return;
+    }
+    if r == Role::Section {
         return;
     }
     if matches!(r, Role::Barrier | Role::Strip(_)) {

@@ -17,6 +17,8 @@ pub(super) enum Role {
     Barrier,
     /// `single`, `master`, `masked`, `critical` (`serial.rs`).
     Serial,
+    /// `section` inside a fork: a case of its `sections` (`serial.rs`).
+    Section,
     Unsupported,
 }
 
@@ -31,6 +33,15 @@ pub(super) fn role(d: &Directive, kind: GenKind, in_fork: bool, fork_is_loop: bo
             let n = d.name.as_str();
             if matches!(n, "single" | "master" | "masked" | "critical") {
                 return Role::Serial;
+            }
+            match (n, in_fork) {
+                ("sections", true) => return Role::Serial,
+                ("section", true) => return Role::Section,
+                ("sections", false) => {
+                    return Role::Strip("sections: a team of one thread runs every section in order")
+                }
+                ("section", false) => return Role::Strip("section: run in order"),
+                _ => {}
             }
             if in_fork {
                 match n {

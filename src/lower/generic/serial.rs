@@ -16,7 +16,9 @@
 //! not listed here, and `single` / `master` / `masked` inside a worksharing
 //! loop (not conforming: OpenMP forbids the nesting).
 
+use super::construct::Construct;
 use super::nested_constructs::{in_order_privates, NestedParts};
+use super::syntax::node_at;
 use super::{not_supported, Ctx};
 use crate::directives::{ClauseArgs, Directive};
 use crate::front::Attached;
@@ -25,6 +27,7 @@ use crate::ir::generic::{Serial, SerialKind};
 /// Lowers one `single` / `master` / `masked` / `critical` directive.
 pub(super) fn lower(
     cx: &mut Ctx<'_>,
+    rc: &Construct<'_>,
     parts: &mut NestedParts,
     na: &Attached,
     in_fork: bool,
@@ -55,6 +58,10 @@ pub(super) fn lower(
         return;
     }
     let kind = match name {
+        "sections" => match sections(cx, rc, na, stmt) {
+            Some(k) => k,
+            None => return,
+        },
         "single" => SerialKind::Single {
             barrier: nd.clause("nowait").is_none(),
         },
@@ -85,6 +92,7 @@ fn clauses_ok(cx: &mut Ctx<'_>, nd: &Directive) -> bool {
     for c in &nd.clauses {
         let fine = match nd.name.as_str() {
             "single" => matches!(c.name.as_str(), "private" | "firstprivate" | "nowait"),
+            "sections" => c.name == "nowait",
             "masked" => c.name == "filter",
             "critical" => c.name == "hint",
             _ => false,
@@ -105,6 +113,55 @@ fn clauses_ok(cx: &mut Ctx<'_>, nd: &Directive) -> bool {
         }
     }
     ok
+}
+
+/// A `sections` construct in a fork: its `section` pragmas, in order, and
+/// whether the first section has none. Refused when its block is not a
+/// compound statement or holds another `sections`.
+fn sections(
+    cx: &mut Ctx<'_>,
+    rc: &Construct<'_>,
+    na: &Attached,
+    stmt: crate::source::Span,
+) -> Option<SerialKind> {
+    let nd = &na.directive;
+    let inside = |a: &&&Attached| a.directive.span.within(stmt) && a.directive.span != nd.span;
+    let nested_sections = rc
+        .nested
+        .iter()
+        .filter(inside)
+        .any(|a| a.directive.name.contains("sections"));
+    let node = node_at(cx.tree, stmt).filter(|n| n.kind() == "compound_statement");
+    let (Some(node), false) = (node, nested_sections) else {
+        cx.diags.push(not_supported(
+            nd.name_span,
+            "`omp sections` whose block is not braced or holds another `sections` inside a parallel region is not supported yet",
+        ));
+        return None;
+    };
+    let mut section: Vec<_> = rc
+        .nested
+        .iter()
+        .filter(inside)
+        .filter(|a| a.directive.name == "section")
+        .map(|a| a.directive.span)
+        .collect();
+    section.sort_by_key(|s| s.start);
+    let mut cur = node.walk();
+    let first_stmt = node
+        .named_children(&mut cur)
+        .find(|c| c.kind() != "comment")
+        .map(|c| c.start_byte());
+    let implicit_first = match (first_stmt, section.first()) {
+        (Some(f), Some(p)) => f < p.start,
+        (Some(_), None) => true,
+        _ => false,
+    };
+    Some(SerialKind::Sections {
+        barrier: nd.clause("nowait").is_none(),
+        section,
+        implicit_first,
+    })
 }
 
 /// The name of `critical(name)`, if any.

@@ -23,7 +23,10 @@ pub(super) fn place(tree: &CTree, text: &str, parts: &mut NestedParts) {
     } = parts;
     // A `single` without `nowait` ends with a team barrier.
     for s in serials.iter().filter(|s| s.in_fork) {
-        if s.kind == (SerialKind::Single { barrier: true }) {
+        if matches!(
+            s.kind,
+            SerialKind::Single { barrier: true } | SerialKind::Sections { barrier: true, .. }
+        ) {
             if let Some(f) = forks.iter_mut().find(|f| {
                 s.pragma.within(Span::new(f.pragma.start, f.stmt.end)) && f.pragma != s.pragma
             }) {
