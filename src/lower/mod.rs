@@ -15,6 +15,7 @@ pub mod build;
 pub mod chunk;
 pub mod closely_nested;
 pub mod collapse;
+pub mod cxx;
 pub mod data;
 pub mod declare;
 pub mod gen_lastprivate;
