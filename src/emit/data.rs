@@ -168,6 +168,9 @@ pub fn emit_data(op: &DataOp, file_name: &str, namer: &mut Namer) -> DataText {
         );
     }
     let what = match op.kind {
+        DataKind::Region if op.items.is_empty() && !op.use_device.is_empty() => {
+            ": the names below denote device data until the end of the statement"
+        }
         DataKind::Region => ": the data below is mapped until the end of the statement",
         _ => "",
     };

@@ -197,7 +197,7 @@ pub fn resolve_item(
             return None;
         }
     };
-    if !check_sections(item, &sym, diags) {
+    if !check_sections(d.model, item, &sym, diags) {
         return None;
     }
     if item.sections.len() > 2 {

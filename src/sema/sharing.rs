@@ -813,7 +813,7 @@ pub fn decide(
                         map: map_of_pair.unwrap_or(MapKind::ToFrom),
                     },
                     Ok((arith, true)) => {
-                        if !check_sections(item, &sym, diags) {
+                        if !check_sections(dir.model, item, &sym, diags) {
                             continue;
                         }
                         Attr::ArrayReduction {
@@ -828,7 +828,7 @@ pub fn decide(
                     }
                 },
                 (_, Some(kind), _) => {
-                    if !check_sections(item, &sym, diags) {
+                    if !check_sections(dir.model, item, &sym, diags) {
                         continue;
                     }
                     Attr::Mapped {
@@ -1345,7 +1345,12 @@ pub fn reduction_type(
 
 /// Sections must fit the variable: one per subscriptable dimension at most;
 /// a pointer needs a section; pointers below the first level are not followed.
-pub fn check_sections(item: &ListItem, sym: &Symbol, diags: &mut Vec<Diagnostic>) -> bool {
+pub fn check_sections(
+    model: Model,
+    item: &ListItem,
+    sym: &Symbol,
+    diags: &mut Vec<Diagnostic>,
+) -> bool {
     let dims = sym.ty.dims();
     if item.sections.len() > dims {
         diags.push(
@@ -1361,6 +1366,26 @@ pub fn check_sections(item: &ListItem, sym: &Symbol, diags: &mut Vec<Diagnostic>
             )
             .with_label("too many dimensions")
             .with_secondary(sym.span, "declared here"),
+        );
+        return false;
+    }
+    if sym.ty.is_pointer() && item.sections.is_empty() && model == Model::Omp {
+        // OpenMP 5.2 maps the pointer variable itself (its value unchanged
+        // on the device): a valid program, not lowered.
+        diags.push(
+            Diagnostic::new(
+                codes::NOT_SUPPORTED,
+                item.span,
+                format!(
+                    "mapping the pointer `{}` itself (a map clause item with no array section) is not supported yet",
+                    item.name
+                ),
+            )
+            .with_label("not lowered yet")
+            .with_help(format!(
+                "to map the data it points to, name a section, e.g. `{}[0:n]`; with no clause at all the region attaches the pointer to the mapped data that contains its value",
+                item.name
+            )),
         );
         return false;
     }
