@@ -133,28 +133,33 @@ fn use_device_open(op: &DataOp, w: &str, on: Option<&str>, namer: &mut Namer) ->
     o
 }
 
+/// `acc declare` in a function: a scope object whose destructor unmaps.
+fn declare_scope_text(op: &DataOp, file_name: &str, namer: &mut Namer) -> DataText {
+    let scope = namer.fresh("p2c_declare");
+    let mut o = format!(
+        "/* pragma2cuda: `{}`: mapped until the function returns */\n",
+        op.pragma_text
+    );
+    let _ = write!(
+        o,
+        "p2c_declare_scope {scope}(\"{}:{}\");",
+        escape(file_name),
+        op.line
+    );
+    for it in &op.items {
+        let where_ = format!("{scope}.where");
+        let _ = write!(o, "\n{scope}.add({}, {});", range(it, &where_), it.kind);
+    }
+    DataText {
+        open: o,
+        close: None,
+    }
+}
+
 pub fn emit_data(op: &DataOp, file_name: &str, namer: &mut Namer) -> DataText {
     let ind = "    ";
     if op.kind == DataKind::DeclareScope {
-        let scope = namer.fresh("p2c_declare");
-        let mut o = format!(
-            "/* pragma2cuda: `{}`: mapped until the function returns */\n",
-            op.pragma_text
-        );
-        let _ = write!(
-            o,
-            "p2c_declare_scope {scope}(\"{}:{}\");",
-            escape(file_name),
-            op.line
-        );
-        for it in &op.items {
-            let where_ = format!("{scope}.where");
-            let _ = write!(o, "\n{scope}.add({}, {});", range(it, &where_), it.kind);
-        }
-        return DataText {
-            open: o,
-            close: None,
-        };
+        return declare_scope_text(op, file_name, namer);
     }
     if let Some(t) = no_table_text(op) {
         return t;
