@@ -19,6 +19,9 @@ enum p2c_map_kind {
     P2C_MAP_RELEASE = 5,    /* map(release:) / acc delete: one reference less, no transfer */
     P2C_MAP_DELETE = 6,     /* map(delete:): every reference dropped, no transfer */
     P2C_MAP_NO_CREATE = 7,  /* acc no_create: one reference more if present, nothing otherwise */
+    P2C_MAP_ATTACH = 8,     /* OpenMP's implicit zero-length section of a pointer: the device
+                               address inside the mapping that contains it, else the host
+                               value (OpenMP 5.2, 5.8.6); no reference, no transfer */
     P2C_MAP_KIND = 15,
     P2C_MAP_ALWAYS = 16,    /* always: transfer even when the data was or stays present */
     P2C_MAP_MUST_BE_PRESENT = 32, /* map(present, ...): an error when not present */
@@ -249,6 +252,14 @@ inline char *p2c_enter(struct p2c_range r, int kind, int ref, const char *where)
 {
     const int k = kind & P2C_MAP_KIND;
     struct p2c_mapping *m = p2c_find(r, where, kind & P2C_MAP_IMPLICIT);
+    if (k == P2C_MAP_ATTACH) {
+        if (m)
+            return m->dev + (r.host - m->host);
+#if defined(P2C_SIMT_EMULATOR)
+        p2c_sim_host_value(r.host, 1); /* a value the kernel may hold, not read */
+#endif
+        return (char *)r.host;
+    }
     if (!m) {
         if (k == P2C_MAP_NO_CREATE)
             return NULL;
@@ -279,6 +290,13 @@ inline char *p2c_enter(struct p2c_range r, int kind, int ref, const char *where)
 inline void p2c_exit(struct p2c_range r, int kind, int ref, const char *where)
 {
     const int k = kind & P2C_MAP_KIND;
+    if (k == P2C_MAP_ATTACH) {
+#if defined(P2C_SIMT_EMULATOR)
+        if (!p2c_find(r, where))
+            p2c_sim_host_value(r.host, 0);
+#endif
+        return;
+    }
     struct p2c_mapping *m = p2c_find(r, where, kind & P2C_MAP_IMPLICIT);
     if (!m)
         return;
@@ -335,6 +353,24 @@ inline void p2c_update(struct p2c_range r, int to_device, int absent_ok, const c
         p2c_fail_var(where, r.name, "is not present on the device", to_device ? "there is no device copy to update" : "there is no device copy to read back");
     }
     p2c_transfer(m, r, to_device, where);
+}
+
+/* use_device_ptr / use_device_addr (OpenMP target data), use_device (acc
+ * host_data): the device address that corresponds to the host address `h`,
+ * found in the mapping that contains it; NULL stays NULL. Absent data keeps
+ * the host address when `absent_ok` (OpenMP, acc if_present), else it is an
+ * error. */
+template <class T>
+inline T *p2c_use_device(T *h, int absent_ok, const char *where, const char *name)
+{
+    if (!h)
+        return h;
+    struct p2c_mapping *m = p2c_find(p2c_bytes((const void *)h, 0, name), where);
+    if (m)
+        return (T *)(m->dev + ((const char *)h - m->host));
+    if (!absent_ok)
+        p2c_fail_var(where, name, "is not present on the device", "use_device needs the data mapped by an enclosing data construct (or if_present)");
+    return h;
 }
 
 /* The entry points the kernels' host code uses (structured references). */

@@ -85,28 +85,81 @@ fn no_table_text(op: &DataOp) -> Option<DataText> {
     None
 }
 
+/// `use_device_ptr` / `use_device_addr` / `use_device`: each name looked
+/// up in the present table before the statement, then shadowed in a block
+/// around it (closed by the close text): a pointer by a local holding the
+/// device address, a variable by a reference to its device copy. Under a
+/// false `if` (`on`), the host addresses.
+fn use_device_open(op: &DataOp, w: &str, on: Option<&str>, namer: &mut Namer) -> String {
+    let ind = "    ";
+    if op.use_device.is_empty() {
+        return String::new();
+    }
+    let mut o = String::new();
+    let mut locals = Vec::new();
+    for u in &op.use_device {
+        let l = namer.fresh(&format!("p2c_ud_{}", u.name));
+        let host = if u.addr {
+            format!("&{}", u.name)
+        } else {
+            u.name.clone()
+        };
+        let look = format!(
+            "p2c_use_device({host}, {}, {w}, \"{}\")",
+            if u.absent_ok {
+                "P2C_ABSENT_IS_SKIPPED"
+            } else {
+                "P2C_ABSENT_IS_ERROR"
+            },
+            u.name
+        );
+        let value = match on {
+            Some(on) => format!("{on} ? {look} : {host}"),
+            None => look,
+        };
+        let _ = writeln!(o, "{ind}auto {l} = {value};");
+        locals.push(l);
+    }
+    let _ = writeln!(o, "{ind}{{");
+    for (u, l) in op.use_device.iter().zip(&locals) {
+        let n = &u.name;
+        if u.addr {
+            let _ = writeln!(o, "{ind}auto &{n} = *{l}; /* the device copy of `{n}` */");
+        } else {
+            let _ = writeln!(o, "{ind}auto {n} = {l}; /* a device address */");
+        }
+        let _ = writeln!(o, "{ind}(void){n};");
+    }
+    o
+}
+
+/// `acc declare` in a function: a scope object whose destructor unmaps.
+fn declare_scope_text(op: &DataOp, file_name: &str, namer: &mut Namer) -> DataText {
+    let scope = namer.fresh("p2c_declare");
+    let mut o = format!(
+        "/* pragma2cuda: `{}`: mapped until the function returns */\n",
+        op.pragma_text
+    );
+    let _ = write!(
+        o,
+        "p2c_declare_scope {scope}(\"{}:{}\");",
+        escape(file_name),
+        op.line
+    );
+    for it in &op.items {
+        let where_ = format!("{scope}.where");
+        let _ = write!(o, "\n{scope}.add({}, {});", range(it, &where_), it.kind);
+    }
+    DataText {
+        open: o,
+        close: None,
+    }
+}
+
 pub fn emit_data(op: &DataOp, file_name: &str, namer: &mut Namer) -> DataText {
     let ind = "    ";
     if op.kind == DataKind::DeclareScope {
-        let scope = namer.fresh("p2c_declare");
-        let mut o = format!(
-            "/* pragma2cuda: `{}`: mapped until the function returns */\n",
-            op.pragma_text
-        );
-        let _ = write!(
-            o,
-            "p2c_declare_scope {scope}(\"{}:{}\");",
-            escape(file_name),
-            op.line
-        );
-        for it in &op.items {
-            let where_ = format!("{scope}.where");
-            let _ = write!(o, "\n{scope}.add({}, {});", range(it, &where_), it.kind);
-        }
-        return DataText {
-            open: o,
-            close: None,
-        };
+        return declare_scope_text(op, file_name, namer);
     }
     if let Some(t) = no_table_text(op) {
         return t;
@@ -120,13 +173,20 @@ pub fn emit_data(op: &DataOp, file_name: &str, namer: &mut Namer) -> DataText {
         );
     }
     let what = match op.kind {
+        DataKind::Region if op.items.is_empty() && !op.use_device.is_empty() => {
+            ": the names below denote device data until the end of the statement"
+        }
         DataKind::Region => ": the data below is mapped until the end of the statement",
         _ => "",
     };
     let _ = writeln!(o, "{{ /* pragma2cuda: `{}`{what} */", op.pragma_text);
     // Nothing mapped and no runtime call (only `deviceptr` items): no place
     // is needed.
-    if !op.items.is_empty() || op.device.is_some() || !op.calls.is_empty() {
+    if !op.items.is_empty()
+        || op.device.is_some()
+        || !op.calls.is_empty()
+        || !op.use_device.is_empty()
+    {
         let _ = writeln!(
             o,
             "{ind}const char *{w} = \"{}:{}\";",
@@ -170,10 +230,14 @@ pub fn emit_data(op: &DataOp, file_name: &str, namer: &mut Namer) -> DataText {
                 let _ = writeln!(o, "{inner}p2c_enter({r}, {}, {}, {w});", it.kind, op.refs);
             }
             o.push_str(&guard_close);
+            o.push_str(&use_device_open(op, &w, on.as_deref(), namer));
             // The statement follows; the close text comes after it.
             let o = o.trim_end_matches('\n').to_string();
             let mut c = String::new();
             c.push('\n');
+            if !op.use_device.is_empty() {
+                c.push_str("}\n");
+            }
             c.push_str(&guard_open);
             for (it, r) in op.items.iter().zip(&ranges).rev() {
                 let _ = writeln!(c, "{inner}p2c_exit({r}, {}, {}, {w});", it.kind, op.refs);

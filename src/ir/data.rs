@@ -74,6 +74,22 @@ pub struct DataItem {
     pub span: Span,
 }
 
+/// A list item of `use_device_ptr` / `use_device_addr` (OpenMP `target
+/// data`) or `use_device` (OpenACC `host_data`): in the statement the
+/// construct covers, its name denotes the device copy. The host code
+/// shadows it with a local holding the present-table lookup.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UseDevice {
+    pub name: String,
+    /// The variable itself at its device address (`use_device_addr`, an
+    /// array or scalar in `use_device`); otherwise a pointer whose value
+    /// becomes the device address it corresponds to.
+    pub addr: bool,
+    /// Absent data keeps the host address (OpenMP; acc `if_present`);
+    /// otherwise a runtime error.
+    pub absent_ok: bool,
+}
+
 /// One data construct, decided.
 #[derive(Clone, Debug)]
 pub struct DataOp {
@@ -104,6 +120,8 @@ pub struct DataOp {
     /// `Runtime`: the routine calls, in order, under `if_cond`; the emitter
     /// adds a last argument, the place (`file:line`) for runtime messages.
     pub calls: Vec<String>,
+    /// `use_device_ptr` / `use_device_addr` / `use_device` items.
+    pub use_device: Vec<UseDevice>,
 }
 
 impl DataOp {

@@ -210,5 +210,6 @@ pub fn build(file: &SourceFile, at: &Attached, diags: &mut Vec<Diagnostic>) -> O
         notes,
         device_ptrs: vec![],
         calls,
+        use_device: vec![],
     })
 }

@@ -65,7 +65,7 @@ pub fn classify(d: &Directive, in_function: bool) -> Kind {
         }
         Model::Acc => match d.name.as_str() {
             "parallel loop" | "kernels loop" | "serial loop" => Kind::Offload,
-            "data" => Kind::Data(DataKind::Region),
+            "data" | "host_data" => Kind::Data(DataKind::Region),
             "enter data" => Kind::Data(DataKind::Enter),
             "exit data" => Kind::Data(DataKind::Exit),
             "update" => Kind::Data(DataKind::Update),

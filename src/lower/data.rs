@@ -12,7 +12,7 @@
 use crate::diag::{codes, Diagnostic};
 use crate::directives::{Clause, ClauseArgs, Directive, ListItem, Model, Section};
 use crate::front::{Attached, CTree};
-use crate::ir::data::{DataItem, DataKind, DataOp, RangeExpr};
+use crate::ir::data::{DataItem, DataKind, DataOp, RangeExpr, UseDevice};
 use crate::sema::sharing::check_sections;
 use crate::sema::{symbols, Symbol};
 use crate::source::{SourceFile, Span};
@@ -197,7 +197,7 @@ pub fn resolve_item(
             return None;
         }
     };
-    if !check_sections(item, &sym, diags) {
+    if !check_sections(d.model, item, &sym, diags) {
         return None;
     }
     if item.sections.len() > 2 {
@@ -337,6 +337,7 @@ pub fn build_data(
         notes: c.notes,
         device_ptrs: c.device_ptrs,
         calls: vec![],
+        use_device: c.use_device,
     })
 }
 
@@ -409,6 +410,8 @@ struct DataClauses {
     notes: Vec<String>,
     /// `deviceptr` items (OpenACC `data` / `declare`).
     device_ptrs: Vec<String>,
+    /// `use_device_ptr` / `use_device_addr` / `use_device` items.
+    use_device: Vec<UseDevice>,
 }
 
 /// Reads every clause: the mapped items with their kind and direction, the
@@ -428,8 +431,22 @@ fn read_clauses(
         default_async: None,
         notes: Vec::new(),
         device_ptrs: Vec::new(),
+        use_device: Vec::new(),
     };
+    let host_data_if_present = d.model == Model::Acc && d.clause("if_present").is_some();
     for c in &d.clauses {
+        if kind == DataKind::Region
+            && matches!(
+                (d.model, c.name.as_str()),
+                (Model::Omp, "use_device_ptr" | "use_device_addr") | (Model::Acc, "use_device")
+            )
+        {
+            read_use_device(d, c, symbols, &mut st, diags);
+            continue;
+        }
+        if d.model == Model::Acc && d.name == "host_data" && c.name == "if_present" {
+            continue;
+        }
         if d.model == Model::Acc
             && c.name == "deviceptr"
             && matches!(kind, DataKind::Region | DataKind::DeclareScope)
@@ -465,6 +482,14 @@ fn read_clauses(
             st.device_ptrs.join(", ")
         ));
     }
+    if d.model == Model::Acc {
+        for u in &mut st.use_device {
+            u.absent_ok = host_data_if_present;
+        }
+    }
+    for u in &st.use_device {
+        st.notes.push(use_device_note(u));
+    }
     if st.finalize {
         for it in &mut st.items {
             it.kind.push_str(" | P2C_MAP_FINALIZE");
@@ -477,6 +502,74 @@ fn read_clauses(
         }
     }
     st
+}
+
+/// `use_device_ptr(p)` / `use_device_addr(x)` on `target data` (OpenMP 5.2
+/// 5.4.10, 5.4.11) and `use_device(a)` on `acc host_data` (OpenACC 3.3
+/// 2.8.1): in the statement the construct covers, the name denotes the
+/// device copy. A pointer (with or without a section) becomes the device
+/// address its value corresponds to; an array or scalar is the variable
+/// at its device address. Members of structures are refused.
+fn read_use_device(
+    d: &Directive,
+    c: &Clause,
+    symbols: &symbols::Scope,
+    st: &mut DataClauses,
+    diags: &mut Vec<Diagnostic>,
+) {
+    for item in c.items() {
+        let Some(sym) = symbols.get(&item.name) else {
+            let _ = resolve_item(d, item, symbols, diags);
+            continue;
+        };
+        if !item.path.is_empty() || sym.ty.is_function() {
+            diags.push(
+                Diagnostic::new(
+                    codes::NOT_SUPPORTED,
+                    item.span,
+                    format!(
+                        "`{}{}` in `{}` on `{} {}` is not supported yet: only a variable (or a section of one) is lowered",
+                        item.name,
+                        item.path,
+                        c.name,
+                        d.model.as_str(),
+                        d.name
+                    ),
+                )
+                .with_label("not lowered yet"),
+            );
+            continue;
+        }
+        if st.use_device.iter().any(|u| u.name == sym.name) {
+            continue;
+        }
+        let addr = !sym.ty.is_pointer() || (c.name == "use_device_addr" && item.sections.is_empty());
+        st.use_device.push(UseDevice {
+            name: sym.name.clone(),
+            addr,
+            absent_ok: d.model == Model::Omp,
+        });
+    }
+}
+
+/// The plan's line (and the generated comment) for one `use_device` item.
+fn use_device_note(u: &UseDevice) -> String {
+    let absent = if u.absent_ok {
+        "absent data keeps the host address"
+    } else {
+        "absent data is a runtime error"
+    };
+    if u.addr {
+        format!(
+            "`{}` in the statement is the variable's device copy (a host-side reference to the address the present table maps it to; {absent})",
+            u.name
+        )
+    } else {
+        format!(
+            "`{}` in the statement is a device address: a host-side local holding the present-table lookup of the pointer's value ({absent}; NULL stays NULL)",
+            u.name
+        )
+    }
 }
 
 /// `deviceptr(p, ...)` on `acc data` / `acc declare`: the pointers hold

@@ -108,6 +108,7 @@ fn map_word(model: Model, k: MapKind) -> &'static str {
             MapKind::From => "map(from)",
             MapKind::ToFrom => "map(tofrom)",
             MapKind::Present => "map(present)",
+            MapKind::Attach => "map(tofrom: [:0]) attach",
         },
         (Model::Acc, k) => match k {
             MapKind::Alloc => "create",
@@ -115,6 +116,7 @@ fn map_word(model: Model, k: MapKind) -> &'static str {
             MapKind::From => "copyout",
             MapKind::ToFrom => "copy",
             MapKind::Present => "present",
+            MapKind::Attach => "attach",
         },
     }
 }
@@ -307,6 +309,15 @@ fn attribute_text(r: &Region, v: &VarAttr) -> String {
 fn var_home(r: &Region, v: &VarAttr, staged: Option<usize>, g: Option<&Generic>) -> VarHome {
     match (&v.attr, staged, g) {
         (_, Some(si), _) => VarHome::Staged(si),
+        (
+            Attr::Mapped {
+                kind: MapKind::Attach,
+                ..
+            },
+            ..,
+        ) => VarHome::Register(
+            "kernel parameter: the device address inside the mapped block that contains the pointer's value (present-table lookup at the launch), else the host value",
+        ),
         (Attr::Mapped { .. }, ..) => VarHome::Device,
         (Attr::ArrayReduction { .. }, ..) => VarHome::Device,
         (Attr::ArrayPrivate { .. }, ..) => VarHome::Copies(

@@ -4,7 +4,9 @@
 //! firstprivate, reduction), then the predetermined rule (loop iteration
 //! variables are private), then the implicit rules: scalars firstprivate
 //! (OpenACC `kernels`: copy), arrays of known extent mapped tofrom (to when
-//! their elements are const), pointers an error unless a section is mapped.
+//! their elements are const), pointers (OpenMP) a zero-length section that
+//! attaches to the mapped block containing their value, pointers (OpenACC)
+//! an error unless a section is mapped.
 //! An OpenMP `defaultmap` clause replaces the implicit rule of its variable
 //! category ([`Category`]); the rule name says so.
 
@@ -24,6 +26,10 @@ pub enum MapKind {
     From,
     ToFrom,
     Present,
+    /// OpenMP's implicit zero-length section of a pointer (5.2, 5.8.6):
+    /// the device address of the mapped block that contains its value, or
+    /// its host value when none does. No transfer, no reference count.
+    Attach,
 }
 
 impl MapKind {
@@ -34,6 +40,7 @@ impl MapKind {
             MapKind::From => "from",
             MapKind::ToFrom => "tofrom",
             MapKind::Present => "present",
+            MapKind::Attach => "attach",
         }
     }
 
@@ -44,6 +51,7 @@ impl MapKind {
             MapKind::From => "P2C_MAP_FROM",
             MapKind::ToFrom => "P2C_MAP_TOFROM",
             MapKind::Present => "P2C_MAP_PRESENT",
+            MapKind::Attach => "P2C_MAP_ATTACH",
         }
     }
 }
@@ -433,6 +441,12 @@ pub const EXPLICIT: &str = "explicit clause";
 pub const DEVICE_PTR: &str =
     "explicit clause is_device_ptr / deviceptr (the pointer's value, a device address, is copied in; nothing is mapped)";
 
+/// The rule of an OpenMP pointer used in a region with no clause and no
+/// enclosing data construct naming it (5.2, 5.8.9: a zero-length array
+/// section; 5.8.6: attached to the block containing its value, else it
+/// keeps its host value).
+pub const POINTER_ATTACH: &str = "pointer with no extent (zero-length section: the device address of the mapped block containing its value, else its host value)";
+
 /// The rule of a pointer listed in `deviceptr` of an enclosing `acc data`.
 pub const ENCLOSING_DEVICE_PTR: &str =
     "pointer in deviceptr of an enclosing data construct (the pointer's value, a device address, is copied in; nothing is mapped)";
@@ -799,7 +813,7 @@ pub fn decide(
                         map: map_of_pair.unwrap_or(MapKind::ToFrom),
                     },
                     Ok((arith, true)) => {
-                        if !check_sections(item, &sym, diags) {
+                        if !check_sections(dir.model, item, &sym, diags) {
                             continue;
                         }
                         Attr::ArrayReduction {
@@ -814,7 +828,7 @@ pub fn decide(
                     }
                 },
                 (_, Some(kind), _) => {
-                    if !check_sections(item, &sym, diags) {
+                    if !check_sections(dir.model, item, &sym, diags) {
                         continue;
                     }
                     Attr::Mapped {
@@ -900,6 +914,8 @@ pub fn decide(
             )
         } else if sym.ty.is_pointer() && env.device_ptrs.contains(&u.name) {
             (Attr::Firstprivate, ENCLOSING_DEVICE_PTR)
+        } else if sym.ty.is_pointer() && dir.model == Model::Omp {
+            (mapped(MapKind::Attach), POINTER_ATTACH)
         } else if sym.ty.is_pointer() && env.enclosing.contains(&u.name) {
             (
                 mapped(MapKind::Present),
@@ -915,6 +931,12 @@ pub fn decide(
                 mapped(MapKind::ToFrom),
                 "scalar listed by an enclosing data construct (present: the device copy)",
             )
+        } else if sym.ty.is_scalar() && is_struct(sym, symbols) {
+            if sym.ty.is_const_base() {
+                (mapped(MapKind::To), STRUCT_CONST_TO)
+            } else {
+                (mapped(MapKind::ToFrom), STRUCT_TOFROM)
+            }
         } else if sym.ty.is_scalar() {
             if is_kernels {
                 (
@@ -970,6 +992,27 @@ pub fn decide(
         });
     }
     out
+}
+
+/// The rule of a structure or union used in a region with no clause: an
+/// aggregate, mapped tofrom (OpenMP 5.2 5.8.9) or copied (OpenACC 3.3 2.6.2),
+/// never a firstprivate scalar.
+pub const STRUCT_TOFROM: &str =
+    "structure or union (aggregate: implicit map tofrom / copy; the region writes the host's copy)";
+
+/// A const structure or union: copied in only (its host copy is never written).
+pub const STRUCT_CONST_TO: &str = "const structure or union (aggregate: implicit map to / copyin)";
+
+/// Whether `sym` is a structure or union (through typedef names this file
+/// shows), not a pointer or array of one.
+fn is_struct(sym: &Symbol, symbols: &super::symbols::Scope) -> bool {
+    let typedef_of = |n: &str| {
+        symbols
+            .get(n)
+            .filter(|s| s.is_typedef)
+            .map(|s| s.ty.clone())
+    };
+    category(&sym.ty, &typedef_of) == Some(Category::Aggregate)
 }
 
 /// Whether `sym` is an array whose first extent is not written (`int a[]`).
@@ -1302,7 +1345,12 @@ pub fn reduction_type(
 
 /// Sections must fit the variable: one per subscriptable dimension at most;
 /// a pointer needs a section; pointers below the first level are not followed.
-pub fn check_sections(item: &ListItem, sym: &Symbol, diags: &mut Vec<Diagnostic>) -> bool {
+pub fn check_sections(
+    model: Model,
+    item: &ListItem,
+    sym: &Symbol,
+    diags: &mut Vec<Diagnostic>,
+) -> bool {
     let dims = sym.ty.dims();
     if item.sections.len() > dims {
         diags.push(
@@ -1318,6 +1366,26 @@ pub fn check_sections(item: &ListItem, sym: &Symbol, diags: &mut Vec<Diagnostic>
             )
             .with_label("too many dimensions")
             .with_secondary(sym.span, "declared here"),
+        );
+        return false;
+    }
+    if sym.ty.is_pointer() && item.sections.is_empty() && model == Model::Omp {
+        // OpenMP 5.2 maps the pointer variable itself (its value unchanged
+        // on the device): a valid program, not lowered.
+        diags.push(
+            Diagnostic::new(
+                codes::NOT_SUPPORTED,
+                item.span,
+                format!(
+                    "mapping the pointer `{}` itself (a map clause item with no array section) is not supported yet",
+                    item.name
+                ),
+            )
+            .with_label("not lowered yet")
+            .with_help(format!(
+                "to map the data it points to, name a section, e.g. `{}[0:n]`; with no clause at all the region attaches the pointer to the mapped data that contains its value",
+                item.name
+            )),
         );
         return false;
     }

@@ -47,6 +47,24 @@ struct Allocations {
         for (const auto &b : blocks) sum += (b.second + 4095) / 4096 * 4096;
         return sum;
     }
+    // Host addresses that a kernel may be handed by value without reading them: an
+    // OpenMP pointer whose zero-length section found no mapping keeps its host value
+    // (OpenMP 5.2, 5.8.6). Added before the launch, removed after it (a count each).
+    std::map<uintptr_t, size_t> host_values;
+    void host_value(const void *p, bool add) {
+        std::lock_guard<std::mutex> g(m);
+        uintptr_t a = reinterpret_cast<uintptr_t>(p);
+        if (add) {
+            host_values[a]++;
+        } else {
+            auto it = host_values.find(a);
+            if (it != host_values.end() && --it->second == 0) host_values.erase(it);
+        }
+    }
+    bool is_host_value(const void *p) {
+        std::lock_guard<std::mutex> g(m);
+        return host_values.count(reinterpret_cast<uintptr_t>(p)) != 0;
+    }
     static bool inside(const std::map<uintptr_t, size_t> &in, uintptr_t a, size_t n) {
         auto it = in.upper_bound(a);
         if (it == in.begin()) return false;
@@ -474,7 +492,8 @@ inline void check_pointer_args(const Tuple &args) {
         using T = std::tuple_element_t<I, Tuple>;
         if constexpr (std::is_pointer_v<T> && !std::is_function_v<std::remove_pointer_t<T>>) {
             const void *p = static_cast<const void *>(std::get<I>(args));
-            if (p && !arena().holds(p) && !allocations().contains(p, 0))
+            if (p && !arena().holds(p) && !allocations().contains(p, 0) &&
+                !allocations().is_host_value(p))
                 fail("kernel launch: argument %zu is the host address %p, not device memory "
                      "(cudaMalloc it and copy, or map it); a GPU cannot read it",
                      I + 1, p);
@@ -560,6 +579,10 @@ inline dim3 to_dim3(I n) {
 }
 
 }  // namespace p2c_sim
+
+// The generated code's hook for a pointer that keeps its host value in a region (see
+// Allocations::host_values): `add` before the launch, not after it.
+inline void p2c_sim_host_value(const void *p, int add) { p2c_sim::allocations().host_value(p, add != 0); }
 
 // p2c_sim_launch(kernel, grid, block, shmem[, stream])(args...) runs kernel<<<...>>>(args...).
 template <class... P, class G, class B>
