@@ -45,18 +45,9 @@ fn condition(op: &DataOp, where_: &str) -> Option<String> {
     }
 }
 
-/// `acc wait` (no code) and `acc set default_async` (one call): the data
-/// constructs that touch no present-table entry (#21).
+/// `acc set default_async` (one call), `acc init` ... without calls: the
+/// data constructs that touch no present-table entry (#21).
 fn no_table_text(op: &DataOp) -> Option<DataText> {
-    if op.kind == DataKind::Wait {
-        return Some(DataText {
-            open: format!(
-                "/* pragma2cuda: `{}`: every operation is synchronous here, nothing is pending */",
-                op.pragma_text.replace("*/", "* /")
-            ),
-            close: None,
-        });
-    }
     if let (DataKind::SetDefaultAsync, Some(q)) = (op.kind, &op.default_async) {
         let call = format!("p2c_acc_set_default_async((int)({q}));");
         let call = match &op.if_cond {
@@ -112,6 +103,7 @@ pub fn emit_data(op: &DataOp, file_name: &str, namer: &mut Namer) -> DataText {
         return t;
     }
     let w = namer.fresh("p2c_where");
+    let queue = op.acc_queue.as_ref().map(|q| (q, namer.fresh("p2c_queue")));
     let mut o = String::new();
     if let Some(t) = &op.task_wait {
         let _ = writeln!(
@@ -126,7 +118,7 @@ pub fn emit_data(op: &DataOp, file_name: &str, namer: &mut Namer) -> DataText {
     let _ = writeln!(o, "{{ /* pragma2cuda: `{}`{what} */", op.pragma_text);
     // Nothing mapped and no runtime call (only `deviceptr` items): no place
     // is needed.
-    if !op.items.is_empty() || op.device.is_some() || !op.calls.is_empty() {
+    if !op.items.is_empty() || op.device.is_some() || !op.calls.is_empty() || queue.is_some() {
         let _ = writeln!(
             o,
             "{ind}const char *{w} = \"{}:{}\";",
@@ -165,15 +157,30 @@ pub fn emit_data(op: &DataOp, file_name: &str, namer: &mut Namer) -> DataText {
                 ),
                 None => (ind.to_string(), String::new(), String::new()),
             };
+            if let Some((q, name)) = &queue {
+                o.push_str(&super::queue::declare(q, name, &w, ind));
+            }
             o.push_str(&guard_open);
+            if let Some((q, name)) = &queue {
+                o.push_str(&super::queue::waits(q, name, &inner));
+            }
             for (it, r) in op.items.iter().zip(&ranges) {
                 let _ = writeln!(o, "{inner}p2c_enter({r}, {}, {}, {w});", it.kind, op.refs);
             }
             o.push_str(&guard_close);
+            if let Some((_, name)) = &queue {
+                let _ = writeln!(
+                    o,
+                    "{ind}{name}.pause(); /* the statement's constructs choose their own queues */"
+                );
+            }
             // The statement follows; the close text comes after it.
             let o = o.trim_end_matches('\n').to_string();
             let mut c = String::new();
             c.push('\n');
+            if let Some((_, name)) = &queue {
+                let _ = writeln!(c, "{ind}{name}.resume();");
+            }
             c.push_str(&guard_open);
             for (it, r) in op.items.iter().zip(&ranges).rev() {
                 let _ = writeln!(c, "{inner}p2c_exit({r}, {}, {}, {w});", it.kind, op.refs);
@@ -193,6 +200,9 @@ pub fn emit_data(op: &DataOp, file_name: &str, namer: &mut Namer) -> DataText {
             };
             if let Some(c) = &cond {
                 let _ = writeln!(o, "{ind}if ({c}) {{");
+            }
+            if let Some((q, name)) = &queue {
+                o.push_str(&super::queue::open(q, name, &w, &inner));
             }
             for it in &op.items {
                 let r = range(it, &w);
