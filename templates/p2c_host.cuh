@@ -122,10 +122,17 @@ inline void p2c_reap_frees(int all, const char *where)
     p2c_deferred_count = kept;
 }
 
-/* Frees a device copy now, or when p2c_stream gets there. */
+/* OpenACC queues created so far (templates/p2c_runtime.cuh). */
+inline int p2c_queues_created;
+
+/* Frees a device copy now, or when p2c_stream gets there. Now: after every
+ * queue's work (a kernel queued inside a synchronous data region may still
+ * read it), as cudaFree waits for the whole device on a GPU anyway. */
 inline void p2c_free_device(char *dev, const char *where)
 {
     if (!p2c_stream) {
+        if (p2c_queues_created)
+            p2c_check(cudaDeviceSynchronize(), where, "waiting for the async queues before a free");
         p2c_check(cudaFree(dev), where, "cudaFree");
         return;
     }

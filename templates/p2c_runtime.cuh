@@ -606,6 +606,7 @@ inline cudaStream_t p2c_acc_stream_of(int queue, const char *where)
     p2c_acc_streams[p2c_acc_stream_count].queue = queue;
     p2c_acc_streams[p2c_acc_stream_count].stream = s;
     p2c_acc_stream_count++;
+    p2c_queues_created = 1;
     return s;
 }
 
@@ -668,10 +669,12 @@ struct p2c_acc_queue {
     {
         p2c_stream = stream;
     }
-    /* Between a data region's entries and its body: the body's constructs
-     * choose their own queues. */
+    /* Between a data region's entries and its body: the entries complete
+     * first (the body's constructs without `async` use the data at once),
+     * then the body's constructs choose their own queues. */
     void pause(void)
     {
+        p2c_stream_after(0, stream, where);
         p2c_stream = saved;
     }
 };

@@ -83,6 +83,8 @@ mod tests {
     #[test]
     fn scratch_helpers_are_seen() {
         assert!(shares_scratch("float *p = p2c_partials<float>(0u, b, w);"));
-        assert!(!shares_scratch("int *d = p2c_map_section(a, 0, n, P2C_MAP_TO, w, \"a\");"));
+        assert!(!shares_scratch(
+            "int *d = p2c_map_section(a, 0, n, P2C_MAP_TO, w, \"a\");"
+        ));
     }
 }
