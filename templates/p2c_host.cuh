@@ -89,6 +89,70 @@ inline void p2c_check(cudaError_t err, const char *where, const char *what)
         p2c_fail(where, what, cudaGetErrorString(err));
 }
 
+/* ---- asynchrony (#21) ------------------------------------------------------
+ * The stream the data movement and the launches of the running construct go
+ * to: 0, the default stream (each operation completes before the host goes
+ * on), unless an OpenACC `async` construct or routine set its queue's stream
+ * for its duration (p2c_acc_queue, templates/p2c_runtime.cuh). */
+inline thread_local cudaStream_t p2c_stream = 0;
+
+/* Device copies whose last reference an operation on a stream dropped: freed
+ * once the stream has passed that point (an event recorded after the copy
+ * back), never before; checked at every wait and before every allocation. */
+struct p2c_deferred_free {
+    char *dev;
+    cudaEvent_t passed;
+};
+inline struct p2c_deferred_free *p2c_deferred;
+inline size_t p2c_deferred_count, p2c_deferred_capacity;
+
+/* Frees the deferred copies the streams have passed (every one when `all`,
+ * waiting for the streams). */
+inline void p2c_reap_frees(int all, const char *where)
+{
+    size_t kept = 0;
+    for (size_t i = 0; i < p2c_deferred_count; i++) {
+        struct p2c_deferred_free d = p2c_deferred[i];
+        cudaError_t e = all ? cudaEventSynchronize(d.passed) : cudaEventQuery(d.passed);
+        if (e == cudaErrorNotReady) {
+            p2c_deferred[kept++] = d;
+            continue;
+        }
+        p2c_check(e, where, "waiting for an async queue");
+        p2c_check(cudaEventDestroy(d.passed), where, "cudaEventDestroy");
+        p2c_check(cudaFree(d.dev), where, "cudaFree");
+    }
+    p2c_deferred_count = kept;
+}
+
+/* OpenACC queues created so far (templates/p2c_runtime.cuh). */
+inline int p2c_queues_created;
+
+/* Frees a device copy now, or when p2c_stream gets there. Now: after every
+ * queue's work (a kernel queued inside a synchronous data region may still
+ * read it), as cudaFree waits for the whole device on a GPU anyway. */
+inline void p2c_free_device(char *dev, const char *where)
+{
+    if (!p2c_stream) {
+        if (p2c_queues_created)
+            p2c_check(cudaDeviceSynchronize(), where, "waiting for the async queues before a free");
+        p2c_check(cudaFree(dev), where, "cudaFree");
+        return;
+    }
+    if (p2c_deferred_count == p2c_deferred_capacity) {
+        size_t cap = p2c_deferred_capacity ? 2 * p2c_deferred_capacity : 16;
+        struct p2c_deferred_free *t = (struct p2c_deferred_free *)realloc(p2c_deferred, cap * sizeof *t);
+        if (!t)
+            p2c_fail(where, "out of host memory", NULL);
+        p2c_deferred = t;
+        p2c_deferred_capacity = cap;
+    }
+    struct p2c_deferred_free *d = &p2c_deferred[p2c_deferred_count++];
+    d->dev = dev;
+    p2c_check(cudaEventCreateWithFlags(&d->passed, cudaEventDisableTiming), where, "cudaEventCreate");
+    p2c_check(cudaEventRecord(d->passed, p2c_stream), where, "cudaEventRecord");
+}
+
 inline size_t p2c_range_bytes(struct p2c_range r)
 {
     return r.pitch * r.rows;
@@ -234,13 +298,19 @@ inline void p2c_transfer(struct p2c_mapping *m, struct p2c_range r, int to_devic
         return;
     char *dev = m->dev + (r.host - m->host) + r.off;
     char *host = (char *)r.host + r.off;
+    const cudaMemcpyKind dir = to_device ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost;
+    void *dst = to_device ? (void *)dev : (void *)host;
+    const void *src = to_device ? (const void *)host : (const void *)dev;
     cudaError_t e;
+    /* On a queue the copy is the stream's: the host must not touch the host
+     * range until it waits for the queue (the program's wait, as OpenACC
+     * says). */
     if (r.rows == 1 || r.width == r.pitch)
-        e = to_device ? cudaMemcpy(dev, host, r.pitch * (r.rows - 1) + r.width, cudaMemcpyHostToDevice)
-                      : cudaMemcpy(host, dev, r.pitch * (r.rows - 1) + r.width, cudaMemcpyDeviceToHost);
+        e = p2c_stream ? cudaMemcpyAsync(dst, src, r.pitch * (r.rows - 1) + r.width, dir, p2c_stream)
+                       : cudaMemcpy(dst, src, r.pitch * (r.rows - 1) + r.width, dir);
     else
-        e = to_device ? cudaMemcpy2D(dev, r.pitch, host, r.pitch, r.width, r.rows, cudaMemcpyHostToDevice)
-                      : cudaMemcpy2D(host, r.pitch, dev, r.pitch, r.width, r.rows, cudaMemcpyDeviceToHost);
+        e = p2c_stream ? cudaMemcpy2DAsync(dst, r.pitch, src, r.pitch, r.width, r.rows, dir, p2c_stream)
+                       : cudaMemcpy2D(dst, r.pitch, src, r.pitch, r.width, r.rows, dir);
     p2c_check(e, where, to_device ? "copy to device" : "copy from device");
 }
 
@@ -267,6 +337,8 @@ inline char *p2c_enter(struct p2c_range r, int kind, int ref, const char *where)
             p2c_fail_var(where, r.name, "is not present on the device", "a `present` clause or modifier requires it to be mapped already");
         void *dev = NULL;
         const size_t bytes = p2c_range_bytes(r);
+        if (p2c_deferred_count)
+            p2c_reap_frees(0, where);
         p2c_check(cudaMalloc(&dev, bytes ? bytes : 1), where, "cudaMalloc");
         m = p2c_table_add(r.host, bytes, (char *)dev, r.name, where);
         if (k == P2C_MAP_TO || k == P2C_MAP_TOFROM)
@@ -334,8 +406,10 @@ inline void p2c_exit(struct p2c_range r, int kind, int ref, const char *where)
     }
     if (copy_back)
         p2c_transfer(m, r, 0, where);
+    /* The data is no longer present from here on; on a queue its device
+     * copy lives until the queue has passed the copy back. */
     if (m->owned)
-        p2c_check(cudaFree(m->dev), where, "cudaFree");
+        p2c_free_device(m->dev, where);
     *m = p2c_present_table[--p2c_present_count];
 }
 
@@ -455,11 +529,14 @@ struct p2c_declare_scope {
     }
 };
 
-/* Reports a failed launch or a fault in the kernel, with the region's place. */
+/* Reports a failed launch or a fault in the kernel, with the region's place.
+ * A kernel on a queue is not waited for (its faults show at the wait); one
+ * on the default stream is, and only it: the queues run on. */
 inline void p2c_check_launch(const char *where)
 {
     p2c_check(cudaGetLastError(), where, "kernel launch");
-    p2c_check(cudaDeviceSynchronize(), where, "kernel execution");
+    if (!p2c_stream)
+        p2c_check(cudaStreamSynchronize(0), where, "kernel execution");
 }
 
 /* How many threads the device keeps resident at once (SMs x threads per SM),

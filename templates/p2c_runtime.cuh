@@ -545,88 +545,244 @@ inline void p2c_acc_memcpy_d2d(void *dst, const void *src, size_t bytes, int dst
         p2c_check(cudaMemcpy(dst, src, bytes, cudaMemcpyDeviceToDevice), "acc_memcpy_d2d", "copy on the device");
 }
 
-/* Every operation is synchronous: nothing is ever pending. */
+/* ---- OpenACC async queues on CUDA streams (#21) ---------------------------
+ * Each queue number q >= 0, and acc_async_noval when acc-default-async-var
+ * is acc_async_noval, is a non-blocking stream (it never waits for the
+ * default stream, nor the default stream for it), created the first time
+ * the queue is used and kept in a table by queue number, so a queue is
+ * always the same stream. acc_async_sync is the legacy default stream: the
+ * operation completes before the host goes on. */
+
+/* acc-default-async-var: queue 0 until acc_set_default_async or `acc set
+ * default_async` changes it. */
+static int p2c_acc_default_async_var = 0;
+
+struct p2c_acc_stream_entry {
+    int queue;
+    cudaStream_t stream;
+};
+inline struct p2c_acc_stream_entry *p2c_acc_streams;
+inline int p2c_acc_stream_count, p2c_acc_stream_capacity;
+
+/* The queue an async argument names: acc_async_noval is the default queue. */
+inline int p2c_acc_resolve(long long async, const char *where)
+{
+    if (async == acc_async_noval)
+        async = p2c_acc_default_async_var;
+    if (async < acc_async_sync || async > INT_MAX) {
+        char msg[64];
+        snprintf(msg, sizeof msg, "%lld", async);
+        p2c_fail(where, "an async argument is not a queue number, acc_async_noval or acc_async_sync", msg);
+    }
+    return (int)async;
+}
+
+/* The stream of a queue; NULL for a queue never used (nothing to wait for). */
+inline cudaStream_t p2c_acc_find_stream(int queue)
+{
+    for (int i = 0; i < p2c_acc_stream_count; i++)
+        if (p2c_acc_streams[i].queue == queue)
+            return p2c_acc_streams[i].stream;
+    return NULL;
+}
+
+/* The stream of a queue, created on first use; 0 for acc_async_sync. */
+inline cudaStream_t p2c_acc_stream_of(int queue, const char *where)
+{
+    if (queue == acc_async_sync)
+        return 0;
+    cudaStream_t s = p2c_acc_find_stream(queue);
+    if (s)
+        return s;
+    if (p2c_acc_stream_count == p2c_acc_stream_capacity) {
+        int cap = p2c_acc_stream_capacity ? 2 * p2c_acc_stream_capacity : 8;
+        struct p2c_acc_stream_entry *t = (struct p2c_acc_stream_entry *)realloc(p2c_acc_streams, cap * sizeof *t);
+        if (!t)
+            p2c_fail(where, "out of host memory", NULL);
+        p2c_acc_streams = t;
+        p2c_acc_stream_capacity = cap;
+    }
+    p2c_check(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), where, "cudaStreamCreateWithFlags");
+    p2c_acc_streams[p2c_acc_stream_count].queue = queue;
+    p2c_acc_streams[p2c_acc_stream_count].stream = s;
+    p2c_acc_stream_count++;
+    p2c_queues_created = 1;
+    return s;
+}
+
+/* Stream `to` (the host when 0) waits for the work queued on `from` so far. */
+inline void p2c_stream_after(cudaStream_t to, cudaStream_t from, const char *where)
+{
+    if (!from || from == to)
+        return;
+    if (!to) {
+        p2c_check(cudaStreamSynchronize(from), where, "waiting for an async queue");
+        p2c_reap_frees(0, where);
+        return;
+    }
+    cudaEvent_t ev;
+    p2c_check(cudaEventCreateWithFlags(&ev, cudaEventDisableTiming), where, "cudaEventCreate");
+    p2c_check(cudaEventRecord(ev, from), where, "cudaEventRecord");
+    p2c_check(cudaStreamWaitEvent(to, ev, 0), where, "cudaStreamWaitEvent");
+    p2c_check(cudaEventDestroy(ev), where, "cudaEventDestroy");
+}
+
+/* An OpenACC construct's `async` / `wait`, for the extent of its host code:
+ * its data movement and kernel go to the queue's stream (p2c_stream), after
+ * the queues named by `wait` (an event each; the host waits for them when
+ * the construct is synchronous). */
+struct p2c_acc_queue {
+    cudaStream_t stream, saved;
+    const char *where;
+    p2c_acc_queue(long long async, const char *w)
+        : stream(p2c_acc_stream_of(p2c_acc_resolve(async, w), w)), saved(p2c_stream), where(w)
+    {
+        p2c_stream = stream;
+    }
+    ~p2c_acc_queue()
+    {
+        p2c_stream = saved;
+    }
+    p2c_acc_queue(const p2c_acc_queue &) = delete;
+    p2c_acc_queue &operator=(const p2c_acc_queue &) = delete;
+    /* wait(q) */
+    void after(long long queue)
+    {
+        p2c_stream_after(stream, p2c_acc_find_stream(p2c_acc_resolve(queue, where)), where);
+    }
+    /* wait: every queue */
+    void after_all(void)
+    {
+        for (int i = 0; i < p2c_acc_stream_count; i++)
+            p2c_stream_after(stream, p2c_acc_streams[i].stream, where);
+    }
+    /* A kernel that shares device scratch with other launches (reduction
+     * partials, private copies, team frames) runs on the default stream,
+     * after the queue's earlier work: synchronous, which `async` allows. */
+    void serial(void)
+    {
+        p2c_stream_after(0, stream, where);
+        p2c_stream = 0;
+    }
+    /* The end of a data region: its exits go to the queue again. */
+    void resume(void)
+    {
+        p2c_stream = stream;
+    }
+    /* Between a data region's entries and its body: the entries complete
+     * first (the body's constructs without `async` use the data at once),
+     * then the body's constructs choose their own queues. */
+    void pause(void)
+    {
+        p2c_stream_after(0, stream, where);
+        p2c_stream = saved;
+    }
+};
+
 inline void p2c_acc_wait(int queue)
 {
-    (void)queue;
+    p2c_stream_after(0, p2c_acc_find_stream(p2c_acc_resolve(queue, "acc_wait")), "acc_wait");
 }
 
 inline void p2c_acc_wait_all(void)
 {
+    for (int i = 0; i < p2c_acc_stream_count; i++)
+        p2c_stream_after(0, p2c_acc_streams[i].stream, "acc_wait_all");
+    p2c_reap_frees(0, "acc_wait_all");
+}
+
+/* Whether the queue's work is complete (a queue never used is). */
+inline int p2c_acc_stream_idle(cudaStream_t s, const char *where)
+{
+    if (!s)
+        return 1;
+    cudaError_t e = cudaStreamQuery(s);
+    if (e == cudaErrorNotReady)
+        return 0;
+    p2c_check(e, where, "cudaStreamQuery");
+    return 1;
 }
 
 inline int p2c_acc_async_test(int queue)
 {
-    (void)queue;
-    return 1;
+    return p2c_acc_stream_idle(p2c_acc_find_stream(p2c_acc_resolve(queue, "acc_async_test")), "acc_async_test");
 }
 
 inline int p2c_acc_async_test_all(void)
 {
+    for (int i = 0; i < p2c_acc_stream_count; i++)
+        if (!p2c_acc_stream_idle(p2c_acc_streams[i].stream, "acc_async_test_all"))
+            return 0;
     return 1;
 }
 
-/* (#21) The rest of the async routines on the same synchronous schedule
- * (OpenACC 3.3 lets an async operation complete before the host goes on):
- * every queue is idle, a wait returns at once, a data routine with a queue
- * completes as the one without. */
+/* Queue `async` waits for queue `queue` (an event; the host when async is
+ * acc_async_sync). */
 inline void p2c_acc_wait_async(int queue, int async)
 {
-    (void)queue;
-    (void)async;
+    p2c_acc_queue q(async, "acc_wait_async");
+    q.after(queue);
 }
 
 inline void p2c_acc_wait_all_async(int async)
 {
-    (void)async;
+    p2c_acc_queue q(async, "acc_wait_all_async");
+    q.after_all();
 }
 
+/* The _device forms: one device (dev is not checked, as before). */
 inline void p2c_acc_wait_device(int queue, int dev)
 {
-    (void)queue;
     (void)dev;
+    p2c_acc_wait(queue);
 }
 
 inline void p2c_acc_wait_device_async(int queue, int async, int dev)
 {
-    (void)queue;
-    (void)async;
     (void)dev;
+    p2c_acc_wait_async(queue, async);
 }
 
 inline void p2c_acc_wait_all_device(int dev)
 {
     (void)dev;
+    p2c_acc_wait_all();
 }
 
 inline void p2c_acc_wait_all_device_async(int async, int dev)
 {
-    (void)async;
     (void)dev;
+    p2c_acc_wait_all_async(async);
 }
 
 inline int p2c_acc_async_test_device(int queue, int dev)
 {
-    (void)queue;
     (void)dev;
-    return 1;
+    return p2c_acc_async_test(queue);
 }
 
 inline int p2c_acc_async_test_all_device(int dev)
 {
     (void)dev;
-    return 1;
+    return p2c_acc_async_test_all();
 }
 
-/* acc_wait_any: the index of a queue of the list whose operations are all
- * complete (here: the first that is not acc_async_sync), -1 when every
+/* acc_wait_any: waits until a queue of the list has completed its work and
+ * returns its index (entries acc_async_sync are skipped); -1 when every
  * entry is acc_async_sync. */
 inline int p2c_acc_wait_any(int count, int *queues)
 {
+    int any = 0;
     for (int i = 0; i < count; i++)
-        if (queues[i] != acc_async_sync)
-            return i;
-    return -1;
+        any |= queues[i] != acc_async_sync;
+    if (!any)
+        return -1;
+    for (;;) {
+        for (int i = 0; i < count; i++)
+            if (queues[i] != acc_async_sync &&
+                p2c_acc_stream_idle(p2c_acc_find_stream(p2c_acc_resolve(queues[i], "acc_wait_any")), "acc_wait_any"))
+                return i;
+    }
 }
 
 inline int p2c_acc_wait_any_device(int count, int *queues, int dev)
@@ -634,10 +790,6 @@ inline int p2c_acc_wait_any_device(int count, int *queues, int dev)
     (void)dev;
     return p2c_acc_wait_any(count, queues);
 }
-
-/* acc-default-async-var: queue 0 until acc_set_default_async or `acc set
- * default_async` changes it. */
-static int p2c_acc_default_async_var = 0;
 
 inline int p2c_acc_get_default_async(void)
 {
@@ -656,65 +808,69 @@ inline void p2c_acc_set_default_async_at(int queue, const char *where)
     p2c_acc_set_default_async(queue);
 }
 
+/* The data routines with a queue: the routine's data movement on it. */
 inline void p2c_acc_copyin_async(const void *h, size_t bytes, int async)
 {
-    (void)async;
+    p2c_acc_queue q(async, "acc_copyin_async");
     (void)p2c_acc_copyin(h, bytes);
 }
 
 inline void p2c_acc_create_async(const void *h, size_t bytes, int async)
 {
-    (void)async;
+    p2c_acc_queue q(async, "acc_create_async");
     (void)p2c_acc_create(h, bytes);
 }
 
 inline void p2c_acc_copyout_async(const void *h, size_t bytes, int async)
 {
-    (void)async;
+    p2c_acc_queue q(async, "acc_copyout_async");
     p2c_acc_copyout(h, bytes);
 }
 
 inline void p2c_acc_copyout_finalize_async(const void *h, size_t bytes, int async)
 {
-    (void)async;
+    p2c_acc_queue q(async, "acc_copyout_finalize_async");
     p2c_acc_copyout_finalize(h, bytes);
 }
 
 inline void p2c_acc_delete_async(const void *h, size_t bytes, int async)
 {
-    (void)async;
+    p2c_acc_queue q(async, "acc_delete_async");
     p2c_acc_delete(h, bytes);
 }
 
 inline void p2c_acc_delete_finalize_async(const void *h, size_t bytes, int async)
 {
-    (void)async;
+    p2c_acc_queue q(async, "acc_delete_finalize_async");
     p2c_acc_delete_finalize(h, bytes);
 }
 
 inline void p2c_acc_update_device_async(const void *h, size_t bytes, int async)
 {
-    (void)async;
+    p2c_acc_queue q(async, "acc_update_device_async");
     p2c_acc_update_device(h, bytes);
 }
 
 inline void p2c_acc_update_self_async(const void *h, size_t bytes, int async)
 {
-    (void)async;
+    p2c_acc_queue q(async, "acc_update_self_async");
     p2c_acc_update_self(h, bytes);
 }
 
 inline void p2c_acc_memcpy_to_device_async(void *d, const void *h, size_t bytes, int async)
 {
-    (void)async;
-    p2c_acc_memcpy_to_device(d, h, bytes);
+    p2c_acc_queue q(async, "acc_memcpy_to_device_async");
+    if (bytes)
+        p2c_check(cudaMemcpyAsync(d, h, bytes, cudaMemcpyHostToDevice, q.stream), "acc_memcpy_to_device_async", "copy to device");
 }
 
 inline void p2c_acc_memcpy_from_device_async(void *h, const void *d, size_t bytes, int async)
 {
-    (void)async;
-    p2c_acc_memcpy_from_device(h, d, bytes);
+    p2c_acc_queue q(async, "acc_memcpy_from_device_async");
+    if (bytes)
+        p2c_check(cudaMemcpyAsync(h, d, bytes, cudaMemcpyDeviceToHost, q.stream), "acc_memcpy_from_device_async", "copy from device");
 }
+
 } /* namespace p2c_prelude_1 */
 
 /* The standard names. */

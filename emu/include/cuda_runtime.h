@@ -60,6 +60,7 @@
 #include "p2c_sim/sched.h"
 #include "p2c_sim/device.h"
 #include "p2c_sim/runtime.h"
+#include "p2c_sim/streams.h"
 #include "p2c_sim/unsupported.h"
 
 #endif

@@ -3,7 +3,7 @@
 //! construct, after its statement).
 
 use super::namer::Namer;
-use crate::ir::data::{DataItem, DataKind, DataOp, RangeExpr};
+use crate::ir::data::{AccQueue, DataItem, DataKind, DataOp, RangeExpr};
 use std::fmt::Write;
 
 /// The text that replaces the pragma, and for a structured construct the
@@ -45,18 +45,9 @@ fn condition(op: &DataOp, where_: &str) -> Option<String> {
     }
 }
 
-/// `acc wait` (no code) and `acc set default_async` (one call): the data
-/// constructs that touch no present-table entry (#21).
+/// `acc set default_async` (one call), `acc init` ... without calls: the
+/// data constructs that touch no present-table entry (#21).
 fn no_table_text(op: &DataOp) -> Option<DataText> {
-    if op.kind == DataKind::Wait {
-        return Some(DataText {
-            open: format!(
-                "/* pragma2cuda: `{}`: every operation is synchronous here, nothing is pending */",
-                op.pragma_text.replace("*/", "* /")
-            ),
-            close: None,
-        });
-    }
     if let (DataKind::SetDefaultAsync, Some(q)) = (op.kind, &op.default_async) {
         let call = format!("p2c_acc_set_default_async((int)({q}));");
         let call = match &op.if_cond {
@@ -83,6 +74,83 @@ fn no_table_text(op: &DataOp) -> Option<DataText> {
         });
     }
     None
+}
+
+/// A structured data construct: the entries (on its queue, then waited
+/// for), and the exits after the statement.
+fn region_text(
+    op: &DataOp,
+    w: &str,
+    cond: Option<String>,
+    queue: Option<(&AccQueue, String)>,
+    namer: &mut Namer,
+    mut o: String,
+) -> DataText {
+    let ind = "    ";
+    let w = &w.to_string();
+    let on = cond.as_ref().map(|c| {
+        let on = namer.fresh("p2c_on");
+        let _ = writeln!(o, "{ind}const int {on} = {c};");
+        on
+    });
+    let ranges: Vec<String> = op
+        .items
+        .iter()
+        .map(|it| namer.fresh(&format!("p2c_range_{}", it.name)))
+        .collect();
+    for (it, r) in op.items.iter().zip(&ranges) {
+        let value = match &on {
+            Some(on) => format!("{on} ? {} : p2c_range()", range(it, &w)),
+            None => range(it, &w),
+        };
+        let _ = writeln!(o, "{ind}const p2c_range {r} = {value};");
+    }
+    let (inner, guard_open, guard_close) = match &on {
+        Some(on) => (
+            format!("{ind}{ind}"),
+            format!("{ind}if ({on}) {{\n"),
+            format!("{ind}}}\n"),
+        ),
+        None => (ind.to_string(), String::new(), String::new()),
+    };
+    if let Some((q, name)) = &queue {
+        o.push_str(&super::queue::declare(q, name, &w, ind));
+    }
+    o.push_str(&guard_open);
+    if let Some((q, name)) = &queue {
+        o.push_str(&super::queue::waits(q, name, &inner));
+    }
+    for (it, r) in op.items.iter().zip(&ranges) {
+        let _ = writeln!(o, "{inner}p2c_enter({r}, {}, {}, {w});", it.kind, op.refs);
+    }
+    o.push_str(&guard_close);
+    if let Some((_, name)) = &queue {
+        let _ = writeln!(
+                o,
+                "{ind}{name}.pause(); /* the entries complete; the statement's constructs choose their own queues */"
+            );
+    }
+    o.push_str(&use_device_open(op, w, on.as_deref(), namer));
+    // The statement follows; the close text comes after it.
+    let o = o.trim_end_matches('\n').to_string();
+    let mut c = String::new();
+    c.push('\n');
+    if !op.use_device.is_empty() {
+        c.push_str("}\n");
+    }
+    if let Some((_, name)) = &queue {
+        let _ = writeln!(c, "{ind}{name}.resume();");
+    }
+    c.push_str(&guard_open);
+    for (it, r) in op.items.iter().zip(&ranges).rev() {
+        let _ = writeln!(c, "{inner}p2c_exit({r}, {}, {}, {w});", it.kind, op.refs);
+    }
+    c.push_str(&guard_close);
+    c.push('}');
+    DataText {
+        open: o,
+        close: Some(c),
+    }
 }
 
 /// `use_device_ptr` / `use_device_addr` / `use_device`: each name looked
@@ -165,6 +233,7 @@ pub fn emit_data(op: &DataOp, file_name: &str, namer: &mut Namer) -> DataText {
         return t;
     }
     let w = namer.fresh("p2c_where");
+    let queue = op.acc_queue.as_ref().map(|q| (q, namer.fresh("p2c_queue")));
     let mut o = String::new();
     if let Some(t) = &op.task_wait {
         let _ = writeln!(
@@ -186,6 +255,7 @@ pub fn emit_data(op: &DataOp, file_name: &str, namer: &mut Namer) -> DataText {
         || op.device.is_some()
         || !op.calls.is_empty()
         || !op.use_device.is_empty()
+        || queue.is_some()
     {
         let _ = writeln!(
             o,
@@ -199,56 +269,7 @@ pub fn emit_data(op: &DataOp, file_name: &str, namer: &mut Namer) -> DataText {
     }
     let cond = condition(op, &w);
     match op.kind {
-        DataKind::Region => {
-            let on = cond.as_ref().map(|c| {
-                let on = namer.fresh("p2c_on");
-                let _ = writeln!(o, "{ind}const int {on} = {c};");
-                on
-            });
-            let ranges: Vec<String> = op
-                .items
-                .iter()
-                .map(|it| namer.fresh(&format!("p2c_range_{}", it.name)))
-                .collect();
-            for (it, r) in op.items.iter().zip(&ranges) {
-                let value = match &on {
-                    Some(on) => format!("{on} ? {} : p2c_range()", range(it, &w)),
-                    None => range(it, &w),
-                };
-                let _ = writeln!(o, "{ind}const p2c_range {r} = {value};");
-            }
-            let (inner, guard_open, guard_close) = match &on {
-                Some(on) => (
-                    format!("{ind}{ind}"),
-                    format!("{ind}if ({on}) {{\n"),
-                    format!("{ind}}}\n"),
-                ),
-                None => (ind.to_string(), String::new(), String::new()),
-            };
-            o.push_str(&guard_open);
-            for (it, r) in op.items.iter().zip(&ranges) {
-                let _ = writeln!(o, "{inner}p2c_enter({r}, {}, {}, {w});", it.kind, op.refs);
-            }
-            o.push_str(&guard_close);
-            o.push_str(&use_device_open(op, &w, on.as_deref(), namer));
-            // The statement follows; the close text comes after it.
-            let o = o.trim_end_matches('\n').to_string();
-            let mut c = String::new();
-            c.push('\n');
-            if !op.use_device.is_empty() {
-                c.push_str("}\n");
-            }
-            c.push_str(&guard_open);
-            for (it, r) in op.items.iter().zip(&ranges).rev() {
-                let _ = writeln!(c, "{inner}p2c_exit({r}, {}, {}, {w});", it.kind, op.refs);
-            }
-            c.push_str(&guard_close);
-            c.push('}');
-            DataText {
-                open: o,
-                close: Some(c),
-            }
-        }
+        DataKind::Region => region_text(op, &w, cond, queue, namer, o),
         _ => {
             let inner = if cond.is_some() {
                 format!("{ind}{ind}")
@@ -257,6 +278,9 @@ pub fn emit_data(op: &DataOp, file_name: &str, namer: &mut Namer) -> DataText {
             };
             if let Some(c) = &cond {
                 let _ = writeln!(o, "{ind}if ({c}) {{");
+            }
+            if let Some((q, name)) = &queue {
+                o.push_str(&super::queue::open(q, name, &w, &inner));
             }
             for it in &op.items {
                 let r = range(it, &w);

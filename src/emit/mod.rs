@@ -32,6 +32,7 @@ pub mod orphan_team;
 pub mod partial_warp;
 pub mod prelude;
 pub mod privarray;
+pub mod queue;
 pub mod reduction;
 pub mod region;
 pub mod serial;

@@ -885,6 +885,7 @@ fn host_text(r: &Region, fallback: &str, file_name: &str, n: &Names) -> String {
         escape(file_name),
         r.line
     );
+    let queue_at = h.len();
     let mut args = host_trips(r, n, &mut h);
     if narrow_blocks(r) {
         h.push_str(&super::counter::host_check32(&n.trip, w, ind));
@@ -908,6 +909,16 @@ fn host_text(r: &Region, fallback: &str, file_name: &str, n: &Names) -> String {
     let _ = writeln!(h, "{ind}}}");
     for e in exits.iter().rev() {
         let _ = writeln!(h, "{ind}{e}");
+    }
+    if let Some(q) = &r.acc_queue {
+        let mut open = super::queue::open(q, "p2c_queue", w, ind);
+        if q.queue.is_some() && super::queue::shares_scratch(&h[queue_at..]) {
+            let _ = writeln!(
+                open,
+                "{ind}p2c_queue.serial(); /* device scratch shared with other launches: after the queue, synchronously */"
+            );
+        }
+        h.insert_str(queue_at, &open);
     }
     h.push_str(&untouched_note(r));
     h.push('}');

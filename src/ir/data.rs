@@ -16,7 +16,8 @@ pub enum DataKind {
     Update,
     /// `acc declare` in a function: mapped until the function returns.
     DeclareScope,
-    /// `acc wait`: every operation is synchronous, nothing is pending (#21).
+    /// `acc wait [(list)] [async(q)]`: the host, or queue q, waits for the
+    /// queues (#21).
     Wait,
     /// `acc set default_async(n)` (its only clauses `default_async`, `if`).
     SetDefaultAsync,
@@ -32,13 +33,25 @@ impl DataKind {
             DataKind::Exit => "exit data (dynamic references)",
             DataKind::Update => "update (copies between present data and the host)",
             DataKind::DeclareScope => "declare (mapped until the function returns)",
-            DataKind::Wait => "wait (every operation is synchronous: nothing to wait for)",
+            DataKind::Wait => "wait (for OpenACC queues: the host, or the `async` queue)",
             DataKind::SetDefaultAsync => {
                 "set default_async (the queue async without argument names)"
             }
             DataKind::Runtime => "runtime routine calls in place of the pragma",
         }
     }
+}
+
+/// OpenACC `async` / `wait` of a construct: the queue it runs on and the
+/// queues it waits for first (#21), as host expressions.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct AccQueue {
+    /// `async(q)`: the queue (`acc_async_noval` for a bare `async`); `None`
+    /// without `async` (the construct is synchronous).
+    pub queue: Option<String>,
+    /// `wait(list)`: the queues; `Some(empty)` for a bare `wait` (every
+    /// queue); `None` without `wait`.
+    pub waits: Option<Vec<String>>,
 }
 
 /// The host range a list item names, as host expressions.
@@ -111,6 +124,8 @@ pub struct DataOp {
     pub task_wait: Option<String>,
     /// `acc set default_async(n)`: the queue expression (#21).
     pub default_async: Option<String>,
+    /// OpenACC `async` / `wait` (and the list of `acc wait`) (#21).
+    pub acc_queue: Option<AccQueue>,
     /// The reference count entries and exits change (`P2C_REF_...`).
     pub refs: &'static str,
     pub notes: Vec<String>,

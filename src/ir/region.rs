@@ -182,6 +182,8 @@ pub struct Region {
     /// OpenMP `depend`: the `_Pragma("omp taskwait depend(...)")` run
     /// before the construct (`lower::asynchrony::omp_task_wait`, #21).
     pub task_wait: Option<String>,
+    /// OpenACC `async` / `wait`: the queue the region runs on (#21).
+    pub acc_queue: Option<super::data::AccQueue>,
     /// Generic mode (a structured block with sequential code and nested
     /// parallel constructs); `None` for loop constructs (SPMD).
     pub generic: Option<Box<super::generic::Generic>>,

@@ -206,6 +206,7 @@ pub fn build(file: &SourceFile, at: &Attached, diags: &mut Vec<Diagnostic>) -> O
         device: None,
         task_wait: None,
         default_async: None,
+        acc_queue: None,
         refs: "P2C_REF_STRUCTURED",
         notes,
         device_ptrs: vec![],

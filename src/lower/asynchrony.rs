@@ -1,23 +1,61 @@
-//! OpenACC's `async` and `wait` (clauses and the `acc wait` directive) on a
-//! synchronous schedule (#21).
+//! OpenACC's `async` and `wait` (clauses and the `acc wait` directive) on
+//! CUDA streams (#21), and OpenMP `depend` on target constructs (still
+//! synchronous).
 //!
-//! Every kernel launch and every data operation of the output completes
-//! before the host goes on (templates/p2c_host.cuh synchronises after each
-//! launch and copies with blocking calls). OpenACC 3.3 lets an `async`
-//! operation run that way (the host *may* go on before it completes), and a
-//! wait on a queue whose operations have all completed returns at once; the
-//! runtime routines answer accordingly (templates/p2c_runtime.cuh: every
-//! queue is idle, `acc_async_test` is true). So the clauses need no code.
-//! Their arguments would be evaluated by an asynchronous implementation,
-//! though: an argument that may have a side effect (a call, an assignment,
-//! `++`, `--`) is refused rather than dropped.
+//! [`acc_queue`] reads a construct's `async` / `wait` into an
+//! [`AccQueue`]; the emitter opens a `p2c_acc_queue` for it
+//! (templates/p2c_runtime.cuh): queue q is a non-blocking stream created on
+//! first use, the construct's data movement and launch go to it, and each
+//! `wait` queue is an event the stream waits for (the host waits when the
+//! construct has no `async`). The queue and wait arguments are evaluated
+//! once, when the construct is reached; an argument that may have a side
+//! effect (a call, an assignment, `++`, `--`) is still refused, as the
+//! emitted code may evaluate the queue expression more than once.
 
 use crate::diag::{codes, Diagnostic};
 use crate::directives::{ClauseArgs, Directive, Model};
+use crate::ir::data::AccQueue;
 use crate::source::Span;
 
-/// The clauses of `d` that a synchronous schedule satisfies with no code:
-/// OpenACC `async` and `wait`.
+/// The queue and the waits of an OpenACC construct (`acc wait`: its list
+/// too); `None` when it has neither.
+pub fn acc_queue(d: &Directive) -> Option<AccQueue> {
+    if d.model != Model::Acc {
+        return None;
+    }
+    let queue = d.clause("async").map(|c| match &c.args {
+        ClauseArgs::Expr { expr, .. } => expr.text.clone(),
+        _ => "acc_async_noval".to_string(),
+    });
+    let mut lists: Vec<&ClauseArgs> = d.clauses_named("wait").map(|c| &c.args).collect();
+    if d.name == "wait" {
+        lists.push(d.arg.as_ref().map_or(&ClauseArgs::None, |a| &a.args));
+    }
+    let waits = if lists.is_empty() {
+        None
+    } else if lists.iter().any(|a| queue_list(a).is_empty()) {
+        Some(Vec::new())
+    } else {
+        Some(lists.iter().flat_map(|a| queue_list(a)).collect())
+    };
+    (queue.is_some() || waits.is_some()).then_some(AccQueue { queue, waits })
+}
+
+/// The queues of a `wait` argument (`devnum:` aside: one device); empty for
+/// none (every queue).
+fn queue_list(args: &ClauseArgs) -> Vec<String> {
+    match args {
+        ClauseArgs::Args(v) => v
+            .iter()
+            .filter(|a| a.name.as_ref().is_none_or(|n| n.text != "devnum"))
+            .map(|a| a.value.text.clone())
+            .collect(),
+        ClauseArgs::Expr { expr, .. } => vec![expr.text.clone()],
+        _ => Vec::new(),
+    }
+}
+
+/// OpenACC `async` and `wait`: the clauses [`acc_queue`] reads.
 pub fn synchronous_acc_clause(model: Model, name: &str) -> bool {
     model == Model::Acc && matches!(name, "async" | "wait")
 }
@@ -83,8 +121,8 @@ fn arg_exprs(args: &ClauseArgs) -> Vec<(String, Span)> {
 }
 
 /// Refuses (E0901) every `async` / `wait` argument of `d` (and the list of
-/// the `acc wait` directive) that may have a side effect: the synchronous
-/// schedule would not evaluate it.
+/// the `acc wait` directive) that may have a side effect: the emitted code
+/// does not promise to evaluate it exactly once.
 pub fn check_arguments(d: &Directive, diags: &mut Vec<Diagnostic>) {
     if d.model != Model::Acc {
         return;

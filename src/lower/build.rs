@@ -276,6 +276,7 @@ pub fn build_region(
         in_order: vec![],
         tile: vec![],
         task_wait,
+        acc_queue: super::asynchrony::acc_queue(d),
     };
     if !tile.is_empty() {
         apply_tile(d, &mut region, tile, diags)?;

@@ -33,13 +33,11 @@ fn not_supported(c: &Clause, d: &Directive, diags: &mut Vec<Diagnostic>) {
     );
 }
 
-/// Clauses with no effect here: every data operation is synchronous, which
-/// is a valid schedule for `nowait`, `depend`, `async` and `wait`.
+/// Clauses with no effect here: every OpenMP data operation is
+/// synchronous, which is a valid schedule for `nowait` and `depend`
+/// (OpenACC `async` / `wait` go to streams: `acc_queue`).
 fn synchronous_clause(model: Model, name: &str) -> bool {
-    match model {
-        Model::Omp => matches!(name, "nowait" | "depend"),
-        Model::Acc => matches!(name, "async" | "wait"),
-    }
+    model == Model::Omp && matches!(name, "nowait" | "depend")
 }
 
 /// The map type and modifiers of an OpenMP map / motion clause.
@@ -332,6 +330,7 @@ pub fn build_data(
         if_cond: c.if_cond,
         device: c.device,
         default_async: c.default_async,
+        acc_queue: super::asynchrony::acc_queue(d),
         task_wait,
         refs,
         notes: c.notes,
@@ -654,6 +653,7 @@ fn clause_mapping(
             st.finalize = true;
             None
         }
+        (Model::Acc, "async" | "wait") => None, // the construct's `acc_queue`
         (m, n) if synchronous_clause(m, n) => {
             if !st.notes.iter().any(|x: &String| x.contains("synchronous")) {
                 st.notes.push(format!(

@@ -51,6 +51,9 @@ fn render_data(file: &SourceFile, data: &[DataOp], declare: &DeclarePlan, o: &mu
             };
             let _ = writeln!(o, "  if:        {cond} (else {what})");
         }
+        if let Some(q) = &op.acc_queue {
+            let _ = writeln!(o, "  queue:     {}", queue_text(q));
+        }
         if let Some(dev) = &op.device {
             let _ = writeln!(
                 o,
@@ -200,6 +203,9 @@ pub fn render(
         if let Some(c) = &r.if_cond {
             let _ = writeln!(o, "  if:        {c} (else the loop runs on the host)");
         }
+        if let Some(q) = &r.acc_queue {
+            let _ = writeln!(o, "  queue:     {}", queue_text(q));
+        }
         for v in &r.vars {
             let what = match &v.attr {
                 Attr::Private => "private".to_string(),
@@ -292,4 +298,18 @@ pub fn render(
     }
     render_data(file, data, declare, &mut o);
     o
+}
+
+/// OpenACC `async` / `wait` in the plan (#21).
+fn queue_text(q: &crate::ir::data::AccQueue) -> String {
+    let mut t = match &q.queue {
+        Some(x) => format!("async({x}): on the queue's stream"),
+        None => "synchronous".to_string(),
+    };
+    match q.waits.as_deref() {
+        None => {}
+        Some([]) => t.push_str(", after every queue"),
+        Some(list) => t.push_str(&format!(", after queue(s) {}", list.join(", "))),
+    }
+    t
 }

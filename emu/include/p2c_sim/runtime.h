@@ -1,15 +1,8 @@
 // pragma2cuda SIMT emulator: the host runtime API subset and kernel launch.
-// Device memory is host memory; all operations, launches included, are synchronous.
+// Device memory is host memory; work on the default stream is synchronous (streams and
+// events: p2c_sim/streams.h).
 #pragma once
 #pragma GCC system_header
-
-struct CUstream_st {
-    unsigned flags = 0;
-};
-struct CUevent_st {
-    bool recorded = false;
-    std::chrono::steady_clock::time_point when{};
-};
 
 namespace p2c_sim {
 
@@ -311,9 +304,7 @@ inline cudaError_t cudaDeviceGetAttribute(int *value, cudaDeviceAttr attr, int d
     }
     return cudaSuccess;
 }
-inline cudaError_t cudaDeviceSynchronize() { return cudaSuccess; }
 inline cudaError_t cudaDeviceReset() { return cudaSuccess; }
-inline cudaError_t cudaThreadSynchronize() { return cudaSuccess; }
 
 // ---- memory ---------------------------------------------------------------------------------
 inline cudaError_t cudaMalloc(void **p, size_t n) { return p2c_sim::device_malloc(p, n); }
@@ -355,10 +346,6 @@ inline cudaError_t cudaMemcpy(void *dst, const void *src, size_t n, cudaMemcpyKi
     if (n) std::memmove(dst, src, n);
     return cudaSuccess;
 }
-inline cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t n, cudaMemcpyKind kind,
-                                   cudaStream_t = nullptr) {
-    return cudaMemcpy(dst, src, n, kind);
-}
 
 inline cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch,
                                 size_t width, size_t height, cudaMemcpyKind kind) {
@@ -376,20 +363,12 @@ inline cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_
                      static_cast<const unsigned char *>(src) + r * spitch, width);
     return cudaSuccess;
 }
-inline cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t spitch,
-                                     size_t width, size_t height, cudaMemcpyKind kind,
-                                     cudaStream_t = nullptr) {
-    return cudaMemcpy2D(dst, dpitch, src, spitch, width, height, kind);
-}
 
 inline cudaError_t cudaMemset(void *p, int value, size_t n) {
     if (n == 0) return cudaSuccess;
     if (!p2c_sim::allocations().contains(p, n)) return p2c_sim::set_error(cudaErrorInvalidValue);
     std::memset(p, value, n);
     return cudaSuccess;
-}
-inline cudaError_t cudaMemsetAsync(void *p, int value, size_t n, cudaStream_t = nullptr) {
-    return cudaMemset(p, value, n);
 }
 
 template <class T>
@@ -418,56 +397,6 @@ inline cudaError_t cudaGetSymbolAddress(void **p, const T &symbol) {
     return cudaSuccess;
 }
 
-// ---- streams and events ----------------------------------------------------------------------
-inline cudaError_t cudaStreamCreate(cudaStream_t *s) {
-    if (!s) return p2c_sim::set_error(cudaErrorInvalidValue);
-    *s = new CUstream_st{};
-    return cudaSuccess;
-}
-inline cudaError_t cudaStreamCreateWithFlags(cudaStream_t *s, unsigned flags) {
-    cudaError_t e = cudaStreamCreate(s);
-    if (e == cudaSuccess) (*s)->flags = flags;
-    return e;
-}
-inline cudaError_t cudaStreamDestroy(cudaStream_t s) {
-    if (!s) return p2c_sim::set_error(cudaErrorInvalidResourceHandle);
-    delete s;
-    return cudaSuccess;
-}
-inline cudaError_t cudaStreamSynchronize(cudaStream_t) { return cudaSuccess; }
-inline cudaError_t cudaStreamQuery(cudaStream_t) { return cudaSuccess; }
-inline cudaError_t cudaStreamWaitEvent(cudaStream_t, cudaEvent_t, unsigned = 0) { return cudaSuccess; }
-
-inline cudaError_t cudaEventCreate(cudaEvent_t *e) {
-    if (!e) return p2c_sim::set_error(cudaErrorInvalidValue);
-    *e = new CUevent_st{};
-    return cudaSuccess;
-}
-inline cudaError_t cudaEventCreateWithFlags(cudaEvent_t *e, unsigned) { return cudaEventCreate(e); }
-inline cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t = nullptr) {
-    if (!e) return p2c_sim::set_error(cudaErrorInvalidResourceHandle);
-    e->recorded = true;
-    e->when = std::chrono::steady_clock::now();
-    return cudaSuccess;
-}
-inline cudaError_t cudaEventSynchronize(cudaEvent_t e) {
-    return e ? cudaSuccess : p2c_sim::set_error(cudaErrorInvalidResourceHandle);
-}
-inline cudaError_t cudaEventQuery(cudaEvent_t e) {
-    return e ? cudaSuccess : p2c_sim::set_error(cudaErrorInvalidResourceHandle);
-}
-inline cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end) {
-    if (!ms) return p2c_sim::set_error(cudaErrorInvalidValue);
-    if (!start || !end) return p2c_sim::set_error(cudaErrorInvalidResourceHandle);
-    if (!start->recorded || !end->recorded) return p2c_sim::set_error(cudaErrorInvalidResourceHandle);
-    *ms = std::chrono::duration<float, std::milli>(end->when - start->when).count();
-    return cudaSuccess;
-}
-inline cudaError_t cudaEventDestroy(cudaEvent_t e) {
-    if (!e) return p2c_sim::set_error(cudaErrorInvalidResourceHandle);
-    delete e;
-    return cudaSuccess;
-}
 
 // ---- launch ---------------------------------------------------------------------------------
 namespace p2c_sim {
@@ -584,9 +513,3 @@ inline dim3 to_dim3(I n) {
 // Allocations::host_values): `add` before the launch, not after it.
 inline void p2c_sim_host_value(const void *p, int add) { p2c_sim::allocations().host_value(p, add != 0); }
 
-// p2c_sim_launch(kernel, grid, block, shmem[, stream])(args...) runs kernel<<<...>>>(args...).
-template <class... P, class G, class B>
-inline p2c_sim::Launcher<P...> p2c_sim_launch(void (*kernel)(P...), G grid, B block,
-                                              size_t shmem = 0, cudaStream_t = nullptr) {
-    return p2c_sim::Launcher<P...>{kernel, p2c_sim::to_dim3(grid), p2c_sim::to_dim3(block), shmem};
-}
