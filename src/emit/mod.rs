@@ -13,6 +13,7 @@ pub mod array_team_area;
 pub mod atomic;
 mod bind;
 pub mod counter;
+pub(crate) mod fold;
 pub mod cxx;
 pub mod data;
 pub mod declare;
