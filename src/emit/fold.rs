@@ -6,7 +6,6 @@
 //! which nvcc allocated better once.)
 
 use crate::ir::c::CType;
-use crate::sema::loops::int_literal;
 
 /// A decimal literal from 0 to 127: the same value in every integer type
 /// (`signed char` included), so `(T)(v)` may be written `v` wherever the
@@ -16,7 +15,7 @@ fn small_literal(text: &str) -> bool {
     !t.is_empty()
         && t.bytes().all(|b| b.is_ascii_digit())
         && (t == "0" || !t.starts_with('0'))
-        && int_literal(t).is_some_and(|v| (0..=127).contains(&v))
+        && t.parse::<u32>().is_ok_and(|v| v <= 127)
 }
 
 /// `(T)(text)`, or `text` alone for a small literal and an integer `T`.
@@ -28,9 +27,9 @@ pub(crate) fn cast(ty: &CType, text: &str) -> String {
     }
 }
 
-/// Whether a loop's step is the literal 1.
+/// Whether a loop's step is the literal `1` (spelled so: `1u` keeps its product).
 pub(crate) fn unit_step(step: &str) -> bool {
-    int_literal(step) == Some(1)
+    step.trim() == "1"
 }
 
 /// `(T)(index) * (step)`: a loop variable's offset from its lower bound at
