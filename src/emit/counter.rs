@@ -98,6 +98,49 @@ pub(crate) fn host_check32(trip: &str, where_: &str, ind: &str) -> String {
     )
 }
 
+/// The `for` line of an SPMD loop over the threads of the grid or of one
+/// block (`start`, `stride`: 32-bit thread numbers). For a [`narrow_nest`]
+/// the counter has 32 bits: the host checked that `trip` plus the stride is
+/// at most 2^32 ([`host_check_stride`]), so the counter never wraps and
+/// `trip` fits. Otherwise the 64-bit counter.
+///
+/// Measured (ptxas -v, sm_90, BENCHMARKS.md): `omp_saxpy`'s `saxpy_L10` 20
+/// -> 14 registers, `omp_enter_exit_functions`' kernels 16 -> 10. (A 32-bit
+/// counter with a saturating step instead of the host's check cost 1 to 6
+/// registers more in about sixty OpenACC kernels: it keeps `~stride` live.)
+pub(crate) fn threads_head(
+    types: &[CType],
+    it: &str,
+    trip: &str,
+    start: &str,
+    stride: &str,
+    ind: &str,
+) -> String {
+    if narrow_nest(types) {
+        format!(
+            "{ind}for (unsigned {it} = {start}; {it} < (unsigned){trip}; {it} += {stride}) {{ /* {trip} + stride <= 2^32 (checked by the host) */"
+        )
+    } else {
+        format!(
+            "{ind}for (unsigned long long {it} = (unsigned long long){start}; {it} < {trip}; {it} += (unsigned long long){stride}) {{"
+        )
+    }
+}
+
+/// The host's check before launching a loop of [`threads_head`] with a
+/// 32-bit counter: `stride` (every thread of the launch, or of one block;
+/// an expression whose value does not wrap) more than the `trip` count
+/// (`unsigned long long`) must stay within 32 bits. A loop over a
+/// variable of at most 32 bits has at most 2^32 iterations unless it
+/// overflows its variable; one within `stride` of 2^32 is refused at run
+/// time with a located message (never run with a wrapping counter).
+pub(crate) fn host_check_stride(trip: &str, stride: &str, where_: &str, ind: &str) -> String {
+    format!(
+        "{ind}if ({trip} + {stride} > 0x100000000ull) /* the kernel's counter has 32 bits (the loop's variable) */\n\
+         {ind}    p2c_fail({where_}, \"the loop has too many iterations for a 32-bit counter\", \"2^32 less the launch's threads or more\");\n"
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -115,6 +158,28 @@ mod tests {
         assert!(head.contains("for (unsigned long long it = blockIdx.x, end = (unsigned)trip; it < end; it += gridDim.x)"), "{head}");
         let check = host_check32("trip", "where", "");
         assert!(check.starts_with("if (trip > 0xffffffffull)"), "{check}");
+        assert!(check.contains("p2c_fail(where, "), "{check}");
+    }
+
+    #[test]
+    fn thread_loops_over_32_bit_variables_take_a_checked_32_bit_counter() {
+        let head = threads_head(&[ty("int")], "it", "trip", "a", "b", "");
+        assert!(
+            head.starts_with("for (unsigned it = a; it < (unsigned)trip; it += b) {"),
+            "{head}"
+        );
+        let wide = threads_head(&[ty("long")], "it", "trip", "a", "b", "");
+        assert_eq!(
+            wide,
+            "for (unsigned long long it = (unsigned long long)a; it < trip; it += (unsigned long long)b) {"
+        );
+        let nest = threads_head(&[ty("int"), ty("int")], "it", "trip", "a", "b", "");
+        assert_eq!(nest, wide);
+        let check = host_check_stride("trip", "s", "where", "");
+        assert!(
+            check.starts_with("if (trip + s > 0x100000000ull)"),
+            "{check}"
+        );
         assert!(check.contains("p2c_fail(where, "), "{check}");
     }
 

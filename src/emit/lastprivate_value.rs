@@ -51,7 +51,8 @@ pub fn assign_back(
         {
             let sign = if l.test.increasing() { "+" } else { "-" };
             let t = ty.type_name();
-            return format!("{outer} = ({t})({lb} {sign} ({t})({trip}) * ({step}))");
+            let value = super::fold::scaled(&t, trip, step);
+            return format!("{outer} = ({t})({lb} {sign} {value})");
         }
     }
     let array = w

@@ -14,6 +14,7 @@ pub mod atomic;
 mod bind;
 pub mod complex;
 pub mod counter;
+pub(crate) mod fold;
 pub mod data;
 pub mod declare;
 pub mod edits;

@@ -419,10 +419,11 @@ fn lastprivate_out(
             // A loop variable: its value after the whole nest.
             Some(((lp, ty), (lb, step, trip))) => {
                 let sign = if lp.test.increasing() { "+" } else { "-" };
+                let t = ty.type_name();
+                let value = super::fold::scaled(&t, trip, step);
                 let _ = writeln!(
                     s,
-                    "{ind}if ({last})\n{ind}    {outer} = ({t})({lb} {sign} ({t})({trip}) * ({step}));",
-                    t = ty.type_name()
+                    "{ind}if ({last})\n{ind}    {outer} = ({t})({lb} {sign} {value});"
                 );
             }
             None => {

@@ -1,6 +1,7 @@
 //! The CUDA text of one region: its kernel (placed before the enclosing
 //! function) and the host code that replaces the pragma and its loop.
 
+use super::fold;
 use super::namer::Namer;
 use super::reduction::{self, RedNames};
 use crate::ir::c::CType;
@@ -155,6 +156,22 @@ fn narrow_blocks(r: &Region) -> bool {
         && super::counter::narrow_nest(&r.nest_types)
 }
 
+/// Whether the region's loop runs over the threads of the grid or of one
+/// block with a 32-bit counter (`emit/counter.rs`, `threads_head` and
+/// `host_check_stride`). SPMD kernels only, as [`narrow_blocks`]; not with
+/// reductions or per-thread array copies, whose kernels it made larger
+/// (ptxas, sm_90: `omp_reduction_unmapped_block`'s kernels 24 -> 28,
+/// `omp_firstprivate_arrays`' `main_L54` 24 -> 26).
+fn narrow_threads(r: &Region) -> bool {
+    r.generic.is_none()
+        && matches!(r.schedule, Schedule::GridStride | Schedule::BlockStride)
+        && r.tile.is_empty()
+        && r.reductions.is_empty()
+        && r.array_reductions.is_empty()
+        && r.array_privates.is_empty()
+        && super::counter::narrow_nest(&r.nest_types)
+}
+
 /// The value of loop `idx` of a collapsed nest of `depth` loops (bounds
 /// from [`nest_bounds`]) at the flat iteration `it`: the outermost takes
 /// what `rest` holds after the inner loops divided it by their trip counts
@@ -176,7 +193,7 @@ pub(crate) fn nest_var_value(
     } else {
         format!("{rest} % {trip}")
     };
-    format!("{lb} {sign} ({})({src}) * ({step})", ty.type_name())
+    format!("{lb} {sign} {}", fold::scaled(&ty.type_name(), &src, step))
 }
 
 /// The bounds of a worksharing loop nest as constants its threads read:
@@ -193,7 +210,7 @@ pub(crate) fn nest_bounds<'a>(
     for (l, ty) in nest {
         let t = ty.type_name();
         let lb = namer.fresh(&format!("p2c_lb_{}", l.var));
-        let _ = writeln!(s, "{ind}const {} = ({t})({});", ty.declare(&lb), l.lb);
+        let _ = writeln!(s, "{ind}const {} = {};", ty.declare(&lb), fold::cast(ty, &l.lb));
         let step = if literal_step(l) {
             l.step.clone()
         } else {
@@ -227,8 +244,7 @@ pub(crate) fn nest_bounds<'a>(
 /// subtraction in `int` overflows). A pointer variable keeps the
 /// subtraction in its own type (elements, not bytes).
 pub(crate) fn trip_expr(l: &CanonLoop, ty: &CType, lb: &str, step: &str) -> String {
-    let t = ty.type_name();
-    let ub = format!("({t})({})", l.ub);
+    let ub = format!("({})({})", ty.type_name(), l.ub);
     let dist = |hi: &str, lo: &str| {
         if ty.is_pointer() {
             format!("(unsigned long long)({hi} - {lo})")
@@ -243,6 +259,32 @@ pub(crate) fn trip_expr(l: &CanonLoop, ty: &CType, lb: &str, step: &str) -> Stri
         TestOp::Ge => (">=", dist(lb, &ub)),
     };
     format!("{lb} {test} {ub} ? ({distance}) / (unsigned long long)({step}) + 1 : 0")
+}
+
+/// [`trip_expr`] for the host: with a step of 1, the distance plus one
+/// (`- 1 + 1` cancelled for < and >). Kernels keep [`trip_expr`]'s form:
+/// the same value, but nvcc allocates differently (ptxas, sm_90:
+/// `omp_acc_generic_array_reduction_teams`' generic `omp_case_L39` 29
+/// registers with it, 35 with the folded count).
+fn host_trip_expr(l: &CanonLoop, ty: &CType, lb: &str, step: &str) -> String {
+    if !fold::unit_step(step) {
+        return trip_expr(l, ty, lb, step);
+    }
+    let ub = fold::cast(ty, &l.ub);
+    let dist = |hi: &str, lo: &str| {
+        if ty.is_pointer() {
+            format!("(unsigned long long)({hi} - {lo})")
+        } else {
+            format!("((unsigned long long)({hi}) - (unsigned long long)({lo}))")
+        }
+    };
+    let (test, count) = match l.test {
+        TestOp::Lt => ("<", dist(&ub, lb)),
+        TestOp::Le => ("<=", format!("{} + 1", dist(&ub, lb))),
+        TestOp::Gt => (">", dist(lb, &ub)),
+        TestOp::Ge => (">=", format!("{} + 1", dist(lb, &ub))),
+    };
+    format!("{lb} {test} {ub} ? {count} : 0")
 }
 
 /// A launch dimension. Team sizes (`what` is "threads" or "workers") are
@@ -553,6 +595,14 @@ fn loop_head(r: &Region, body: &str, n: &Names) -> String {
         Schedule::BlockOnly => ("blockIdx.x", "gridDim.x"),
         Schedule::Sequential => ("0", "1"),
     };
+    let threads = match r.schedule {
+        Schedule::GridStride => Some((
+            "blockIdx.x * p2c_block_threads() + p2c_thread_id()",
+            "gridDim.x * p2c_block_threads()",
+        )),
+        Schedule::BlockStride => Some(("p2c_thread_id()", "p2c_block_threads()")),
+        _ => None,
+    };
     let mut k = String::new();
     if let Some(c) = &r.chunk {
         // schedule / dist_schedule: chunks round-robin over the workers (lower/chunk.rs).
@@ -574,6 +624,13 @@ fn loop_head(r: &Region, body: &str, n: &Names) -> String {
             k,
             "{}",
             super::counter::blocks_head(&r.nest_types, &n.iter, &n.end, &n.trip, "    ")
+        );
+    } else if let Some((start32, stride32)) = threads.filter(|_| narrow_threads(r)) {
+        // Every thread of the grid or block: a 32-bit counter the host checked.
+        let _ = writeln!(
+            k,
+            "{}",
+            super::counter::threads_head(&r.nest_types, &n.iter, &n.trip, start32, stride32, "    ")
         );
     } else {
         let _ = writeln!(
@@ -627,10 +684,10 @@ fn loop_vars(r: &Region, body: &str, n: &Names) -> String {
         };
         let _ = writeln!(
             k,
-            "        {}{} = {lb} {sign} ({})({index}) * ({step});",
+            "        {}{} = {lb} {sign} {};",
             unused_mark(body, &l.var),
             ty.declare(&l.var),
-            ty.type_name()
+            fold::scaled(&ty.type_name(), &index, &step)
         );
         if idx > 0 {
             let _ = writeln!(k, "        p2c_rest /= {trip};");
@@ -657,10 +714,9 @@ fn kernel_epilogue(r: &Region, n: &Names) -> String {
                     Some(li) => {
                         let (step, sign) = step_sign(&r.nest[li], &n.per_loop[li].2);
                         format!(
-                            "{} {sign} ({})({}) * ({step})",
+                            "{} {sign} {}",
                             n.per_loop[li].1,
-                            r.nest_types[li].type_name(),
-                            n.trip
+                            fold::scaled(&r.nest_types[li].type_name(), &n.trip, &step)
                         )
                     }
                     None => v.sym.name.clone(),
@@ -894,6 +950,14 @@ fn host_text(r: &Region, fallback: &str, file_name: &str, n: &Names) -> String {
     let mut exits = Vec::new();
     data_env(r, n, &mut h, &mut args, &mut exits);
     let (per_block, runtime_limit) = launch_shape(r, n, &mut h);
+    if narrow_threads(r) {
+        let stride = match r.schedule {
+            // In 64 bits: a grid of 2^22 blocks of 1024 threads has 2^32.
+            Schedule::GridStride => format!("(unsigned long long){} * {per_block}", n.blocks),
+            _ => per_block.clone(),
+        };
+        h.push_str(&super::counter::host_check_stride(&n.trip, &stride, w, ind));
+    }
     host_storage(r, n, &per_block, &mut h, &mut args, &mut exits);
     args.extend(runtime_limit);
     let _ = writeln!(h, "{ind}if ({} > 0) {{", n.trip);
@@ -936,7 +1000,7 @@ fn host_trips(r: &Region, n: &Names, h: &mut String) -> Vec<String> {
     let mut trips = Vec::new();
     for (l, (ty, (trip, lb, step))) in r.nest.iter().zip(r.nest_types.iter().zip(&n.per_loop)) {
         let t = ty.type_name();
-        let _ = writeln!(h, "{ind}const {} = ({t})({});", ty.declare(lb), l.lb);
+        let _ = writeln!(h, "{ind}const {} = {};", ty.declare(lb), fold::cast(ty, &l.lb));
         let step_text = if literal_step(l) {
             l.step.clone()
         } else {
@@ -946,7 +1010,7 @@ fn host_trips(r: &Region, n: &Names, h: &mut String) -> Vec<String> {
         let _ = writeln!(
             h,
             "{ind}const unsigned long long {trip} = {};",
-            trip_expr(l, ty, lb, &step_text)
+            host_trip_expr(l, ty, lb, &step_text)
         );
         trips.push(trip.clone());
     }

@@ -97,10 +97,10 @@ pub fn loop_head(
         let (step, sign) = step_sign(l, step);
         let _ = writeln!(
             k,
-            "        {}{} = {lb} {sign} ({})(p2c_at_{d}) * ({step});",
+            "        {}{} = {lb} {sign} {};",
             unused_mark(body, &l.var),
             ty.declare(&l.var),
-            ty.type_name()
+            super::fold::scaled(&ty.type_name(), &format!("p2c_at_{d}"), &step)
         );
     }
     k
