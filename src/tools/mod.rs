@@ -7,6 +7,8 @@ pub mod emu_shared;
 pub mod leftover;
 pub mod run;
 pub mod suite;
+pub mod suite_env;
+pub mod suite_known;
 pub mod verify;
 
 /// Exit status: success (warnings allowed; verify: all runs agree).
