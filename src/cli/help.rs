@@ -111,7 +111,7 @@ SUBCOMMANDS:
                 through the translation and the emulator (and GPU); a file passes when the translated
                 program exits with 0. Prints PASS / FAIL / TRANSLATE-ERROR per file and `N passed, M failed`.
                 An OpenMP_VV test named `test_<var>_env_<value>.c` runs with <VAR>=<value>, as the suite's
-                own Makefile runs it. --known FILE (shared/suites/known-failures.tsv: file, kind
+                own Makefile runs it. --known FILE (scripts/known-failures.tsv: file, kind
                 test-defect|host-compiler|runner-setup, the exact failure, why) marks a listed file that
                 fails exactly so `[known: ...]`; it still counts as failed; the summary counts them.
 

@@ -4,7 +4,7 @@
 //! unchanged to the host compiler, which lacks it (gcc 12 rejects or ignores
 //! it on the host as well), or a test the suite builds with more than its
 //! own file (a library of the suite linked in). `pragma2cuda suite --known FILE` reads the list
-//! (`shared/suites/known-failures.tsv`): such a file still counts as failed,
+//! (`scripts/known-failures.tsv`): such a file still counts as failed,
 //! and its line says which known failure it is. An entry names the exact
 //! failure it explains, so a file that fails differently is reported as a
 //! plain failure, and a listed file that passes says the entry is stale.
