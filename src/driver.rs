@@ -331,7 +331,12 @@ fn data_env(
         declared: declare.vars.iter().map(|v| v.name.clone()).collect(),
         enclosing,
         unstructured,
-        never_mapped: if unstructured {
+        // With `if` / `self` the region may run on the host, where such a
+        // pointer is fine: the run-time lookup stays, for the device path.
+        never_mapped: if unstructured
+            && at.directive.clause("if").is_none()
+            && at.directive.clause("self").is_none()
+        {
             never_mapped_in(file, a, at)
         } else {
             Default::default()

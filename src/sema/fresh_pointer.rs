@@ -9,7 +9,8 @@
 //! (it is only subscripted, freed, or measured with `sizeof`) and that no
 //! directive or macro names. Such a pointer is found here, so that it gets
 //! the located refusal of an unmapped pointer (E0401) at translation rather
-//! than a "not present" error at run time.
+//! than a "not present" error at run time. (The driver asks only for
+//! regions without `if` / `self`, which may run on the host instead.)
 
 use crate::front::fields::NodeFields;
 use crate::source::mask::mentions_word;
