@@ -2,13 +2,14 @@
 
 use crate::diag::{codes, Diagnostic, Diagnostics};
 use crate::directives::{self, Directive};
-use crate::emit::{self, cxx, emit_file, namer::Namer};
+use crate::emit::{self, emit_file, namer::Namer};
 use crate::front::{attach, parse_c, Attached, CTree};
 use crate::ir::data::{DataKind, DataOp};
 use crate::ir::declare::DeclarePlan;
 use crate::ir::reduction::Strategy;
 use crate::ir::Region;
 use crate::lower::build::{self, build_region, Kind};
+use crate::lower::cxx;
 use crate::lower::data::build_data;
 use crate::lower::declare;
 use crate::lower::plan;
@@ -809,7 +810,7 @@ pub fn translate(file: &SourceFile, opts: &Options) -> Translation {
 
 /// [`translate`]; with `rename`, a file whose offloaded regions use C++
 /// keywords as names (`new`) is translated with those names renamed in its
-/// whole text (`emit::cxx::keywords::region_renames`), its diagnostics
+/// whole text (`lower::cxx::keywords::region_renames`), its diagnostics
 /// placed back on the original text.
 fn translate_pass(file: &SourceFile, opts: &Options, rename: bool) -> Translation {
     let mut diags: Vec<Diagnostic> = Vec::new();
@@ -841,7 +842,7 @@ fn translate_pass(file: &SourceFile, opts: &Options, rename: bool) -> Translatio
                         return translate_renamed(file, opts, &renames);
                     }
                 }
-                let edits = cxx::compat_edits(
+                let cxx_plan = cxx::compat_edits(
                     &a.tree,
                     &file.text,
                     &offloaded,
@@ -855,7 +856,7 @@ fn translate_pass(file: &SourceFile, opts: &Options, rename: bool) -> Translatio
                     &low.regions,
                     &low.data,
                     &low.declare,
-                    edits,
+                    cxx_plan,
                     &mut namer,
                     &mut lost,
                     opts.prelude,
@@ -941,7 +942,8 @@ fn lower_region_in(
         &kernel_locals(&low.regions),
         &mut namer,
         &mut elsewhere,
-    );
+    )
+    .edits;
     edits.sort_by_key(|e| e.span.start);
     diags.extend(elsewhere.into_iter().filter(|d| here(d)));
     let mut view = None;

@@ -141,18 +141,6 @@ const DRIVER_REEXPORTS: &[&str] = &[
 /// imports). 44 entries when the list was written (session 9); the CLI's
 /// move into the binary, `source::Model` and src/ir took 32 of them.
 const KNOWN_VIOLATIONS: &[(&str, &str)] = &[
-    // #16: the C-to-C++ plan (cxx/) still walks the C tree and sema's scopes
-    // in emit; lower should decide it and hand emit a list of edits.
-    ("src/emit/cxx/convert.rs", "sema"),
-    ("src/emit/cxx/designated.rs", "sema"),
-    ("src/emit/cxx/functions.rs", "sema"),
-    ("src/emit/cxx/keywords.rs", "front"),
-    ("src/emit/cxx/keywords.rs", "sema"),
-    ("src/emit/cxx/linkage.rs", "front"),
-    ("src/emit/cxx/linkage.rs", "sema"),
-    ("src/emit/cxx/mod.rs", "front"),
-    ("src/emit/cxx/mod.rs", "sema"),
-    ("src/emit/cxx/scope.rs", "sema"),
     // #16: 32-bit loop counters decided in emit (`sema::arith`), and
     // `sema::loops::int_literal` in the kernel text: IR fields to be.
     ("src/emit/counter.rs", "sema"),

@@ -17,10 +17,11 @@
 use super::renames::{analyse_renamed, Renames};
 use super::{lower_all, offloaded_spans, scope_cache, Analysis, Options, RegionView};
 use crate::diag::{Diagnostic, Diagnostics};
-use crate::emit::{self, cxx, namer::Namer};
+use crate::emit::{self, namer::Namer};
 use crate::ir::declare::DeclarePlan;
 use crate::ir::Region;
 use crate::lower::build::{self, Kind};
+use crate::lower::cxx;
 use crate::lower::{generic, plan, sharing_report};
 use crate::source::{SourceFile, Span};
 
@@ -284,7 +285,8 @@ fn render_all(file: &SourceFile, a: &Analysis, opts: &Options) -> (Vec<Diagnosti
         &super::kernel_locals(&low.regions),
         &mut namer,
         &mut diags,
-    );
+    )
+    .edits;
     edits.sort_by_key(|e| e.span.start);
     let mut out: Vec<Rendered> = Vec::with_capacity(low.regions.len());
     for r in low.regions {

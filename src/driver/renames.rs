@@ -1,13 +1,13 @@
 //! C++ keywords used as names in offloaded regions (`new`, `class`, a
 //! file's own `bool`) are renamed in the whole text before lowering
-//! (`emit::cxx::keywords::region_renames`). The translation, the editor's
+//! (`lower::cxx::keywords::region_renames`). The translation, the editor's
 //! `lower_region_at` and `EditorSession` all work on the renamed text and
 //! place what they report back on the user's text with [`Renames::back`].
 
 use super::{analyse, lower_all, offloaded_spans, scope_cache, Analysis, Options};
 use crate::diag::Diagnostic;
-use crate::emit::cxx;
 use crate::emit::namer::Namer;
+use crate::lower::cxx;
 use crate::source::{SourceFile, Span};
 
 /// Renames sorted by position, not overlapping: (span in the user's text, new name).

@@ -10,6 +10,7 @@
 
 use super::array_team::Names;
 use super::namer::Namer;
+use super::region::{HostParts, LaunchSize};
 use crate::ir::generic::Generic;
 use crate::ir::Region;
 use std::fmt::Write;
@@ -59,18 +60,18 @@ pub fn bytes_per_thread(r: &Region) -> Vec<String> {
 
 /// Host code before the launch (`blocks` and `per_block` are known); pushes
 /// the arguments and the `cudaFree` to run after the kernel.
-#[allow(clippy::too_many_arguments)]
-pub fn host(
-    r: &Region,
-    hn: &[HostNames],
-    blocks: &str,
-    per_block: &str,
-    w: &str,
-    ind: &str,
-    h: &mut String,
-    args: &mut Vec<String>,
-    exits: &mut Vec<String>,
-) {
+pub fn host(r: &Region, hn: &[HostNames], size: &LaunchSize<'_>, out: HostParts<'_>) {
+    let LaunchSize {
+        blocks,
+        per_block,
+        w,
+        ind,
+    } = *size;
+    let HostParts {
+        code: h,
+        args,
+        exits,
+    } = out;
     let Some(g) = &r.generic else {
         return;
     };

@@ -1,6 +1,6 @@
 //! Emission: the output `.cu` file. The prelude from `templates/`, then the
 //! user's file with every byte outside offloaded regions copied unchanged,
-//! except the few edits C needs to be valid C++ (see `cxx`), kernels placed
+//! except the few edits C needs to be valid C++ (see `lower::cxx`), kernels placed
 //! before the function they come from, each region replaced by the host
 //! code that maps its data and launches its kernel, each data construct by
 //! its present-table calls (`data`), and the device declarations (`declare`).
@@ -12,8 +12,8 @@ pub mod array_team;
 pub mod array_team_area;
 pub mod atomic;
 mod bind;
+pub mod complex;
 pub mod counter;
-pub mod cxx;
 pub mod data;
 pub mod declare;
 pub mod edits;
@@ -64,7 +64,7 @@ pub fn emit_file(
     regions: &[Region],
     data: &[DataOp],
     declare: &DeclarePlan,
-    cxx_edits: Vec<Edit>,
+    cxx: crate::ir::edit::CxxPlan,
     namer: &mut namer::Namer,
     diags: &mut Vec<Diagnostic>,
     prelude: prelude::Mode,
@@ -81,7 +81,7 @@ pub fn emit_file(
     let inside_region = spans_holding(places.replaced(regions));
     // In text order (stably: the order of edits at one offset is kept), so
     // that each region takes its own edits by binary search.
-    let mut cxx_edits = cxx_edits;
+    let mut cxx_edits = cxx.edits;
     cxx_edits.sort_by_key(|e| e.span.start);
     let mut edits: Vec<Edit> = cxx_edits
         .iter()
@@ -101,7 +101,7 @@ pub fn emit_file(
     }
     edits.extend(decl_edits.into_iter().filter(|e| !inside_region(e)));
     check_device_fns(file, regions, data, declare, &edits, diags);
-    let mut out = file_head(file, regions, declare, prelude);
+    let mut out = file_head(file, regions, declare, prelude, cxx.complex);
     out.push_str(&apply_with(
         &file.text,
         Span::new(0, file.text.len()),
@@ -287,6 +287,7 @@ fn file_head(
     regions: &[Region],
     declare: &DeclarePlan,
     prelude: prelude::Mode,
+    complex: bool,
 ) -> String {
     let mut out = String::new();
     out.push_str(&format!(
@@ -314,8 +315,8 @@ fn file_head(
         }
         out.push_str(templates::CXX_COMPAT);
     }
-    if cxx::uses_complex(&file.text) {
-        out.push_str(cxx::COMPLEX_COMPAT);
+    if complex {
+        out.push_str(complex::COMPLEX_COMPAT);
     }
     if orphans {
         out.push_str(&orphan::support(&declare.orphans));

@@ -2,70 +2,8 @@
 //! so generated names never collide with the user's identifiers, with C++ or
 //! CUDA reserved words, or with each other.
 
+use crate::source::words::{identifier_tokens, CXX_ONLY_KEYWORDS};
 use std::collections::{HashMap, HashSet};
-
-/// C++ keywords that are ordinary identifiers in C.
-pub const CXX_ONLY_KEYWORDS: &[&str] = &[
-    "alignas",
-    "alignof",
-    "and",
-    "and_eq",
-    "asm",
-    "bitand",
-    "bitor",
-    "bool",
-    "catch",
-    "char8_t",
-    "char16_t",
-    "char32_t",
-    "class",
-    "compl",
-    "concept",
-    "consteval",
-    "constexpr",
-    "constinit",
-    "const_cast",
-    "co_await",
-    "co_return",
-    "co_yield",
-    "decltype",
-    "delete",
-    "dynamic_cast",
-    "explicit",
-    "export",
-    "false",
-    "friend",
-    "mutable",
-    "namespace",
-    "new",
-    "noexcept",
-    "not",
-    "not_eq",
-    "nullptr",
-    "operator",
-    "or",
-    "or_eq",
-    "private",
-    "protected",
-    "public",
-    "reinterpret_cast",
-    "requires",
-    "static_assert",
-    "static_cast",
-    "template",
-    "this",
-    "thread_local",
-    "throw",
-    "true",
-    "try",
-    "typeid",
-    "typename",
-    "using",
-    "virtual",
-    "wchar_t",
-    "xor",
-    "xor_eq",
-];
 
 /// Names CUDA's headers and built-ins take.
 const CUDA_RESERVED: &[&str] = &[
@@ -82,32 +20,6 @@ const CUDA_RESERVED: &[&str] = &[
 /// Adds every identifier-like token of `text` to `out`.
 fn identifiers(text: &str, out: &mut HashSet<String>) {
     out.extend(identifier_tokens(text).map(str::to_string));
-}
-
-/// The identifier-like tokens of `text` (a letter or `_`, then letters,
-/// digits and `_`), in order; numbers (`1e5`, `0x1fu`) are skipped whole.
-pub(crate) fn identifier_tokens(text: &str) -> impl Iterator<Item = &str> {
-    let b = text.as_bytes();
-    let mut i = 0;
-    std::iter::from_fn(move || {
-        while i < b.len() && !(b[i].is_ascii_alphabetic() || b[i] == b'_') {
-            if b[i].is_ascii_digit() {
-                while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'.') {
-                    i += 1;
-                }
-            } else {
-                i += 1;
-            }
-        }
-        if i >= b.len() {
-            return None;
-        }
-        let s = i;
-        while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_') {
-            i += 1;
-        }
-        Some(&text[s..i])
-    })
 }
 
 pub struct Namer {
@@ -181,6 +93,12 @@ impl Namer {
     /// How many numbered names were probed so far.
     pub fn probes(&self) -> u64 {
         self.probes
+    }
+}
+
+impl crate::ir::edit::FreshName for Namer {
+    fn fresh(&mut self, base: &str) -> String {
+        Namer::fresh(self, base)
     }
 }
 

@@ -6,6 +6,7 @@
 //! the original.
 
 use super::namer::Namer;
+use super::region::{HostParts, LaunchSize};
 use crate::ir::c::{CType, Deriv};
 use crate::ir::privarray::{ArrayPrivate, Per};
 use crate::ir::Region;
@@ -51,17 +52,18 @@ fn header(a: &ArrayPrivate, ind: &str) -> String {
     format!("{ind}/* {clause}({}): {} */\n", a.text, a.home())
 }
 
-pub fn host(
-    r: &Region,
-    pn: &[PrivNames],
-    blocks: &str,
-    per_block: &str,
-    w: &str,
-    ind: &str,
-    h: &mut String,
-    args: &mut Vec<String>,
-    exits: &mut Vec<String>,
-) {
+pub fn host(r: &Region, pn: &[PrivNames], size: &LaunchSize<'_>, out: HostParts<'_>) {
+    let LaunchSize {
+        blocks,
+        per_block,
+        w,
+        ind,
+    } = *size;
+    let HostParts {
+        code: h,
+        args,
+        exits,
+    } = out;
     for (a, n) in r.array_privates.iter().zip(pn) {
         let t = elem(a);
         let name = &a.var;

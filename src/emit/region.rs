@@ -1002,6 +1002,25 @@ fn launch_shape(r: &Region, n: &Names, h: &mut String) -> (String, Option<String
     (per_block, runtime_limit)
 }
 
+/// The launch's size as host expressions (blocks, threads per block), the
+/// region's location for runtime messages and the indentation: what the
+/// storage sized by the launch is written with.
+#[derive(Clone, Copy)]
+pub struct LaunchSize<'a> {
+    pub blocks: &'a str,
+    pub per_block: &'a str,
+    pub w: &'a str,
+    pub ind: &'a str,
+}
+
+/// The host side of a launch as it is built: the code before the launch,
+/// the kernel's arguments, and the clean-up to run after it.
+pub struct HostParts<'a> {
+    pub code: &'a mut String,
+    pub args: &'a mut Vec<String>,
+    pub exits: &'a mut Vec<String>,
+}
+
 /// Device storage sized by the launch: reduction scratch, every thread's
 /// copies of reduced or privatized arrays, generic mode's team frames.
 fn host_storage(
@@ -1047,17 +1066,31 @@ fn host_storage(
             an.arrived.clone(),
         ]);
     }
-    super::privarray::host(r, &n.privs, &n.blocks, per_block, w, ind, h, args, exits);
-    super::array_team_area::host(
-        r,
-        &n.team_areas,
-        &n.blocks,
+    let size = LaunchSize {
+        blocks: &n.blocks,
         per_block,
         w,
         ind,
-        h,
-        args,
-        exits,
+    };
+    super::privarray::host(
+        r,
+        &n.privs,
+        &size,
+        HostParts {
+            code: h,
+            args,
+            exits,
+        },
+    );
+    super::array_team_area::host(
+        r,
+        &n.team_areas,
+        &size,
+        HostParts {
+            code: h,
+            args,
+            exits,
+        },
     );
     if let Some(g) = r.generic.as_ref().filter(|g| g.global_bytes > 0) {
         // Generic mode: the per-team frames in global memory.

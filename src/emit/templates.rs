@@ -24,5 +24,5 @@ pub const PRELUDE_BLOCKS: [(&str, &str); 7] = [
     ("p2c_generic.cuh", GENERIC_PRELUDE),
     ("p2c_atomic.cuh", ATOMIC_PRELUDE),
     ("p2c_cxx_compat.cuh", CXX_COMPAT),
-    ("complex", super::cxx::COMPLEX_COMPAT),
+    ("complex", super::complex::COMPLEX_COMPAT),
 ];

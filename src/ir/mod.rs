@@ -10,6 +10,7 @@ pub mod atomic;
 pub mod c;
 pub mod data;
 pub mod declare;
+pub mod edit;
 pub mod generic;
 pub mod localtype;
 pub mod orphan;

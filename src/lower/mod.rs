@@ -14,6 +14,7 @@ pub mod atomic;
 pub mod build;
 pub mod closely_nested;
 pub mod collapse;
+pub mod cxx;
 pub mod data;
 pub mod declare;
 pub mod gen_lastprivate;

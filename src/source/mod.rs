@@ -12,6 +12,7 @@ mod model;
 pub mod nesting;
 pub mod pragma_text;
 mod span;
+pub mod words;
 
 pub use file::SourceFile;
 pub use model::Model;

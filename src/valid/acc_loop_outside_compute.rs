@@ -111,7 +111,7 @@ pub fn check(cx: &Context, out: &mut Sink) {
 
 #[cfg(test)]
 mod tests {
-    use crate::valid::testing::codes_of;
+    use crate::valid::testing::{assert_codes, codes_of};
 
     #[test]
     fn orphaned_loops_and_caches() {
@@ -139,10 +139,7 @@ mod tests {
             }\n\
             #pragma acc cache(a[0:4])\n\
             }\n";
-        assert_eq!(
-            codes_of("acc_loop_outside_compute", src),
-            [("E0211".into(), 13), ("E0211".into(), 23)]
-        );
+        assert_codes("acc_loop_outside_compute", src, "E0211", &[13, 23]);
     }
 
     #[test]

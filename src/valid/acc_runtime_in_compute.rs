@@ -49,7 +49,7 @@ pub fn check(cx: &Context, out: &mut Sink) {
 
 #[cfg(test)]
 mod tests {
-    use crate::valid::testing::codes_of;
+    use crate::valid::testing::assert_codes;
 
     #[test]
     fn runtime_directives_on_the_device() {
@@ -61,9 +61,6 @@ mod tests {
             a[i] += 1;\n\
             }\n\
             }\n";
-        assert_eq!(
-            codes_of("acc_runtime_in_compute", src),
-            [("E0212".into(), 5)]
-        );
+        assert_codes("acc_runtime_in_compute", src, "E0212", &[5]);
     }
 }

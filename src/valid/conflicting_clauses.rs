@@ -121,7 +121,7 @@ pub fn check(cx: &Context, out: &mut Sink) {
 
 #[cfg(test)]
 mod tests {
-    use crate::valid::testing::{codes_of, run_rule};
+    use crate::valid::testing::{assert_codes, run_rule};
 
     #[test]
     fn conflicting_data_sharing() {
@@ -139,15 +139,7 @@ mod tests {
             #pragma acc parallel copy(k) firstprivate(k)\n\
             { k = 1; }\n\
             }\n";
-        assert_eq!(
-            codes_of("conflicting_clauses", src),
-            [
-                ("E0204".into(), 2),
-                ("E0204".into(), 6),
-                ("E0204".into(), 10),
-                ("E0204".into(), 12),
-            ]
-        );
+        assert_codes("conflicting_clauses", src, "E0204", &[2, 6, 10, 12]);
         let got = run_rule("conflicting_clauses", src);
         assert!(got[2].2.contains("listed more than once"), "{got:?}");
     }

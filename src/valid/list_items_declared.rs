@@ -109,7 +109,7 @@ pub fn check(cx: &Context, out: &mut Sink) {
 
 #[cfg(test)]
 mod tests {
-    use crate::valid::testing::codes_of;
+    use crate::valid::testing::assert_codes;
 
     #[test]
     fn undeclared_types_and_functions() {
@@ -128,15 +128,7 @@ mod tests {
             }\n\
             #pragma omp declare simd uniform(p)\n\
             void k(int *p);\n";
-        assert_eq!(
-            codes_of("list_items_declared", src),
-            [
-                ("E0302".into(), 7),
-                ("E0302".into(), 7),
-                ("E0302".into(), 7),
-                ("E0302".into(), 10),
-            ]
-        );
+        assert_codes("list_items_declared", src, "E0302", &[7, 7, 7, 10]);
     }
 
     #[test]
@@ -148,6 +140,6 @@ mod tests {
             #pragma omp target teams distribute parallel for map(to: grid[0:n]) map(tofrom: a[0:n])\n\
             for (int i = 0; i < n; i++) a[i] += grid[i];\n\
             }\n";
-        assert_eq!(codes_of("list_items_declared", src), [("E0302".into(), 5)]);
+        assert_codes("list_items_declared", src, "E0302", &[5]);
     }
 }

@@ -111,7 +111,7 @@ pub fn check(cx: &Context, out: &mut Sink) {
 
 #[cfg(test)]
 mod tests {
-    use crate::valid::testing::codes_of;
+    use crate::valid::testing::{assert_codes, codes_of};
 
     #[test]
     fn loops_after_loop_directives() {
@@ -144,6 +144,6 @@ mod tests {
     #[test]
     fn a_directive_at_the_end_of_a_block_has_no_loop() {
         let src = "void f(void) {\n#pragma acc loop\n}\n";
-        assert_eq!(codes_of("loop_association", src), [("E0205".into(), 2)]);
+        assert_codes("loop_association", src, "E0205", &[2]);
     }
 }

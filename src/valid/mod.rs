@@ -400,6 +400,14 @@ pub(crate) mod testing {
             .map(|(c, l, _)| (c, l))
             .collect()
     }
+
+    /// Asserts that `rule` reports `code` on exactly `lines` of `text` (in
+    /// order, a line once per diagnostic) and nothing else.
+    #[track_caller]
+    pub fn assert_codes(rule: &str, text: &str, code: &str, lines: &[usize]) {
+        let want: Vec<(String, usize)> = lines.iter().map(|l| (code.to_string(), *l)).collect();
+        assert_eq!(codes_of(rule, text), want, "rule {rule}");
+    }
 }
 
 #[cfg(test)]

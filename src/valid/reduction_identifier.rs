@@ -113,7 +113,7 @@ pub fn check(cx: &Context, out: &mut Sink) {
 
 #[cfg(test)]
 mod tests {
-    use crate::valid::testing::codes_of;
+    use crate::valid::testing::{assert_codes, codes_of};
 
     #[test]
     fn unknown_and_user_defined_identifiers() {
@@ -150,9 +150,6 @@ mod tests {
             #pragma omp target teams distribute parallel for reduction(gcd: q) map(to: a[0:n])\n\
             for (int i = 0; i < n; i++) q = a[i];\n\
             }\n";
-        assert_eq!(
-            codes_of("reduction_identifier", src),
-            [("E0217".into(), 5)]
-        );
+        assert_codes("reduction_identifier", src, "E0217", &[5]);
     }
 }

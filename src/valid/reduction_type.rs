@@ -188,7 +188,7 @@ pub fn check(cx: &Context, out: &mut Sink) {
 
 #[cfg(test)]
 mod tests {
-    use crate::valid::testing::codes_of;
+    use crate::valid::testing::assert_codes;
 
     #[test]
     fn operator_and_type() {
@@ -204,15 +204,6 @@ mod tests {
             #pragma acc parallel loop reduction(+: p) reduction(&: k)\n\
             for (int i = 0; i < n; i++) p.lo += i;\n\
             }\n";
-        assert_eq!(
-            codes_of("reduction_type", src),
-            [
-                ("E0304".into(), 4),
-                ("E0304".into(), 6),
-                ("E0304".into(), 6),
-                ("E0304".into(), 8),
-                ("E0304".into(), 8),
-            ]
-        );
+        assert_codes("reduction_type", src, "E0304", &[4, 6, 6, 8, 8]);
     }
 }

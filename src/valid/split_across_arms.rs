@@ -83,7 +83,7 @@ pub fn check(cx: &Context, out: &mut Sink) {
 
 #[cfg(test)]
 mod tests {
-    use crate::valid::testing::codes_of;
+    use crate::valid::testing::assert_codes;
 
     #[test]
     fn a_construct_split_by_endif() {
@@ -100,6 +100,6 @@ mod tests {
             #endif\n\
             for (int i = 0; i < n; i++) a[i] += 1;\n\
             }\n";
-        assert_eq!(codes_of("split_across_arms", src), [("E0221".into(), 3)]);
+        assert_codes("split_across_arms", src, "E0221", &[3]);
     }
 }

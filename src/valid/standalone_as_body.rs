@@ -107,7 +107,7 @@ pub fn check(cx: &Context, out: &mut Sink) {
 
 #[cfg(test)]
 mod tests {
-    use crate::valid::testing::codes_of;
+    use crate::valid::testing::assert_codes;
 
     #[test]
     fn standalone_directives_as_bodies() {
@@ -131,14 +131,6 @@ mod tests {
             #pragma omp taskwait\n\
             a[1] = 3;\n\
             }\n";
-        assert_eq!(
-            codes_of("standalone_as_body", src),
-            [
-                ("E0220".into(), 3),
-                ("E0220".into(), 6),
-                ("E0220".into(), 9),
-                ("E0220".into(), 12)
-            ]
-        );
+        assert_codes("standalone_as_body", src, "E0220", &[3, 6, 9, 12]);
     }
 }

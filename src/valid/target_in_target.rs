@@ -91,7 +91,7 @@ pub fn check(cx: &Context, out: &mut Sink) {
 
 #[cfg(test)]
 mod tests {
-    use crate::valid::testing::codes_of;
+    use crate::valid::testing::assert_codes;
 
     #[test]
     fn nested_target_directives() {
@@ -107,7 +107,7 @@ mod tests {
             for (int i = 0; i < n; i++) a[i] += 1;\n\
             }\n\
             }\n";
-        assert_eq!(codes_of("target_in_target", src), [("E0209".into(), 4)]);
+        assert_codes("target_in_target", src, "E0209", &[4]);
     }
 
     /// The closest enclosing target region is found through any number of
@@ -126,6 +126,6 @@ mod tests {
             #pragma omp target data map(tofrom: a[0:n])\n\
             #pragma omp target update from(a[0:1])\n\
             }\n";
-        assert_eq!(codes_of("target_in_target", src), [("E0209".into(), 7)]);
+        assert_codes("target_in_target", src, "E0209", &[7]);
     }
 }

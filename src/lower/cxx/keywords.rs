@@ -13,10 +13,11 @@
 
 use super::Edit;
 use crate::diag::{codes, Diagnostic};
-use crate::emit::namer::{Namer, CXX_ONLY_KEYWORDS};
 use crate::front::CTree;
+use crate::ir::edit::FreshName;
 use crate::sema::ctype::{declarator, specifiers};
 use crate::sema::symbols;
+use crate::source::words::CXX_ONLY_KEYWORDS;
 use crate::source::Span;
 use std::collections::HashMap;
 use tree_sitter::Node;
@@ -62,7 +63,7 @@ impl Found {
         self,
         root: Node<'_>,
         tree: &CTree,
-        namer: &mut Namer,
+        namer: &mut dyn FreshName,
         edits: &mut Vec<Edit>,
         diags: &mut Vec<Diagnostic>,
     ) {
@@ -152,7 +153,7 @@ pub fn region_renames(
     orig: &str,
     offloaded: &[Span],
     pragmas: &[Span],
-    namer: &mut Namer,
+    namer: &mut dyn FreshName,
 ) -> Vec<(Span, String)> {
     let Some(root) = tree.root() else {
         return Vec::new();

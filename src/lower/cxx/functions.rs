@@ -454,7 +454,7 @@ pub fn vla_parameter(
 /// Whether every name in `expr` is an enumerator or a macro (then the
 /// bound is a constant the evaluator did not know).
 pub fn only_constants(expr: &str, scopes: &Scopes) -> bool {
-    crate::emit::namer::identifier_tokens(expr).all(|w| {
+    crate::source::words::identifier_tokens(expr).all(|w| {
         let keyword = matches!(
             w,
             "sizeof"

@@ -31,12 +31,9 @@ pub mod keywords;
 mod linkage;
 mod scope;
 
-pub use complex::{uses_complex, COMPLEX_COMPAT};
-
-use super::edits::Edit;
-use super::namer::Namer;
 use crate::diag::Diagnostic;
 use crate::front::CTree;
+use crate::ir::edit::{CxxPlan, Edit, FreshName};
 use crate::sema::ctype::{declarator, specifiers, specifiers_and_declarators, CType};
 use crate::sema::layout::Consts;
 use crate::sema::symbols;
@@ -53,11 +50,11 @@ pub fn compat_edits(
     orig: &str,
     offloaded: &[Span],
     kernel_locals: &[Span],
-    namer: &mut Namer,
+    namer: &mut dyn FreshName,
     diags: &mut Vec<Diagnostic>,
-) -> Vec<Edit> {
+) -> CxxPlan {
     let Some(root) = tree.root() else {
-        return Vec::new();
+        return CxxPlan::default();
     };
     let consts = Consts::from_text(orig);
     let mut w = Walk {
@@ -76,15 +73,20 @@ pub fn compat_edits(
         c11: false,
         inner_vlas: Vec::new(),
         vla_refused: Vec::new(),
+        parents: Vec::new(),
     };
     let mut cursor = root.walk();
     'walk: loop {
-        w.enter(cursor.node());
+        let n = cursor.node();
+        let kind = n.kind();
+        w.enter(n, kind);
+        w.parents.push(kind);
         if cursor.goto_first_child() {
             continue;
         }
         loop {
-            w.leave(cursor.node());
+            let kind = w.parents.pop().unwrap_or_default();
+            w.leave(cursor.node(), kind);
             if cursor.goto_next_sibling() {
                 break;
             }
@@ -94,9 +96,12 @@ pub fn compat_edits(
         }
     }
     w.finish(root, namer);
-    complex::complex_edits(orig, &mut w.edits, &mut w.diags);
+    let complex = complex::complex_edits(orig, &mut w.edits, &mut w.diags);
     diags.extend(w.diags);
-    w.edits
+    CxxPlan {
+        edits: w.edits,
+        complex,
+    }
 }
 
 /// A file's own `true`, `false` or `bool` (an enumerator, a typedef, a
@@ -129,21 +134,24 @@ struct Walk<'a> {
     inner_vlas: Vec<(String, Span)>,
     /// The names already refused by `vla_use`.
     vla_refused: Vec<String>,
+    /// The kinds of the nodes from the root down to the one being visited
+    /// (the walk's own stack: `Node::parent` searches from the root).
+    parents: Vec<&'a str>,
 }
 
-impl Walk<'_> {
-    fn enter(&mut self, n: Node<'_>) {
+impl<'a> Walk<'a> {
+    fn enter(&mut self, n: Node<'a>, kind: &'a str) {
         if n.child_count() == 0 {
-            self.token(n);
+            self.token(n, kind);
         }
-        match n.kind() {
+        match kind {
             "translation_unit" => {
                 linkage::c_linkage(n, self.tree, self.orig, &mut self.edits);
                 linkage::repeated_definitions(n, self.tree, &mut self.edits, &mut self.diags);
             }
             "identifier" | "field_identifier" | "type_identifier" => {
                 self.keywords.see(n, self.tree, self.offloaded);
-                if n.kind() == "identifier" && !self.inner_vlas.is_empty() {
+                if kind == "identifier" && !self.inner_vlas.is_empty() {
                     self.vla_use(n);
                 }
             }
@@ -212,8 +220,8 @@ impl Walk<'_> {
         }
     }
 
-    fn leave(&mut self, n: Node<'_>) {
-        match n.kind() {
+    fn leave(&mut self, n: Node<'_>, kind: &str) {
+        match kind {
             "function_definition" => {
                 let name = n
                     .child_by_field_name("declarator")
@@ -254,14 +262,14 @@ impl Walk<'_> {
     }
 
     /// A leaf: C11 keywords, and the file's `true` / `false` / `bool`.
-    fn token(&mut self, n: Node<'_>) {
+    fn token(&mut self, n: Node<'_>, kind: &str) {
         let t = self.tree.text_of(n);
         if c11::C11_KEYWORDS.contains(&t) {
             self.c11 = true;
         }
         if let Some(w) = TRUTH.iter().find(|w| **w == t) {
             if matches!(
-                n.kind(),
+                kind,
                 "identifier" | "type_identifier" | "primitive_type" | "true" | "false"
             ) {
                 self.truth
@@ -281,7 +289,8 @@ impl Walk<'_> {
 
     fn declaration(&mut self, n: Node<'_>) {
         let mut syms = Vec::new();
-        let top = n.parent().is_some_and(|p| p.kind() == "translation_unit");
+        let parent = self.parents.last().copied();
+        let top = parent == Some("translation_unit");
         let storage = if top {
             symbols::Storage::Global
         } else {
@@ -289,7 +298,7 @@ impl Walk<'_> {
         };
         symbols::declared_by(n, self.text, storage, &mut syms);
         for s in &syms {
-            self.vla(s, n);
+            self.vla(s, top);
         }
         for s in syms {
             self.declares_truth(&s.name);
@@ -297,10 +306,7 @@ impl Walk<'_> {
         }
         if top {
             self.functions.prototype(n, self.text, &mut self.scopes);
-        } else if n
-            .parent()
-            .is_some_and(|p| p.kind() != "function_definition")
-        {
+        } else if parent.is_some_and(|p| p != "function_definition") {
             self.functions.local_declaration(n, self.text);
         }
     }
@@ -309,7 +315,7 @@ impl Walk<'_> {
     /// an offloaded region (a kernel's local needs a constant size), and
     /// one with a variable bound other than the outermost that a region
     /// uses (its type would be a kernel parameter's). Refused (E0901).
-    fn vla(&mut self, s: &symbols::Symbol, decl: Node<'_>) {
+    fn vla(&mut self, s: &symbols::Symbol, top: bool) {
         let variable: Vec<usize> =
             s.ty.derivs
                 .iter()
@@ -337,11 +343,7 @@ impl Walk<'_> {
                 .with_label("variable-length array in device code")
                 .with_help("give the array a constant size, or allocate it on the host and map it"),
             );
-        } else if variable.iter().any(|i| *i > 0)
-            && decl
-                .parent()
-                .is_some_and(|p| p.kind() != "translation_unit")
-        {
+        } else if variable.iter().any(|i| *i > 0) && !top {
             self.inner_vlas.push((s.name.clone(), s.span));
         }
     }
@@ -537,7 +539,7 @@ impl Walk<'_> {
         }
     }
 
-    fn finish(&mut self, root: Node<'_>, namer: &mut Namer) {
+    fn finish(&mut self, root: Node<'_>, namer: &mut dyn FreshName) {
         let keywords = std::mem::take(&mut self.keywords);
         keywords.finish(root, self.tree, namer, &mut self.edits, &mut self.diags);
         self.functions.finish(&mut self.edits);
@@ -568,13 +570,21 @@ mod tests {
 
     fn edited(src: &str) -> (String, Vec<Diagnostic>) {
         let tree = crate::front::parse_c(src.to_string());
-        let mut namer = Namer::new(src);
+        let mut namer = crate::emit::namer::Namer::new(src);
         let mut diags = Vec::new();
-        let edits = compat_edits(&tree, src, &[], &[], &mut namer, &mut diags);
+        let plan = compat_edits(&tree, src, &[], &[], &mut namer, &mut diags);
         (
-            super::super::edits::apply(src, Span::new(0, src.len()), &edits),
+            crate::ir::edit::apply(src, Span::new(0, src.len()), &plan.edits),
             diags,
         )
+    }
+
+    /// Asserts that `out` holds each of `parts`.
+    #[track_caller]
+    fn assert_has(out: &str, parts: &[&str]) {
+        for p in parts {
+            assert!(out.contains(p), "no `{p}` in:\n{out}");
+        }
     }
 
     #[test]
@@ -583,10 +593,15 @@ mod tests {
             "void *get(void);\nint f(void *q) { int *p; double *d; p = q; p = get(); d = calloc(2, 8); int *r = q; return *p + *r; }\n",
         );
         assert!(d.is_empty(), "{d:?}");
-        assert!(out.contains("p = (int *)q;"), "{out}");
-        assert!(out.contains("p = (int *)get();"), "{out}");
-        assert!(out.contains("d = (double *)calloc(2, 8);"), "{out}");
-        assert!(out.contains("int *r = (int *)q;"), "{out}");
+        assert_has(
+            &out,
+            &[
+                "p = (int *)q;",
+                "p = (int *)get();",
+                "d = (double *)calloc(2, 8);",
+                "int *r = (int *)q;",
+            ],
+        );
     }
 
     #[test]
@@ -595,10 +610,12 @@ mod tests {
             "int f(double *a) { double *p; p = acc_deviceptr(a); int *q = omp_target_alloc(8, 0); return *q; }\n",
         );
         assert!(d.is_empty(), "{d:?}");
-        assert!(out.contains("p = (double *)acc_deviceptr(a);"), "{out}");
-        assert!(
-            out.contains("int *q = (int *)omp_target_alloc(8, 0);"),
-            "{out}"
+        assert_has(
+            &out,
+            &[
+                "p = (double *)acc_deviceptr(a);",
+                "int *q = (int *)omp_target_alloc(8, 0);",
+            ],
         );
     }
 
@@ -608,12 +625,17 @@ mod tests {
             "enum e { A, B };\nstruct s { int a, b; };\nvoid f(void) { enum e x = 1; x = A; char *c = \"x\"; struct s v = {.b = 1, .a = 2}; int a[3] = {[2] = 1}; }\n",
         );
         assert!(d.is_empty(), "{d:?}");
-        assert!(out.contains("enum e x = (enum e)1;"), "{out}");
-        assert!(out.contains("x = A;"), "{out}");
-        assert!(out.contains("char *c = (char *)\"x\";"), "{out}");
-        assert!(out.contains("struct s v = {.a = 2, .b = 1};"), "{out}");
-        assert!(out.contains("int a[3] = {{}, {}, 1};"), "{out}");
-        assert!(out.contains("operator++"), "{out}");
+        assert_has(
+            &out,
+            &[
+                "enum e x = (enum e)1;",
+                "x = A;",
+                "char *c = (char *)\"x\";",
+                "struct s v = {.a = 2, .b = 1};",
+                "int a[3] = {{}, {}, 1};",
+                "operator++",
+            ],
+        );
     }
 
     #[test]
@@ -622,15 +644,17 @@ mod tests {
             "typedef enum { false, true } logical;\nint x; int x;\nint add();\nint add(a, b) int a; double b; { return a + b; }\nint g(void) { logical ok = true; goto l; int y = 3; l: return y + ok; }\n",
         );
         assert!(d.is_empty(), "{d:?}");
-        assert!(
-            out.contains("typedef enum { false_, true_ } logical;"),
-            "{out}"
+        assert_has(
+            &out,
+            &[
+                "typedef enum { false_, true_ } logical;",
+                "logical ok = true_;",
+                "int x; extern int x;",
+                "int add(int a, double b)",
+                "int add(int a, double b);",
+                "int y; y = 3;",
+            ],
         );
-        assert!(out.contains("logical ok = true_;"), "{out}");
-        assert!(out.contains("int x; extern int x;"), "{out}");
-        assert!(out.contains("int add(int a, double b)"), "{out}");
-        assert!(out.contains("int add(int a, double b);"), "{out}");
-        assert!(out.contains("int y; y = 3;"), "{out}");
     }
 
     #[test]

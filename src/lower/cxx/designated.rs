@@ -124,7 +124,7 @@ impl Lists<'_> {
     fn value_text(&self, value: Node<'_>, ty: &CType, diags: &mut Vec<Diagnostic>) -> String {
         let mut own = Vec::new();
         self.element(value, ty, &mut own, diags);
-        super::super::edits::apply(
+        crate::ir::edit::apply(
             self.text,
             Span::new(value.start_byte(), value.end_byte()),
             &own,

@@ -44,36 +44,6 @@ pub(super) fn without_comments_and_strings(text: &str) -> String {
     String::from_utf8_lossy(&out).into_owned()
 }
 
-/// Spellings for files that use C99 complex numbers, placed after the C-to-C++
-/// spellings (see [`uses_complex`]). C++ compilers (g++, clang++, nvcc) accept
-/// `float _Complex` and `__real__`/`__imag__` as extensions, but read an
-/// imaginary constant (`1.0iF`, what glibc's `I` expands to) as a
-/// user-defined literal: [`complex_edits`] rewrites each one as a call of
-/// `p2c_imaginary_f` / `p2c_imaginary_d`, which builds the value part by part
-/// (nvcc has no device conversion from a real to a complex value).
-pub const COMPLEX_COMPAT: &str = r#"/* ---- pragma2cuda C99 complex spellings (emit/cxx.rs) ----
- * An imaginary constant `v i` of the C source is written p2c_imaginary_f(v) (float)
- * or p2c_imaginary_d(v) (double): C++ reads `1.0iF` as a user-defined literal.
- */
-inline namespace p2c_prelude_1 {
-__host__ __device__ inline float _Complex p2c_imaginary_f(float v)
-{
-    float _Complex z;
-    __real__ z = 0.0f;
-    __imag__ z = v;
-    return z;
-}
-__host__ __device__ inline double _Complex p2c_imaginary_d(double v)
-{
-    double _Complex z;
-    __real__ z = 0.0;
-    __imag__ z = v;
-    return z;
-}
-}
-/* ---- end of C99 complex spellings ---- */
-"#;
-
 /// Inserted after `#include <complex.h>`: C++'s <complex.h> is <complex>
 /// (plus glibc's declarations only in GNU modes), so C99's names are
 /// spelled here: `I` through `_Complex_I`, `complex`, and the part accessors
@@ -84,15 +54,6 @@ const COMPLEX_H_AFTER: &str = "\n/* pragma2cuda: C99's <complex.h> names in C++ 
 #undef creal\n#define creal(z) (__real__ (z))\n#undef crealf\n#define crealf(z) (__real__ (z))\n\
 #undef creall\n#define creall(z) (__real__ (z))\n#undef cimag\n#define cimag(z) (__imag__ (z))\n\
 #undef cimagf\n#define cimagf(z) (__imag__ (z))\n#undef cimagl\n#define cimagl(z) (__imag__ (z))";
-
-/// Whether the file needs [`COMPLEX_COMPAT`]: it spells a complex type,
-/// includes <complex.h> or writes an imaginary constant.
-pub fn uses_complex(orig: &str) -> bool {
-    let code = without_comments_and_strings(orig);
-    orig.contains("<complex.h>")
-        || crate::source::mask::mentions_word(&code, "_Complex")
-        || !imaginary_constants(&code).is_empty()
-}
 
 /// The imaginary constants of `code` (comments and strings blanked): spans
 /// and whether each is a `float` one (an `f`/`F` suffix).
@@ -152,9 +113,20 @@ fn imaginary_constants(code: &str) -> Vec<(Span, String, bool)> {
 /// is redefined the same way and `complex` means `_Complex` again (C++'s
 /// <complex.h> undefines it). `CMPLX`, `CMPLXF`, `CMPLXL` stay E0501: they
 /// expand to `__builtin_complex`, which C++ compilers do not have.
-pub(super) fn complex_edits(orig: &str, edits: &mut Vec<Edit>, diags: &mut Vec<Diagnostic>) {
+/// Returns whether the file uses complex numbers (it spells a complex
+/// type, includes <complex.h> or writes an imaginary constant): the output
+/// then needs the spellings of `emit::complex`.
+pub(super) fn complex_edits(
+    orig: &str,
+    edits: &mut Vec<Edit>,
+    diags: &mut Vec<Diagnostic>,
+) -> bool {
     let code = without_comments_and_strings(orig);
-    for (span, num, float) in imaginary_constants(&code) {
+    let imaginary = imaginary_constants(&code);
+    let uses = orig.contains("<complex.h>")
+        || crate::source::mask::mentions_word(&code, "_Complex")
+        || !imaginary.is_empty();
+    for (span, num, float) in imaginary {
         let f = if float { "f" } else { "d" };
         edits.push(Edit::replace(span, format!("p2c_imaginary_{f}({num})")));
     }
@@ -197,6 +169,7 @@ pub(super) fn complex_edits(orig: &str, edits: &mut Vec<Edit>, diags: &mut Vec<D
             }
         }
     }
+    uses
 }
 
 #[cfg(test)]
