@@ -1209,6 +1209,55 @@ fn prelude_include_mode_compiles_with_nvcc() {
     assert!(stderr(&c).contains("--print-prelude"), "{}", stderr(&c));
 }
 
+/// `--emit=plan-json --ptxas`: each region's registers and spills per
+/// architecture, the figures nvcc `-Xptxas -v` prints for its kernel in the
+/// CLI's own CUDA output (compiled here). Skipped without nvcc.
+#[test]
+fn plan_json_ptxas_figures() {
+    let tc = pragma2cuda::tools::verify::Toolchain::from_env();
+    let Some(nvcc) = tc.nvcc else {
+        eprintln!("nvcc not configured (source ~/.cache/pragma2cuda/env.sh): skipped");
+        return;
+    };
+    let d = tempfile::tempdir().unwrap();
+    std::fs::write(
+        d.path().join("r.c"),
+        "int main(void)\n{\n    double x[64], s = 0;\n    for (int i = 0; i < 64; i++) x[i] = i;\n#pragma omp target teams distribute parallel for map(to: x[0:64]) reduction(+: s)\n    for (int i = 0; i < 64; i++)\n        s += x[i];\n    return s == 2016 ? 0 : 1;\n}\n",
+    )
+    .unwrap();
+    let o = run(&["--emit=plan-json", "--ptxas", "r.c"], d.path());
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
+    let p = v["regions"][0]["ptxas"].as_array().expect("ptxas figures");
+    let archs: Vec<&str> = p.iter().map(|k| k["arch"].as_str().unwrap()).collect();
+    assert_eq!(archs, ["sm_80", "sm_90"]);
+    for k in p {
+        assert!(k["spill_stores"].is_u64() && k["spill_loads"].is_u64(), "{k}");
+    }
+    // The same figure from ptxas directly.
+    let o = run(&["--no-line-directives", "r.c", "-o", "r.cu"], d.path());
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let c = Command::new(nvcc)
+        .args(["-c", "-arch=sm_80", "-Xptxas", "-v", "r.cu", "-o", "r.o"])
+        .current_dir(d.path())
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&c.stderr).into_owned();
+    // `_Z7main_L5...` (external) or `_ZL7main_L5...` (static).
+    let entry = text
+        .match_indices("Compiling entry function '_Z")
+        .map(|(i, _)| i)
+        .find(|&i| text[i..].lines().next().unwrap().contains("7main_L5"))
+        .unwrap_or_else(|| panic!("{text}"));
+    let used = &text[entry..][text[entry..].find("Used ").unwrap() + 5..];
+    let regs: u64 = used.split(' ').next().unwrap().parse().unwrap();
+    assert!(regs > 0);
+    assert_eq!(p[0]["registers"], regs, "{text}");
+    // Without --emit=plan-json, --ptxas is a usage error.
+    let o = run(&["--ptxas", "r.c"], d.path());
+    assert_eq!(o.status.code(), Some(2));
+}
+
 /// `--emit=plan-json`: per region the kernel, range, construct, launch,
 /// schedule, reductions with their strategy, and every variable with its
 /// attribute and home, under the keys README.md documents.
@@ -1229,6 +1278,7 @@ fn plan_json_has_the_documented_keys() {
     assert_eq!(v["version"], 1);
     let r = &v["regions"][0];
     assert_eq!(r["kernel"], "main_L5");
+    assert!(r.get("ptxas").is_none(), "only with --ptxas");
     assert_eq!(r["function"], "main");
     assert_eq!(r["model"], "omp");
     assert!(

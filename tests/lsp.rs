@@ -437,6 +437,15 @@ fn edits_republish_diagnostics() {
     assert_eq!(d[0]["code"], "E0103");
     assert_eq!(d[0]["range"], range(col, col + 6));
     assert_eq!(d[0]["data"]["replacement"], "copyin");
+    assert_eq!(d[0]["codeDescription"]["href"], "pragmacuda:explain/E0103");
+    let fix = c.request(
+        "textDocument/codeAction",
+        json!({"textDocument": {"uri": uri}, "range": d[0]["range"], "context": {"diagnostics": [d[0]]}}),
+    );
+    assert_eq!(
+        fix[0]["edit"]["changes"][&uri],
+        json!([{"range": range(col, col + 6), "newText": "copyin"}])
+    );
     // Two edits in a row, undoing it: one analysis for the last version.
     c.notify(
         "textDocument/didChange",
@@ -461,5 +470,116 @@ fn edits_republish_diagnostics() {
     );
     let low = c.at("pragma2cuda/lowered", &uri, line, 0);
     assert_eq!(low["kernel"], "dev_total_L42");
+    c.stop();
+}
+
+#[test]
+fn secondary_labels_on_change() {
+    let mut c = Client::start(json!({"debounceMs": 0}));
+    let path = fixture("fixtures/bad/acc_gang_inside_vector.c");
+    let bad = std::fs::read_to_string(&path).unwrap();
+    let good = bad.replace("#pragma acc loop gang", "#pragma acc loop seq ");
+    let uri = format!("file://{}", path.display());
+    c.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": uri, "languageId": "c", "version": 1, "text": good}}),
+    );
+    assert!(!c.diagnostics(&uri, 1).iter().any(|d| d["code"] == "E0210"));
+    let line = line_of(&bad, "#pragma acc loop gang");
+    let at = |ch: u32| json!({"line": line, "character": ch});
+    c.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": uri, "version": 2},
+               "contentChanges": [{"range": {"start": at(17), "end": at(21)}, "text": "gang"}]}),
+    );
+    let d = c.diagnostics(&uri, 2);
+    let d = d.iter().find(|d| d["code"] == "E0210").expect("E0210");
+    assert_eq!(d["codeDescription"]["href"], "pragmacuda:explain/E0210");
+    let rel = &d["relatedInformation"][0];
+    assert_eq!(rel["message"], "enclosing vector loop");
+    let vector = line_of(&bad, "#pragma acc parallel loop vector");
+    assert_eq!(rel["location"]["range"]["start"]["line"], json!(vector));
+    c.stop();
+}
+
+/// The lens's command (`pragma2cuda.showLowered` with the URI and the
+/// pragma's position) asks `pragma2cuda/lowered` for its own region; the
+/// lenses follow an edit (they are kept per analysis, not per document).
+#[test]
+fn lens_command_opens_its_region_and_lenses_follow_edits() {
+    let mut c = Client::start(Value::Null);
+    let (uri, text) = c.open(GANG);
+    c.diagnostics(&uri, 1);
+    let lens = c.request(
+        "textDocument/codeLens",
+        json!({"textDocument": {"uri": uri}}),
+    );
+    let lens = lens.as_array().unwrap().clone();
+    assert!(lens.len() > 1);
+    for l in &lens {
+        let cmd = &l["command"];
+        assert_eq!(cmd["command"], "pragma2cuda.showLowered");
+        let args = cmd["arguments"].as_array().unwrap();
+        let low = c.request(
+            "pragma2cuda/lowered",
+            json!({"textDocument": {"uri": args[0]}, "position": args[1]}),
+        );
+        let title = cmd["title"].as_str().unwrap();
+        let kernel = low["kernel"].as_str().unwrap();
+        assert!(title.starts_with(&format!("CUDA: {kernel} - ")), "{title}");
+        assert_eq!(low["range"]["start"], l["range"]["start"]);
+        assert!(low["cuda"]
+            .as_str()
+            .unwrap()
+            .contains(&format!("__global__ void {kernel}(")));
+    }
+    // An edit: the next lenses are of the new text.
+    let renamed = text.replace("dev_sum_int(", "dev_total(");
+    c.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": uri, "version": 2}, "contentChanges": [{"text": renamed}]}),
+    );
+    let again = c.request(
+        "textDocument/codeLens",
+        json!({"textDocument": {"uri": uri}}),
+    );
+    assert_eq!(
+        again[0]["command"]["title"],
+        "CUDA: dev_total_L42 - block-only, 1 reduction"
+    );
+    assert_eq!(again.as_array().unwrap().len(), lens.len());
+    c.stop();
+}
+
+/// `preprocess` and `preprocessorFlags` from initializationOptions, then
+/// changed by workspace/didChangeConfiguration: the diagnostics are those
+/// of the preprocessed file, on the document's lines.
+#[test]
+fn preprocessor_options_choose_the_diagnostics() {
+    let text = "int main(void)\n{\n    int a[4] = {0};\n#ifdef BAD\n#pragma omp target mapp(tofrom: a)\n#else\n#pragma omp target map(tofrom: a)\n#endif\n    a[0] = 1;\n    return a[0] - 1;\n}\n";
+    let uri = "file:///tmp/p2c-lsp-preprocess.c";
+    let open = |c: &mut Client| {
+        c.notify(
+            "textDocument/didOpen",
+            json!({"textDocument": {"uri": uri, "languageId": "c", "version": 1, "text": text}}),
+        )
+    };
+    let mut c = Client::start(json!({"preprocess": true, "preprocessorFlags": ["-DBAD"]}));
+    open(&mut c);
+    let d = c.diagnostics(uri, 1);
+    assert_eq!(d.len(), 1, "{d:?}");
+    assert_eq!(d[0]["code"], "E0103");
+    assert_eq!(d[0]["range"]["start"]["line"], json!(4));
+    c.notify(
+        "workspace/didChangeConfiguration",
+        json!({"settings": {"pragma2cuda": {"preprocessorFlags": []}}}),
+    );
+    assert_eq!(c.diagnostics(uri, 1), Vec::<Value>::new());
+    c.stop();
+    // Without the preprocessor both pragmas are read: the misspelt one is reported.
+    let mut c = Client::start(Value::Null);
+    open(&mut c);
+    let d = c.diagnostics(uri, 1);
+    assert!(d.iter().any(|d| d["code"] == "E0103"), "{d:?}");
     c.stop();
 }

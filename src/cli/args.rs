@@ -71,6 +71,8 @@ pub struct TranslateArgs {
     pub prelude: PreludeMode,
     /// `#line` directives in the CUDA output (`--no-line-directives`: none).
     pub line_directives: bool,
+    /// `--ptxas` (with `--emit=plan-json`): registers and spills from `ptxas -v`.
+    pub ptxas: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -154,6 +156,8 @@ struct Cli {
     print_prelude: bool,
     #[arg(long = "no-line-directives")]
     no_line_directives: bool,
+    #[arg(long)]
+    ptxas: bool,
     #[arg(short = 'h', long = "help")]
     help: bool,
     #[arg(short = 'V', long = "version")]
@@ -355,10 +359,17 @@ fn translate_args(
     };
     let cpp_flags = cpp_flags(m)?;
     let warnings = warn_args(&cli.warn, cli.no_warnings)?;
+    let emit = cli.emit.unwrap_or_default();
+    if cli.ptxas && emit != Emit::PlanJson {
+        return err(
+            u,
+            "`--ptxas` adds ptxas' figures to `--emit=plan-json`; give both",
+        );
+    }
     Ok(TranslateArgs {
         input,
         output,
-        emit: cli.emit.unwrap_or_default(),
+        emit,
         reduction_strategy: cli.reduction_strategy.unwrap_or_default(),
         diagnostics_format: cli.diagnostics_format.unwrap_or(Format::Human),
         preprocess: cli.preprocess || !cpp_flags.is_empty(),
@@ -381,6 +392,7 @@ fn translate_args(
             _ => PreludeMode::Embed,
         },
         line_directives: !cli.no_line_directives,
+        ptxas: cli.ptxas,
     })
 }
 
@@ -588,6 +600,10 @@ mod tests {
     #[test]
     fn emit_and_format_values() {
         assert_eq!(t(&["--emit=plan", "x.c"]).emit, Emit::Plan);
+        assert!(t(&["--emit=plan-json", "--ptxas", "x.c"]).ptxas);
+        assert!(!t(&["--emit=plan-json", "x.c"]).ptxas);
+        let e = p(&["--ptxas", "x.c"]).unwrap_err();
+        assert!(e.message.contains("--emit=plan-json"), "{}", e.message);
         assert_eq!(
             t(&["--emit", "directives-json", "x.c"]).emit,
             Emit::DirectivesJson

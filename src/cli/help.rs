@@ -27,7 +27,8 @@ OPTIONS:
                                 or with `-o -`, the result goes to standard output.
     --emit KIND                 what to produce: cuda (default), directives (the parsed pragmas),
                                 directives-json, plan (the lowering plan of each region), plan-json (the
-                                same as JSON, keys in README.md),
+                                same as JSON, keys in README.md; with --ptxas also each kernel's
+                                registers, spills and stack from nvcc -Xptxas -v, sm_80 and sm_90),
                                 reductions (each region's reductions in the abstract form of
                                 RED_SETUP / RED_INIT / RED_FINI / RED_TEARDOWN, and their expansion),
                                 sharing (each variable's data-sharing attribute, where it lives on

@@ -210,6 +210,15 @@ fn translate(t: &TranslateArgs) -> i32 {
         result.diagnostics = d;
     }
     print_diagnostics(&file, &result.diagnostics, format);
+    if let (Some(plan), false, true) = (&result.output, has_errors, t.ptxas) {
+        match ptxas_plan(&file, &opts, plan) {
+            Ok(p) => result.output = Some(p),
+            Err(e) => {
+                eprintln!("error: --ptxas: {e}");
+                return EXIT_ERRORS;
+            }
+        }
+    }
     match (&result.output, has_errors) {
         (Some(text), false) => {
             let written = write_atomic(&t.output, text.as_bytes())
@@ -232,4 +241,26 @@ fn translate(t: &TranslateArgs) -> i32 {
             EXIT_ERRORS
         }
     }
+}
+
+/// `plan` (plan-json) with each kernel's ptxas figures: the file translated
+/// to CUDA (no `#line`) and compiled by nvcc `-Xptxas -v`.
+fn ptxas_plan(
+    file: &SourceFile,
+    opts: &pragma2cuda::Options,
+    plan: &str,
+) -> Result<String, String> {
+    let cuda_opts = pragma2cuda::Options {
+        emit: pragma2cuda::Emit::Cuda,
+        line_directives: false,
+        prelude: pragma2cuda::emit::prelude::Mode::Embed,
+        output_name: None,
+        ..opts.clone()
+    };
+    let cuda = pragma2cuda::translate(file, &cuda_opts)
+        .output
+        .ok_or("the file did not translate to CUDA")?;
+    let tc = pragma2cuda::tools::verify::Toolchain::from_env();
+    let kernels = pragma2cuda::tools::ptxas::figures(&cuda, &tc)?;
+    pragma2cuda::tools::ptxas::annotate(plan, &kernels)
 }

@@ -781,6 +781,44 @@ impl<'a> Gen<'a> {
             let like = next_stmt(sp);
             self.replace(*sp, like, t);
         }
+        self.serial_edits(namer);
+    }
+
+    /// `single`, `master`, `masked`, `critical`: see `emit::serial`.
+    fn serial_edits(&mut self, namer: &mut Namer) {
+        for s in &self.g.serials {
+            let written = crate::source::pragma_text::pragma_one_line(self.file.slice(s.pragma));
+            let filter = match &s.kind {
+                crate::ir::generic::SerialKind::Masked { filter: Some(f) } => Some(self.render(*f)),
+                _ => None,
+            };
+            let in_fork = s.in_fork || self.g.kind == GenKind::OmpParallel;
+            let s2 = crate::ir::generic::Serial { in_fork, ..s.clone() };
+            let held = namer.fresh(match s.kind {
+                crate::ir::generic::SerialKind::Sections { .. } => "p2c_section",
+                _ => "p2c_held",
+            });
+            let file = self.file;
+            let quote =
+                |sp: Span| crate::source::pragma_text::pragma_one_line(file.slice(sp));
+            for e in super::serial::section_edits(s, quote) {
+                if e.span.is_empty() {
+                    self.edits.push(e);
+                } else {
+                    let rest = &self.file.text[e.span.end..];
+                    let like = e.span.end + (rest.len() - rest.trim_start().len());
+                    self.replace(e.span, like, e.text);
+                }
+            }
+            let (open, close) =
+                super::serial::texts(&s2, &written, &self.n.tid, &self.n.team, filter, &held);
+            let rest = &self.file.text[s.pragma.end..];
+            let like = s.pragma.end + (rest.len() - rest.trim_start().len());
+            self.replace(s.pragma, like, open);
+            // Constructs that end together close innermost first.
+            let order = 1_000_000_000 - u32::try_from(s.pragma.start).unwrap_or(0).min(999_000_000);
+            self.edits.push(Edit::insert(s.stmt.end, order, close));
+        }
     }
 
     /// The staged declarations of the sequential part.

@@ -34,6 +34,7 @@ pub mod prelude;
 pub mod privarray;
 pub mod reduction;
 pub mod region;
+pub mod serial;
 pub mod templates;
 pub mod tile;
 
@@ -321,6 +322,12 @@ fn file_head(
     if orphans {
         out.push_str(&orphan::support(&declare.orphans));
     }
+    out.push_str(&serial::locks(
+        regions
+            .iter()
+            .filter_map(|r| r.generic.as_ref())
+            .flat_map(|g| g.serials.iter()),
+    ));
     out.push_str("/* ---- translated source ---- */\n");
     out
 }

@@ -5,6 +5,7 @@ use super::namer::Namer;
 use super::reduction::{self, RedNames};
 use crate::ir::c::CType;
 use crate::ir::c::{Attr, MapKind};
+use crate::ir::region::Chunk;
 use crate::ir::{Region, Schedule, Size};
 use crate::sema::loops::{int_literal, CanonLoop, TestOp};
 use std::fmt::Write;
@@ -553,7 +554,10 @@ fn loop_head(r: &Region, body: &str, n: &Names) -> String {
         Schedule::Sequential => ("0", "1"),
     };
     let mut k = String::new();
-    if !r.tile.is_empty() {
+    if let Some(c) = &r.chunk {
+        // schedule / dist_schedule: chunks round-robin over the workers (lower/chunk.rs).
+        k.push_str(&chunk_head(c, &n.iter, &n.trip, start, stride));
+    } else if !r.tile.is_empty() {
         // OpenACC tile: tiles to blocks, elements to threads (emit/tile.rs).
         k.push_str(&super::tile::loop_head(
             r,
@@ -583,6 +587,21 @@ fn loop_head(r: &Region, body: &str, n: &Names) -> String {
         let _ = writeln!(k, "        {} = {} + 1 == {};", n.last, n.iter, n.trip);
     }
     k
+}
+
+/// A loop over worker `start`'s chunks of `c` iterations, `stride`
+/// workers: within a chunk the next iteration, after its last one the
+/// worker's next chunk (`stride` chunks on).
+fn chunk_head(c: &Chunk, it: &str, trip: &str, start: &str, stride: &str) -> String {
+    let size = match c {
+        Chunk::Size(n) => format!("{n}ull"),
+        Chunk::Even => format!("(({trip} + ({stride}) - 1ull) / ({stride}))"),
+    };
+    format!(
+        "    const unsigned long long p2c_chunk = {size};\n    \
+         for (unsigned long long {it} = ({start}) * p2c_chunk; {it} < {trip}; \
+         {it} += ({it} + 1ull) % p2c_chunk == 0ull ? (({stride}) - 1ull) * p2c_chunk + 1ull : 1ull) {{\n"
+    )
 }
 
 /// The loop variables from the linear iteration number, innermost fastest.

@@ -296,6 +296,50 @@ pub struct InOrderPrivates {
     pub privates: Vec<PrivVar>,
 }
 
+/// Who runs a construct that one thread runs, or one thread at a time
+/// (`lower::generic::serial`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SerialKind {
+    /// `single`: the team's thread 0; a team barrier follows unless `nowait`.
+    Single { barrier: bool },
+    /// `master` / `masked [filter(e)]`: the thread whose number is the
+    /// filter (0 when absent).
+    Masked { filter: Option<Span> },
+    /// `critical [(name)]`: one thread at a time of every team, through the
+    /// name's spin lock in global memory (seed 001).
+    Critical { name: Option<String> },
+    /// `sections` in a fork: section k (in source order) runs on thread
+    /// k mod the team (a loop over a `switch`); `section` holds the
+    /// pragmas of the `section` directives, `implicit_first` says that the
+    /// first section has none; a team barrier follows unless `nowait`.
+    Sections {
+        barrier: bool,
+        section: Vec<Span>,
+        implicit_first: bool,
+    },
+}
+
+/// A `single`, `master`, `masked` or `critical` construct in a
+/// generic-mode region.
+#[derive(Clone, Debug)]
+pub struct Serial {
+    pub kind: SerialKind,
+    pub pragma: Span,
+    pub stmt: Span,
+    /// Inside a fork (a team of threads) rather than the sequential part.
+    pub in_fork: bool,
+}
+
+impl Serial {
+    /// The global variable of a critical construct's lock: one per name.
+    pub fn lock_name(name: &Option<String>) -> String {
+        match name {
+            Some(n) => format!("p2c_critical_lock_{n}"),
+            None => "p2c_critical_lock".to_string(),
+        }
+    }
+}
+
 /// Everything the emitter needs for a generic-mode region.
 #[derive(Clone, Debug)]
 pub struct Generic {
@@ -328,6 +372,8 @@ pub struct Generic {
     pub in_order_privates: Vec<InOrderPrivates>,
     /// Barrier pragmas: (pragma, inside a fork).
     pub barriers: Vec<(Span, bool)>,
+    /// `single`, `master`, `masked` and `critical` constructs.
+    pub serials: Vec<Serial>,
     /// Runtime queries: (call, which, inside a fork).
     pub calls: Vec<(Span, RtCall, bool)>,
     pub staged: Vec<Staged>,

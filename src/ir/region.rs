@@ -22,6 +22,16 @@ pub enum Schedule {
     Sequential,
 }
 
+/// `schedule` / `dist_schedule` on an SPMD loop (`lower::chunk`): worker w
+/// runs the chunks w, w + W, ... of consecutive iterations (W workers).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Chunk {
+    /// Chunks of this many iterations.
+    Size(u64),
+    /// One chunk per worker: the trip count over the workers, rounded up.
+    Even,
+}
+
 impl Schedule {
     pub fn as_str(self) -> &'static str {
         match self {
@@ -131,6 +141,9 @@ pub struct Region {
     pub line: usize,
     pub kernel: String,
     pub schedule: Schedule,
+    /// Chunks of the loop's workers (`schedule` / `dist_schedule`); `None`:
+    /// one iteration at a time, round-robin.
+    pub chunk: Option<Chunk>,
     /// The loop's partitioned levels (seed 001): OpenACC gang / worker /
     /// vector as written (implicit `gang vector`), OpenMP distribute = gang,
     /// parallel for = worker, simd = vector.

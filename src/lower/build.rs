@@ -155,6 +155,8 @@ fn loop_form_clause(d: &Directive, c: &crate::directives::Clause) -> bool {
         // The parser accepts no other kind than `concurrent`.
         "order" => super::shape::omp_schedule(&d.name).is_some(),
         "simdlen" | "safelen" | "nontemporal" => d.name == "target simd",
+        // `lower/chunk.rs` decides them (or refuses them with its reason).
+        "schedule" | "dist_schedule" => super::shape::omp_schedule(&d.name).is_some(),
         _ => false,
     }
 }
@@ -207,6 +209,11 @@ pub fn build_region(
         Model::Acc => super::shape::acc(d, &mut notes),
     };
     super::shape::check_block_size(d, &shape, diags);
+    let chunk = match d.model {
+        Model::Omp => super::chunk::decide(file, d, shape.schedule, !tile.is_empty(), diags),
+        Model::Acc => None,
+    };
+    notes.extend(super::chunk::describe(d, &chunk));
     if error_count(diags) > errors_before {
         return None;
     }
@@ -238,6 +245,7 @@ pub fn build_region(
         line: file.origin(d.span.start).1,
         kernel,
         schedule: shape.schedule,
+        chunk,
         levels: shape.levels,
         blocks: shape.blocks,
         // A reduction's last block reads one partial per block: a grid-stride

@@ -12,6 +12,7 @@ pub mod acc_runtime;
 pub mod asynchrony;
 pub mod atomic;
 pub mod build;
+pub mod chunk;
 pub mod closely_nested;
 pub mod collapse;
 pub mod cxx;

@@ -16,6 +16,8 @@ pub struct Document {
     session: Option<EditorSession>,
     /// The whole translation (the virtual document), made when asked.
     translation: Option<Translation>,
+    /// The code lenses as JSON text, made when asked.
+    lenses: Option<String>,
     /// When the first edit not yet analysed came.
     pub dirty_since: Option<Instant>,
 }
@@ -28,6 +30,7 @@ impl Document {
             text,
             session: None,
             translation: None,
+            lenses: None,
             dirty_since: None,
         }
     }
@@ -46,8 +49,7 @@ impl Document {
             self.lines = Lines::new(&self.text);
         }
         self.version = version;
-        self.session = None;
-        self.translation = None;
+        self.invalidate();
         self.dirty_since.get_or_insert_with(Instant::now);
     }
 
@@ -55,6 +57,7 @@ impl Document {
     pub fn invalidate(&mut self) {
         self.session = None;
         self.translation = None;
+        self.lenses = None;
     }
 
     pub fn is_analysed(&self) -> bool {
@@ -74,6 +77,18 @@ impl Document {
             EditorSession::with_options(SourceFile::new(name, text.clone()), opts)
         });
         (s, &self.text, &self.lines)
+    }
+
+    /// The code lenses of the document (at `uri`) as JSON text, made once
+    /// per analysis.
+    pub fn lenses(&mut self, name: &str, opts: &Options, uri: &Url) -> &str {
+        if self.lenses.is_none() {
+            let (s, text, lines) = self.parts(name, opts);
+            let json = serde_json::to_string(&super::lens::lenses(uri, text, lines, s))
+                .unwrap_or_else(|_| "[]".into());
+            self.lenses = Some(json);
+        }
+        self.lenses.as_deref().unwrap_or("[]")
     }
 
     /// The whole translation with the session's options.

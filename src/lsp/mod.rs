@@ -3,6 +3,8 @@
 //! library's editor API ([`crate::EditorSession`]).
 //!
 //! - `server`: the message loop, with debounced re-analysis after edits.
+//! - `transport`: framed messages over stdio (lsp-server's `Message`), and
+//!   answers already serialised (the code lenses, kept per analysis).
 //! - `documents`: open files, their text and session.
 //! - `text`: LSP positions (UTF-16) to byte offsets and back.
 //! - `diagnostics`: publishDiagnostics and quick fixes.
@@ -20,6 +22,7 @@ mod lowered;
 mod preprocess;
 mod server;
 mod text;
+mod transport;
 
 pub use server::run_stdio;
 

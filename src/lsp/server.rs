@@ -5,35 +5,37 @@
 
 use super::config::Config;
 use super::documents::{name_of, Documents};
-use super::{diagnostics, hover, lens, lowered, preprocess};
-use lsp_server::{Connection, ErrorCode, Message, Notification, Request, Response};
+use super::transport::{ok, Result, Transport};
+use super::{diagnostics, hover, lowered, preprocess};
+use lsp_server::{ErrorCode, Message, Notification, Request, Response};
 use lsp_types::notification::{self as note, Notification as _};
 use lsp_types::request::{self as req, Request as _};
 use lsp_types::*;
 use serde_json::{json, Value};
+use std::sync::mpsc::RecvTimeoutError;
 use std::time::{Duration, Instant};
 
 /// Serves the protocol on stdin/stdout until the client exits; the exit status.
 pub fn run_stdio() -> i32 {
-    let (conn, io) = Connection::stdio();
-    let code = match serve(&conn) {
+    match serve(Transport::stdio()) {
         Ok(()) => 0,
         Err(e) => {
             eprintln!("pragma2cuda lsp: {e}");
             1
         }
-    };
-    drop(conn);
-    let _ = io.join();
-    code
+    }
 }
 
-type Result<T> = std::result::Result<T, Box<dyn std::error::Error + Send + Sync>>;
-
-struct Server<'a> {
-    conn: &'a Connection,
+struct Server {
+    t: Transport,
     docs: Documents,
     config: Config,
+}
+
+/// An answer: a JSON value, or JSON text made (and kept) before.
+enum Reply {
+    Json(Value),
+    Raw(String),
 }
 
 fn capabilities() -> ServerCapabilities {
@@ -54,11 +56,13 @@ fn capabilities() -> ServerCapabilities {
     }
 }
 
-fn serve(conn: &Connection) -> Result<()> {
+fn serve(mut t: Transport) -> Result<()> {
     let caps = serde_json::to_value(capabilities())?;
-    let init = conn.initialize(caps)?;
+    let Some(init) = t.initialize(caps)? else {
+        return Ok(());
+    };
     let mut s = Server {
-        conn,
+        t,
         docs: Documents::default(),
         config: Config::default(),
     };
@@ -69,7 +73,7 @@ fn serve(conn: &Connection) -> Result<()> {
     s.run()
 }
 
-impl Server<'_> {
+impl Server {
     fn run(&mut self) -> Result<()> {
         loop {
             let debounce = Duration::from_millis(self.config.debounce_ms);
@@ -80,30 +84,31 @@ impl Server<'_> {
             let msg = match next {
                 Some(t) => {
                     let wait = t.saturating_duration_since(Instant::now());
-                    match self.conn.receiver.recv_timeout(wait) {
+                    match self.t.receiver.recv_timeout(wait) {
                         Ok(m) => m,
-                        Err(crossbeam_timeout) if crossbeam_timeout.is_timeout() => continue,
-                        Err(_) => return Ok(()),
+                        Err(RecvTimeoutError::Timeout) => continue,
+                        Err(RecvTimeoutError::Disconnected) => return Ok(()),
                     }
                 }
-                None => match self.conn.receiver.recv() {
+                None => match self.t.receiver.recv() {
                     Ok(m) => m,
                     Err(_) => return Ok(()),
                 },
             };
             match msg {
                 Message::Request(r) => {
-                    if self.conn.handle_shutdown(&r)? {
+                    if self.t.shutdown(&r)? {
                         return Ok(());
                     }
                     let id = r.id.clone();
-                    let resp = match self.request(r) {
-                        Ok(v) => Response::new_ok(id, v),
-                        Err(e) => {
+                    match self.request(r) {
+                        Ok(Reply::Json(v)) => self.t.send(ok(id, v))?,
+                        Ok(Reply::Raw(text)) => self.t.send_raw(&id, &text)?,
+                        Err(e) => self.t.send(
                             Response::new_err(id, ErrorCode::InvalidParams as i32, e.to_string())
-                        }
-                    };
-                    self.conn.sender.send(resp.into())?;
+                                .into(),
+                        )?,
+                    }
                 }
                 Message::Notification(n) => {
                     if n.method == note::Exit::METHOD {
@@ -116,13 +121,13 @@ impl Server<'_> {
         }
     }
 
-    fn send_note<N: note::Notification>(&self, params: N::Params) -> Result<()> {
+    fn send_note<N: note::Notification>(&mut self, params: N::Params) -> Result<()> {
         let n = Notification::new(N::METHOD.to_string(), params);
-        self.conn.sender.send(n.into())?;
+        self.t.send(n.into())?;
         Ok(())
     }
 
-    fn warn(&self, problems: &[String]) -> Result<()> {
+    fn warn(&mut self, problems: &[String]) -> Result<()> {
         for p in problems {
             self.send_note::<note::ShowMessage>(ShowMessageParams {
                 typ: MessageType::WARNING,
@@ -207,7 +212,23 @@ impl Server<'_> {
         Ok(())
     }
 
-    fn request(&mut self, r: Request) -> Result<Value> {
+    fn request(&mut self, r: Request) -> Result<Reply> {
+        if r.method != req::CodeLensRequest::METHOD {
+            return self.answer(r).map(Reply::Json);
+        }
+        let p: CodeLensParams = serde_json::from_value(r.params)?;
+        let uri = p.text_document.uri;
+        let (opts, name) = (self.config.options(), name_of(&uri));
+        if self.docs.get_mut(&uri).is_some_and(|d| !d.is_analysed()) {
+            self.publish(&uri)?;
+        }
+        let Some(doc) = self.docs.get_mut(&uri) else {
+            return Err(format!("{uri} is not open").into());
+        };
+        Ok(Reply::Raw(doc.lenses(&name, &opts, &uri).to_string()))
+    }
+
+    fn answer(&mut self, r: Request) -> Result<Value> {
         let uri = r
             .params
             .get("textDocument")
@@ -255,10 +276,6 @@ impl Server<'_> {
                     }),
                     range: Some(range),
                 })?)
-            }
-            (req::CodeLensRequest::METHOD, _) => {
-                let (s, text, lines) = doc.parts(&name, &opts);
-                Ok(serde_json::to_value(lens::lenses(&uri, text, lines, s))?)
             }
             (req::CodeActionRequest::METHOD, _) => {
                 let p: CodeActionParams = serde_json::from_value(r.params)?;

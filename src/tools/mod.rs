@@ -5,6 +5,7 @@ pub mod compare;
 pub mod emu_pch;
 pub mod emu_shared;
 pub mod leftover;
+pub mod ptxas;
 pub mod run;
 pub mod suite;
 pub mod suite_env;

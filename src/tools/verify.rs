@@ -237,7 +237,7 @@ pub fn command_text(cmd: &Command) -> String {
 pub const COMPILE_LIMIT: Duration = Duration::from_secs(600);
 
 /// Runs a compiler; `Err` carries the command and its output.
-fn compile(cmd: &mut Command) -> Result<RunOutput, String> {
+pub(crate) fn compile(cmd: &mut Command) -> Result<RunOutput, String> {
     let line = command_text(cmd);
     match run_limited(cmd, COMPILE_LIMIT) {
         Ok(r) if r.success() => Ok(r),

@@ -107,6 +107,7 @@ pub(super) fn region(
         line: file.origin(d.span.start).1,
         kernel,
         schedule: Schedule::Sequential,
+        chunk: None,
         levels: vec![],
         blocks,
         max_blocks: 65535,
@@ -179,6 +180,7 @@ fn generic_plan(
         stripped,
         in_order_privates,
         barriers,
+        serials,
         construct_red_uses,
     } = parts;
     let Frame { staged, st } = frame;
@@ -196,6 +198,7 @@ fn generic_plan(
         stripped,
         in_order_privates,
         barriers,
+        serials,
         calls: checked.calls,
         staged,
         locals: checked.locals,

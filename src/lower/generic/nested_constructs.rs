@@ -14,7 +14,9 @@ use super::{not_supported, Ctx};
 use crate::diag::{codes, Diagnostic};
 use crate::directives::{ClauseArgs, Directive, Model};
 use crate::front::Attached;
-use crate::ir::generic::{Fork, GenKind, GenRed, InOrderPrivates, PrivKind, Spread, WsLoop};
+use crate::ir::generic::{
+    Fork, GenKind, GenRed, InOrderPrivates, PrivKind, Serial, Spread, WsLoop,
+};
 use crate::lower::reduction::array_generic;
 use crate::sema::symbols;
 use crate::source::{SourceFile, Span};
@@ -33,6 +35,8 @@ pub(super) struct NestedParts {
     pub in_order_privates: Vec<InOrderPrivates>,
     /// Barrier pragmas: (pragma, inside a fork).
     pub barriers: Vec<(Span, bool)>,
+    /// `single`, `master`, `masked`, `critical` (`serial.rs`).
+    pub serials: Vec<Serial>,
     /// See `Generic::construct_red_uses`.
     pub construct_red_uses: Vec<(usize, Vec<String>, bool)>,
 }
@@ -57,6 +61,7 @@ pub(super) fn lower(cx: &mut Ctx<'_>, rc: &Construct<'_>, reds: &ConstructReds) 
         stripped: Vec::new(),
         in_order_privates: Vec::new(),
         barriers: Vec::new(),
+        serials: Vec::new(),
         construct_red_uses: Vec::new(),
     };
     // A `target parallel` block is one fork of the whole team.
@@ -138,8 +143,15 @@ fn lower_one(
                 ),
             )
             .with_secondary(d.span, "in the region that starts here")
-            .with_note("lowered inside a region: omp parallel [for], distribute [parallel for], for, loop (in a parallel region), simd, barrier; acc loop [gang] [worker] [vector] [seq]"),
+            .with_note("lowered inside a region: omp parallel [for], distribute [parallel for], for, loop (in a parallel region), simd, barrier, single, master, masked, critical, sections; acc loop [gang] [worker] [vector] [seq]"),
         );
+        return;
+    }
+    if r == Role::Serial {
+        super::serial::lower(cx, rc, parts, na, enc.in_fork, enc.fork_is_loop);
+        return;
+    }
+    if r == Role::Section {
         return;
     }
     if matches!(r, Role::Barrier | Role::Strip(_)) {
@@ -328,7 +340,7 @@ fn in_order(
 /// A construct that runs as plain code still gives its `private` and
 /// `firstprivate` items their own copies (a block around its statement);
 /// `lastprivate` needs none: the last iteration in order writes the variable.
-fn in_order_privates(cx: &mut Ctx<'_>, parts: &mut NestedParts, na: &Attached) {
+pub(super) fn in_order_privates(cx: &mut Ctx<'_>, parts: &mut NestedParts, na: &Attached) {
     let nd = &na.directive;
     if !nd
         .clauses

@@ -3,7 +3,7 @@
 //! variables and the team's frame.
 
 use crate::ir::generic::red_list;
-use crate::ir::generic::{Fork, Generic};
+use crate::ir::generic::{Fork, GenKind, Generic, Serial, SerialKind};
 use crate::ir::staging::Home;
 use crate::source::SourceFile;
 
@@ -96,6 +96,9 @@ pub fn plan_lines(g: &Generic, file: &SourceFile) -> Vec<String> {
         }
     }
     crate::lower::gen_lastprivate::plan_lines(g, file, &mut v);
+    for s in &g.serials {
+        v.push(serial_line(g, s, file));
+    }
     for (sp, why) in &g.stripped {
         v.push(format!(
             "in order:  line {}: {} ({why})",
@@ -129,4 +132,52 @@ pub fn plan_lines(g: &Generic, file: &SourceFile) -> Vec<String> {
         ));
     }
     v
+}
+
+/// Who runs a `single`, `master`, `masked`, `critical` or `sections`.
+fn serial_line(g: &Generic, s: &Serial, file: &SourceFile) -> String {
+    let in_fork = s.in_fork || g.kind == GenKind::OmpParallel;
+    let what = match (&s.kind, in_fork) {
+        (SerialKind::Single { barrier }, true) => format!(
+            "the team's thread 0 runs it{}",
+            if *barrier {
+                ", then a team barrier"
+            } else {
+                " (nowait: no barrier)"
+            }
+        ),
+        (SerialKind::Single { .. }, false) => {
+            "the sequential part's one thread runs it".to_string()
+        }
+        (SerialKind::Masked { filter }, true) => format!(
+            "the thread whose number is {} runs it, no barrier",
+            filter.map_or("0".to_string(), |f| file.slice(f).trim().to_string())
+        ),
+        (SerialKind::Masked { filter }, false) => match filter {
+            Some(f) => format!(
+                "the sequential part's one thread (number 0) runs it when {} is 0",
+                file.slice(*f).trim()
+            ),
+            None => "the sequential part's one thread runs it".to_string(),
+        },
+        (SerialKind::Critical { name }, _) => format!(
+            "one thread at a time of every team: spin lock `{}` in global memory, one per name in the file (compare-and-swap, a fence after taking it and before releasing it; the body runs in the branch that took it, so no lane waits for a lane of its own warp)",
+            Serial::lock_name(name)
+        ),
+        (SerialKind::Sections { barrier, section, implicit_first }, _) => format!(
+            "{} sections as the cases of a switch in a loop: section k runs on thread k mod the team{}",
+            section.len() + usize::from(*implicit_first),
+            if *barrier {
+                ", then a team barrier"
+            } else {
+                " (nowait: no barrier)"
+            }
+        ),
+    };
+    format!(
+        "serial:    line {}: {}: {what}",
+        file.line_of(s.pragma.start),
+        crate::source::pragma_text::pragma_one_line(file.slice(s.pragma))
+            .trim_start_matches("#pragma ")
+    )
 }

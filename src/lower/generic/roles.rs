@@ -15,6 +15,10 @@ pub(super) enum Role {
     InnerLoop,
     Strip(&'static str),
     Barrier,
+    /// `single`, `master`, `masked`, `critical` (`serial.rs`).
+    Serial,
+    /// `section` inside a fork: a case of its `sections` (`serial.rs`).
+    Section,
     Unsupported,
 }
 
@@ -27,6 +31,18 @@ pub(super) fn role(d: &Directive, kind: GenKind, in_fork: bool, fork_is_loop: bo
     match d.model {
         Model::Omp => {
             let n = d.name.as_str();
+            if matches!(n, "single" | "master" | "masked" | "critical") {
+                return Role::Serial;
+            }
+            match (n, in_fork) {
+                ("sections", true) => return Role::Serial,
+                ("section", true) => return Role::Section,
+                ("sections", false) => {
+                    return Role::Strip("sections: a team of one thread runs every section in order")
+                }
+                ("section", false) => return Role::Strip("section: run in order"),
+                _ => {}
+            }
             if in_fork {
                 match n {
                     "for" | "for simd" | "loop" if !fork_is_loop => Role::InnerLoop,

@@ -1,12 +1,13 @@
 //! Phase 5: team barriers. A fork with a barrier inside (a `barrier`
 //! pragma, a worksharing loop's implicit barrier, a combine between two
-//! barriers) needs the team barrier's setup; the implicit barrier of a
+//! barriers, a `single` without `nowait`) needs the team barrier's setup; the implicit barrier of a
 //! loop that ends its region is the join itself, and such a loop's
 //! reductions combine at the join rather than between two barriers.
 
 use super::nested_constructs::NestedParts;
 use super::syntax::{node_at, span_of};
 use crate::front::CTree;
+use crate::ir::generic::SerialKind;
 use crate::source::Span;
 use std::collections::BTreeSet;
 
@@ -17,8 +18,22 @@ pub(super) fn place(tree: &CTree, text: &str, parts: &mut NestedParts) {
         forks,
         inner_loops,
         barriers,
+        serials,
         ..
     } = parts;
+    // A `single` without `nowait` ends with a team barrier.
+    for s in serials.iter().filter(|s| s.in_fork) {
+        if matches!(
+            s.kind,
+            SerialKind::Single { barrier: true } | SerialKind::Sections { barrier: true, .. }
+        ) {
+            if let Some(f) = forks.iter_mut().find(|f| {
+                s.pragma.within(Span::new(f.pragma.start, f.stmt.end)) && f.pragma != s.pragma
+            }) {
+                f.has_barrier = true;
+            }
+        }
+    }
     for (sp, in_fork) in barriers.iter_mut() {
         let f = forks
             .iter_mut()
