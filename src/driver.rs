@@ -306,7 +306,13 @@ const DYNAMIC_MAPPING_CALLS: &[&str] = &[
 
 /// The data environment a region at `at` sees: device variables, what the
 /// data constructs around it map, whether the file maps data dynamically.
-fn data_env(at: &Attached, data: &[DataOp], declare: &DeclarePlan, unstructured: bool) -> DataEnv {
+fn data_env(
+    (file, a): (&SourceFile, &Analysis),
+    at: &Attached,
+    data: &[DataOp],
+    declare: &DeclarePlan,
+    unstructured: bool,
+) -> DataEnv {
     let pos = at.directive.span.start;
     let func = at.function.as_ref().map(|f| f.0.as_str()).unwrap_or("");
     let mut enclosing = std::collections::BTreeSet::new();
@@ -326,8 +332,40 @@ fn data_env(at: &Attached, data: &[DataOp], declare: &DeclarePlan, unstructured:
         declared: declare.vars.iter().map(|v| v.name.clone()).collect(),
         enclosing,
         unstructured,
+        // With `if` / `self` the region may run on the host, where such a
+        // pointer is fine: the run-time lookup stays, for the device path.
+        never_mapped: if unstructured
+            && at.directive.clause("if").is_none()
+            && at.directive.clause("self").is_none()
+        {
+            never_mapped_in(file, a, at)
+        } else {
+            Default::default()
+        },
         device_ptrs,
     }
+}
+
+/// The local pointers of the function around `at` that cannot point into
+/// mapped data (`sema::fresh_pointer`).
+fn never_mapped_in(file: &SourceFile, a: &Analysis, at: &Attached) -> std::collections::BTreeSet<String> {
+    let (Some((_, span)), Some(root)) = (&at.function, a.tree.root()) else {
+        return Default::default();
+    };
+    let mut func = root.descendant_for_byte_range(span.start, span.end);
+    while let Some(n) = func.filter(|n| n.kind() != "function_definition") {
+        func = n.parent();
+    }
+    let Some(func) = func else {
+        return Default::default();
+    };
+    let pragmas: Vec<&str> = a
+        .attached
+        .iter()
+        .filter(|d| span.start <= d.directive.span.start && d.directive.span.end <= span.end)
+        .map(|d| file.slice(d.directive.span))
+        .collect();
+    crate::sema::fresh_pointer::never_mapped(func, &file.text, &pragmas)
 }
 
 /// A metadirective whose variant is host code (or `nothing`): its pragma
@@ -453,7 +491,7 @@ fn lower_all(
             generic_claimed.push(whole);
             let (nested, atomics) =
                 take_atomics(file, &a.tree, nested, default_order.as_deref(), diags);
-            let env = data_env(at, &data, &declare, unstructured);
+            let env = data_env((file, a), at, &data, &declare, unstructured);
             // Stacked on one statement, or closely nested in the braced
             // block (then the region is widened back to the block): the
             // combined construct, in SPMD mode.
@@ -544,7 +582,7 @@ fn lower_all(
                     vec![]
                 };
                 let kernel = kernel_name(file, at, namer);
-                let env = data_env(at, &data, &declare, unstructured);
+                let env = data_env((file, a), at, &data, &declare, unstructured);
                 let built = match &split {
                     Some((compute, lp)) => {
                         let mut inner: Vec<&Attached> = vec![lp];
@@ -597,7 +635,7 @@ fn lower_all(
                 if let Some(stmt) = at.stmt {
                     claimed.push((Span::new(d.span.start, stmt.end), stmt));
                 }
-                let env = data_env(at, &data, &declare, unstructured);
+                let env = data_env((file, a), at, &data, &declare, unstructured);
                 if let Some(r) = build_region(file, &a.tree, at, kernel, &env, opts.reduction_strategy, diags) {
                     crate::sema::threadprivate::check(&r.vars, r.pragma, &threadprivate, diags);
                     regions.push(r);

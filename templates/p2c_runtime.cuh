@@ -196,6 +196,20 @@ inline int p2c_omp_target_memcpy(void *dst, const void *src, size_t length, size
     return 0;
 }
 
+/* OpenMP 5.1 omp_target_memcpy_async: the copy is done before the call
+ * returns (the task it creates is complete at once, which OpenMP allows).
+ * Its dependences come only from depend objects, and the translation
+ * refuses the `depobj` construct, so a program can have none to give. */
+inline int p2c_omp_target_memcpy_async(void *dst, const void *src, size_t length, size_t dst_offset,
+                                       size_t src_offset, int dst_device_num, int src_device_num,
+                                       int depobj_count, const void *depobj_list)
+{
+    (void)depobj_list;
+    if (depobj_count != 0)
+        p2c_fail("omp_target_memcpy_async", "depend objects are not supported", NULL);
+    return p2c_omp_target_memcpy(dst, src, length, dst_offset, src_offset, dst_device_num, src_device_num);
+}
+
 inline int p2c_omp_target_is_present(const void *ptr, int device_num)
 {
     if (p2c_omp_is_host_device(device_num))
@@ -891,6 +905,7 @@ inline void p2c_acc_memcpy_from_device_async(void *h, const void *d, size_t byte
 #define omp_target_alloc p2c_omp_target_alloc
 #define omp_target_free p2c_omp_target_free
 #define omp_target_memcpy p2c_omp_target_memcpy
+#define omp_target_memcpy_async p2c_omp_target_memcpy_async
 #define omp_target_is_present p2c_omp_target_is_present
 #define omp_get_mapped_ptr p2c_omp_get_mapped_ptr
 #define omp_target_is_accessible p2c_omp_target_is_accessible

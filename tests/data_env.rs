@@ -233,3 +233,27 @@ fn defaultmap_none_spares_declare_target_variables() {
                for (int i = 0; i < 4; i++) out[i] = g + h + s;\nreturn out[0]; }\n";
     assert_eq!(cuda(src).1, ["E0206"]);
 }
+
+/// A local pointer that holds only what malloc returned and never escapes
+/// cannot be present, even in a file that maps data dynamically: E0401 at
+/// translation (sema/fresh_pointer.rs). With `if` the region may run on the
+/// host, where the pointer is fine: the run-time lookup stays.
+#[test]
+fn fresh_malloc_pointer_is_refused_unless_an_if_may_keep_it_on_the_host() {
+    let file = |region: &str| {
+        format!(
+            "#include <stdlib.h>\nstatic double *d;\nvoid setup(void)\n{{\n    d = (double *)malloc(8);\n\
+             #pragma acc enter data create(d[0:1])\n}}\nint f(int on)\n{{\n    double *c = (double *)malloc(8);\n\
+             {region}\n    c[0] = d[0];\n    free(c);\n    return on;\n}}\n"
+        )
+    };
+    let (out, codes) = cuda(&file("#pragma acc serial"));
+    assert!(out.is_none());
+    assert_eq!(codes, vec!["E0401".to_string()]);
+    let (out, codes) = cuda(&file("#pragma acc serial if(on)"));
+    assert!(out.is_some(), "{codes:?}");
+    // A pointer that escapes (here to acc_copyin) may be present: no error.
+    let escaped = file("#pragma acc serial").replace("free(c);", "free(c);\n    acc_copyin(c, 8);");
+    let (out, codes) = cuda(&escaped);
+    assert!(out.is_some(), "{codes:?}");
+}

@@ -355,6 +355,7 @@ fn check_fixture_with(path: &Path, tc: &Toolchain, opts: &pragma2cuda::Options) 
         device: Device::Emulate,
         timeout: cpu_limits(RUN_LIMIT).wall,
         cpu_limit: Some(RUN_LIMIT),
+        run_env: Vec::new(),
         inputs: BuildInputs {
             // A fixture gcc's host OpenACC cannot compile says so in a line
             // `p2c-reference: sequential` (see fixtures/README.md).

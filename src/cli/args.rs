@@ -18,7 +18,7 @@ pub use super::help::HELP;
 const USAGE_TRANSLATE: &str =
     "pragma2cuda [--emit KIND] [--reduction-strategy S] [--shared-budget BYTES] [--diagnostics-format FMT] [--max-errors N] [--max-input-size BYTES] [--preprocess [-I DIR] [-D NAME[=VAL]] [-U NAME]] INPUT.c [-o OUTPUT.cu]";
 const USAGE_VERIFY: &str = "pragma2cuda verify FILE.c [--device auto|emulate|gpu] [--keep DIR] [--timeout SECS] [--preprocess] [-- FLAGS...]";
-const USAGE_SUITE: &str = "pragma2cuda suite DIR LIST [--jobs N] [--device auto|emulate|gpu] [--timeout SECS] [-- FLAGS...]";
+const USAGE_SUITE: &str = "pragma2cuda suite DIR LIST [--jobs N] [--device auto|emulate|gpu] [--timeout SECS] [--known FILE] [-- FLAGS...]";
 
 /// The default of `--max-errors`, gcc's `-fmax-errors` idea.
 pub const DEFAULT_MAX_ERRORS: usize = 50;
@@ -204,6 +204,8 @@ enum Sub {
         device: Option<Device>,
         #[arg(long, value_parser = parse_count)]
         timeout: Option<u64>,
+        #[arg(long)]
+        known: Option<PathBuf>,
         #[arg(short = 'h', long = "help")]
         help: bool,
         #[arg(last = true)]
@@ -309,6 +311,7 @@ fn tool_command(sub: Sub, usage: &'static str) -> Result<Command, ParseError> {
             jobs,
             device,
             timeout,
+            known,
             extra,
             ..
         } => {
@@ -321,6 +324,7 @@ fn tool_command(sub: Sub, usage: &'static str) -> Result<Command, ParseError> {
                 jobs: jobs.unwrap_or(2).min(256) as usize,
                 device: device.unwrap_or(Device::Auto),
                 timeout_secs: timeout.unwrap_or(60),
+                known,
                 extra,
             }))
         }
@@ -790,12 +794,14 @@ mod tests {
         assert_eq!(v.keep, Some(PathBuf::from("k")));
         assert_eq!(v.extra, vec!["-DN=3".to_string(), "b.c".to_string()]);
         assert_eq!(v.timeout_secs, 60);
-        let Ok(Command::Suite(s)) = p(&["suite", "d", "l.tsv", "-j", "3", "--", "-Iinc"]) else {
+        let Ok(Command::Suite(s)) = p(&[
+            "suite", "d", "l.tsv", "-j", "3", "--known", "k.tsv", "--", "-Iinc",
+        ]) else {
             panic!("suite did not parse")
         };
         assert_eq!(
-            (s.dir, s.list, s.jobs),
-            (PathBuf::from("d"), PathBuf::from("l.tsv"), 3)
+            (s.dir, s.list, s.jobs, s.known),
+            (PathBuf::from("d"), PathBuf::from("l.tsv"), 3, Some(PathBuf::from("k.tsv")))
         );
         assert_eq!(s.extra, vec!["-Iinc".to_string()]);
     }

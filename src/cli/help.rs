@@ -6,7 +6,7 @@ pragma2cuda: translate C with OpenMP/OpenACC offload pragmas into CUDA C
 USAGE:
     pragma2cuda [OPTIONS] INPUT.c [-o OUTPUT.cu]
     pragma2cuda verify FILE.c [--device auto|emulate|gpu] [--keep DIR] [--timeout SECS] [-- FLAGS... EXTRA.c...]
-    pragma2cuda suite DIR LIST [--jobs N] [--device auto|emulate|gpu] [--timeout SECS] [-- FLAGS...]
+    pragma2cuda suite DIR LIST [--jobs N] [--device auto|emulate|gpu] [--timeout SECS] [--known FILE] [-- FLAGS...]
     pragma2cuda lsp                      (the language server over stdio; README, section Editor)
 
 ARGUMENTS:
@@ -111,6 +111,10 @@ SUBCOMMANDS:
                 column is the path; a header line `file...` and lines starting with # are skipped)
                 through the translation and the emulator (and GPU); a file passes when the translated
                 program exits with 0. Prints PASS / FAIL / TRANSLATE-ERROR per file and `N passed, M failed`.
+                An OpenMP_VV test named `test_<var>_env_<value>.c` runs with <VAR>=<value>, as the suite's
+                own Makefile runs it. --known FILE (scripts/known-failures.tsv: file, kind
+                test-defect|host-compiler|runner-setup, the exact failure, why) marks a listed file that
+                fails exactly so `[known: ...]`; it still counts as failed; the summary counts them.
 
     A file literally named `verify` or `suite` can be translated as `./verify`.
 

@@ -1271,19 +1271,23 @@ fn host_if(r: &Region, n: &Names, cond: &str, fallback: &str, h: String) -> Stri
                 && (!v.is_implicit() || r.body_names.contains(&v.sym.name))
         })
         .collect();
+    // The host names a hoisted local type as the function spells it.
+    let host_ty = |v: &crate::ir::c::VarAttr| CType {
+        base: r
+            .local_types
+            .iter()
+            .find(|h| h.var == v.sym.name)
+            .map(|h| h.host_ty.clone())
+            .unwrap_or_else(|| v.sym.ty.unqualified_base()),
+        derivs: vec![],
+    };
     for (i, v) in &firsts {
-        let ty = CType {
-            base: v.sym.ty.unqualified_base(),
-            derivs: vec![],
-        };
+        let ty = host_ty(v);
         let _ = writeln!(out, "{ind}{} = {};", ty.declare(&n.fp[*i]), v.sym.name);
     }
     let mut inner = String::new();
     for (i, v) in &firsts {
-        let ty = CType {
-            base: v.sym.ty.unqualified_base(),
-            derivs: vec![],
-        };
+        let ty = host_ty(v);
         let _ = write!(inner, "{} = {}; ", ty.declare(&v.sym.name), n.fp[*i]);
     }
     if firsts.is_empty() {

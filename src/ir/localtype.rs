@@ -6,6 +6,9 @@ pub struct Hoisted {
     pub var: String,
     /// `struct p2c_local_main_L9_pair`.
     pub ty_name: String,
+    /// The type as the function spells it (`struct pair`): the host code of
+    /// the region (an `if` clause's fallback) is in its scope.
+    pub host_ty: String,
     /// The file-scope definition, ending with `;` and a newline.
     pub def: String,
 }

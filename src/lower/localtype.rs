@@ -61,6 +61,7 @@ pub fn hoist(v: &mut VarAttr, kernel: &str, func_text: &str, body: &str) -> Opti
     Some(Hoisted {
         var: v.sym.name.clone(),
         ty_name,
+        host_ty: base,
         def,
     })
 }

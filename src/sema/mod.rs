@@ -10,6 +10,7 @@ pub mod arith;
 pub mod calls;
 pub mod ctype;
 pub mod device_lib;
+pub mod fresh_pointer;
 pub mod lastprivate_array;
 pub mod layout;
 pub mod loops;

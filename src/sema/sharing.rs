@@ -259,6 +259,9 @@ pub struct DataEnv {
     /// The file maps data without a structured construct (enter data,
     /// acc_copyin, ...): a pointer may point into data mapped elsewhere.
     pub unstructured: bool,
+    /// Local pointers of the region's function that cannot point into mapped
+    /// data (`sema::fresh_pointer`): `unstructured` does not make them present.
+    pub never_mapped: std::collections::BTreeSet<String>,
     /// Pointers in `deviceptr` of an enclosing `acc data`: device addresses.
     pub device_ptrs: std::collections::BTreeSet<String>,
 }
@@ -921,7 +924,7 @@ pub fn decide(
                 mapped(MapKind::Present),
                 "pointer listed by an enclosing data construct (zero-length section: must be present)",
             )
-        } else if sym.ty.is_pointer() && env.unstructured {
+        } else if sym.ty.is_pointer() && env.unstructured && !env.never_mapped.contains(&u.name) {
             (
                 mapped(MapKind::Present),
                 "pointer into data mapped elsewhere (zero-length section: must be present)",

@@ -8,6 +8,8 @@ pub mod leftover;
 pub mod ptxas;
 pub mod run;
 pub mod suite;
+pub mod suite_env;
+pub mod suite_known;
 pub mod verify;
 
 /// Exit status: success (warnings allowed; verify: all runs agree).

@@ -3,7 +3,9 @@
 //! the suites' own rule: the translated program exits with 0.
 
 use super::verify::{verify_file, BuildInputs, Judge, Outcome, Tool, Toolchain, VerifyOptions};
+use super::suite_known::{annotate, parse_known};
 use super::{EXIT_ERRORS, EXIT_OK, EXIT_USAGE};
+use std::collections::HashMap;
 use crate::files::io_message;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -62,6 +64,7 @@ pub fn run_one(
 ) -> SuiteResult {
     let file = dir.join(rel);
     let mut opts = base.clone();
+    opts.run_env.extend(super::suite_env::suite_env(rel));
     opts.inputs
         .include_dirs
         .extend(suite_include_dirs(dir, &file));
@@ -139,6 +142,9 @@ pub struct SuiteArgs {
     pub jobs: usize,
     pub device: super::verify::Device,
     pub timeout_secs: u64,
+    /// `--known FILE`: the known failures that are not the translation's
+    /// (see [`super::suite_known`]).
+    pub known: Option<PathBuf>,
     pub extra: Vec<String>,
 }
 
@@ -162,6 +168,26 @@ pub fn main(a: &SuiteArgs) -> i32 {
         );
         return EXIT_USAGE;
     }
+    let known = match &a.known {
+        None => HashMap::new(),
+        Some(path) => match std::fs::read_to_string(path) {
+            Err(e) => {
+                eprintln!(
+                    "error[E0001]: cannot read input `{}`: {}",
+                    path.display(),
+                    io_message(&e)
+                );
+                return EXIT_USAGE;
+            }
+            Ok(t) => match parse_known(&t) {
+                Ok(k) => k,
+                Err(e) => {
+                    eprintln!("error: {}: {e}", path.display());
+                    return EXIT_USAGE;
+                }
+            },
+        },
+    };
     let dir = a.dir.canonicalize().unwrap_or_else(|_| a.dir.clone());
     let paths = parse_list(&text);
     let tc = Toolchain::from_env();
@@ -188,6 +214,7 @@ pub fn main(a: &SuiteArgs) -> i32 {
         // __cplusplus`: the preprocessed file is what a compiler translates.
         preprocess: true,
         cpu_limit: None,
+        run_env: Vec::new(),
     };
     let scratch = match tempfile::Builder::new().prefix("p2c-suite.").tempdir() {
         Ok(t) => t,
@@ -199,10 +226,26 @@ pub fn main(a: &SuiteArgs) -> i32 {
             return EXIT_USAGE;
         }
     };
-    let print = |r: &SuiteResult| println!("{}", r.line);
+    let known_failed = AtomicUsize::new(0);
+    let print = |r: &SuiteResult| {
+        let (line, is_known) = annotate(&r.line, &r.path, r.passed, known.get(&r.path));
+        if is_known {
+            known_failed.fetch_add(1, Ordering::SeqCst);
+        }
+        println!("{line}");
+    };
     let results = run_all(&dir, &paths, a.jobs, &opts, &tc, scratch.path(), &print);
     let passed = results.iter().filter(|r| r.passed).count();
-    println!("{passed} passed, {} failed", results.len() - passed);
+    let known_failed = known_failed.load(Ordering::SeqCst);
+    if a.known.is_some() {
+        println!(
+            "{passed} passed, {} failed ({known_failed} of them known failures that are not the \
+             translation's: test defects or host compiler)",
+            results.len() - passed
+        );
+    } else {
+        println!("{passed} passed, {} failed", results.len() - passed);
+    }
     if passed == results.len() {
         EXIT_OK
     } else {

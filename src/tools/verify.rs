@@ -672,6 +672,9 @@ pub struct VerifyOptions {
     /// `timeout` is then the wall-clock backstop. For loaded machines: their
     /// wall clock stretches, a program's CPU time does not.
     pub cpu_limit: Option<Duration>,
+    /// Environment variables every run of the program gets (the reference's
+    /// and the translation's): a suite's per-test settings.
+    pub run_env: Vec<(String, String)>,
 }
 
 /// The verdict of one verification.
@@ -877,7 +880,7 @@ pub fn verify_translated(
     let shown = limits.shown();
     let run = |bin: &Path| -> Result<RunOutput, String> {
         let mut cmd = Command::new(bin);
-        cmd.current_dir(work);
+        cmd.current_dir(work).envs(opts.run_env.iter().map(|(k, v)| (k, v)));
         run_with(&mut cmd, limits)
             .map_err(|e| format!("cannot run `{}`: {}", bin.display(), io_message(&e)))
     };
@@ -1078,6 +1081,7 @@ pub fn main(a: &VerifyArgs) -> i32 {
         judge: Judge::Reference,
         preprocess: a.preprocess,
         cpu_limit: None,
+        run_env: Vec::new(),
     };
     let tmp;
     let work: PathBuf = match &a.keep {
@@ -1535,6 +1539,7 @@ int main(void) {
             judge: Judge::Reference,
             preprocess: false,
             cpu_limit: None,
+            run_env: Vec::new(),
         };
         (d, tc, opts)
     }
