@@ -162,7 +162,8 @@ fn side(tc: &Toolchain, f: &Fixture, old: bool) -> Side {
     };
     let bin = f.dir.join(format!("emu-{tag}"));
     let none = ExtraObjects::default();
-    let (c, b) = cpu_of(|| build_emulator(tc, f.cu, &inputs(f.blocks), &none, Sanitizer::None, &bin));
+    let (c, b) =
+        cpu_of(|| build_emulator(tc, f.cu, &inputs(f.blocks), &none, Sanitizer::None, &bin));
     s.build += c;
     if b.is_err() {
         s.failed.push("build".into());
@@ -207,13 +208,19 @@ fn side(tc: &Toolchain, f: &Fixture, old: bool) -> Side {
 fn main() {
     let tc = Toolchain::from_env();
     // Fresh precompiled-header cache, after the toolchain read env.sh from the usual one.
-    let cache = tempfile::Builder::new().prefix("p2c-bench-pch.").tempdir().unwrap();
+    let cache = tempfile::Builder::new()
+        .prefix("p2c-bench-pch.")
+        .tempdir()
+        .unwrap();
     match std::env::var_os("P2C_BENCH_PCH") {
         Some(d) => std::env::set_var("P2C_CACHE", d),
         None => std::env::set_var("P2C_CACHE", cache.path()),
     }
     let tsan = listed("tsan.list");
-    let work = tempfile::Builder::new().prefix("p2c-bench-emu.").tempdir().unwrap();
+    let work = tempfile::Builder::new()
+        .prefix("p2c-bench-emu.")
+        .tempdir()
+        .unwrap();
     println!("fixture\told_build\told_run\told_tsan\tnew_build\tnew_run\tnew_tsan\tnote");
     let mut tot = [0.0f64; 6];
     let mut notes = 0;
@@ -232,13 +239,21 @@ fn main() {
         std::fs::write(&cu, out).unwrap();
         let stem = path.file_stem().unwrap().to_string_lossy().into_owned();
         let listed_tsan = tsan.contains(&stem);
-        let blocks = if stem.contains("reduction") || listed_tsan { 2 } else { 0 };
+        let blocks = if stem.contains("reduction") || listed_tsan {
+            2
+        } else {
+            0
+        };
         let f = Fixture {
             cu: &cu,
             src_dir: path.parent().unwrap(),
             dir: &dir,
             blocks,
-            tsan_blocks: listed_tsan.then_some(if stem == "acc_generic_gang" { 0 } else { blocks }),
+            tsan_blocks: listed_tsan.then_some(if stem == "acc_generic_gang" {
+                0
+            } else {
+                blocks
+            }),
         };
         let (o, n) = if i % 2 == 0 {
             let o = side(&tc, &f, true);
@@ -263,7 +278,11 @@ fn main() {
             *t += v;
         }
         let cells: Vec<String> = row.iter().map(|v| format!("{v:.2}")).collect();
-        println!("{name}\t{}\t{}", cells.join("\t"), note.join("; ").replace('\n', " "));
+        println!(
+            "{name}\t{}\t{}",
+            cells.join("\t"),
+            note.join("; ").replace('\n', " ")
+        );
     }
     let cells: Vec<String> = tot.iter().map(|v| format!("{v:.2}")).collect();
     println!("TOTAL\t{}\t{notes} rows with notes", cells.join("\t"));

@@ -348,7 +348,11 @@ fn data_env(
 
 /// The local pointers of the function around `at` that cannot point into
 /// mapped data (`sema::fresh_pointer`).
-fn never_mapped_in(file: &SourceFile, a: &Analysis, at: &Attached) -> std::collections::BTreeSet<String> {
+fn never_mapped_in(
+    file: &SourceFile,
+    a: &Analysis,
+    at: &Attached,
+) -> std::collections::BTreeSet<String> {
     let (Some((_, span)), Some(root)) = (&at.function, a.tree.root()) else {
         return Default::default();
     };

@@ -1232,7 +1232,10 @@ fn plan_json_ptxas_figures() {
     let archs: Vec<&str> = p.iter().map(|k| k["arch"].as_str().unwrap()).collect();
     assert_eq!(archs, ["sm_80", "sm_90"]);
     for k in p {
-        assert!(k["spill_stores"].is_u64() && k["spill_loads"].is_u64(), "{k}");
+        assert!(
+            k["spill_stores"].is_u64() && k["spill_loads"].is_u64(),
+            "{k}"
+        );
     }
     // The same figure from ptxas directly.
     let o = run(&["--no-line-directives", "r.c", "-o", "r.cu"], d.path());

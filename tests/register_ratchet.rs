@@ -39,13 +39,17 @@ fn check(ratchet: &str, table: &str) -> (bool, String) {
     )
 }
 
-const TABLE: &str = "a\tk1\t10\t0\t0\t12\t0\t0\na\tk2\t20\t0\t0\t12\t0\t0\nb\tk3\t90\t0\t0\t-\t-\t-\n";
+const TABLE: &str =
+    "a\tk1\t10\t0\t0\t12\t0\t0\na\tk2\t20\t0\t0\t12\t0\t0\nb\tk3\t90\t0\t0\t-\t-\t-\n";
 
 #[test]
 fn a_kernel_newly_above_clang_fails() {
     let (ok, out) = check("# nothing listed\n", TABLE);
     assert!(!ok, "{out}");
-    assert!(out.contains("FAIL a k2: 20 registers, clang-19 12 (not in the ratchet file)"), "{out}");
+    assert!(
+        out.contains("FAIL a k2: 20 registers, clang-19 12 (not in the ratchet file)"),
+        "{out}"
+    );
     assert!(!out.contains("k3"), "no clang kernel, not compared: {out}");
 }
 
@@ -62,8 +66,14 @@ fn a_listed_kernel_may_stay_at_its_value_but_not_rise() {
 fn an_improved_kernel_is_reported_for_tightening() {
     let (ok, out) = check("a\tk2\t24\t12\na\tk1\t14\t12\n", TABLE);
     assert!(ok, "{out}");
-    assert!(out.contains("note a k2: 20 registers, ratchet 24: lower its ratchet line"), "{out}");
-    assert!(out.contains("note a k1: 10 registers, clang-19 12: at or below clang now"), "{out}");
+    assert!(
+        out.contains("note a k2: 20 registers, ratchet 24: lower its ratchet line"),
+        "{out}"
+    );
+    assert!(
+        out.contains("note a k1: 10 registers, clang-19 12: at or below clang now"),
+        "{out}"
+    );
 }
 
 #[test]
@@ -78,6 +88,12 @@ fn the_ratchet_file_lists_kernels_above_clang() {
         let ours: u32 = f[2].parse().unwrap();
         let clang: u32 = f[3].parse().unwrap();
         assert!(ours > clang, "at or below clang: remove `{line}`");
-        assert!(repo().join("fixtures/in").join(format!("{}.c", f[0])).exists(), "`{line}`");
+        assert!(
+            repo()
+                .join("fixtures/in")
+                .join(format!("{}.c", f[0]))
+                .exists(),
+            "`{line}`"
+        );
     }
 }

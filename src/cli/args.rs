@@ -801,7 +801,12 @@ mod tests {
         };
         assert_eq!(
             (s.dir, s.list, s.jobs, s.known),
-            (PathBuf::from("d"), PathBuf::from("l.tsv"), 3, Some(PathBuf::from("k.tsv")))
+            (
+                PathBuf::from("d"),
+                PathBuf::from("l.tsv"),
+                3,
+                Some(PathBuf::from("k.tsv"))
+            )
         );
         assert_eq!(s.extra, vec!["-Iinc".to_string()]);
     }

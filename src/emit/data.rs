@@ -100,8 +100,8 @@ fn region_text(
         .collect();
     for (it, r) in op.items.iter().zip(&ranges) {
         let value = match &on {
-            Some(on) => format!("{on} ? {} : p2c_range()", range(it, &w)),
-            None => range(it, &w),
+            Some(on) => format!("{on} ? {} : p2c_range()", range(it, w)),
+            None => range(it, w),
         };
         let _ = writeln!(o, "{ind}const p2c_range {r} = {value};");
     }
@@ -114,7 +114,7 @@ fn region_text(
         None => (ind.to_string(), String::new(), String::new()),
     };
     if let Some((q, name)) = &queue {
-        o.push_str(&super::queue::declare(q, name, &w, ind));
+        o.push_str(&super::queue::declare(q, name, w, ind));
     }
     o.push_str(&guard_open);
     if let Some((q, name)) = &queue {

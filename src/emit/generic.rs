@@ -793,14 +793,16 @@ impl<'a> Gen<'a> {
                 _ => None,
             };
             let in_fork = s.in_fork || self.g.kind == GenKind::OmpParallel;
-            let s2 = crate::ir::generic::Serial { in_fork, ..s.clone() };
+            let s2 = crate::ir::generic::Serial {
+                in_fork,
+                ..s.clone()
+            };
             let held = namer.fresh(match s.kind {
                 crate::ir::generic::SerialKind::Sections { .. } => "p2c_section",
                 _ => "p2c_held",
             });
             let file = self.file;
-            let quote =
-                |sp: Span| crate::source::pragma_text::pragma_one_line(file.slice(sp));
+            let quote = |sp: Span| crate::source::pragma_text::pragma_one_line(file.slice(sp));
             for e in super::serial::section_edits(s, quote) {
                 if e.span.is_empty() {
                     self.edits.push(e);

@@ -210,7 +210,12 @@ pub(crate) fn nest_bounds<'a>(
     for (l, ty) in nest {
         let t = ty.type_name();
         let lb = namer.fresh(&format!("p2c_lb_{}", l.var));
-        let _ = writeln!(s, "{ind}const {} = {};", ty.declare(&lb), fold::cast(ty, &l.lb));
+        let _ = writeln!(
+            s,
+            "{ind}const {} = {};",
+            ty.declare(&lb),
+            fold::cast(ty, &l.lb)
+        );
         let step = if literal_step(l) {
             l.step.clone()
         } else {
@@ -630,7 +635,14 @@ fn loop_head(r: &Region, body: &str, n: &Names) -> String {
         let _ = writeln!(
             k,
             "{}",
-            super::counter::threads_head(&r.nest_types, &n.iter, &n.trip, start32, stride32, "    ")
+            super::counter::threads_head(
+                &r.nest_types,
+                &n.iter,
+                &n.trip,
+                start32,
+                stride32,
+                "    "
+            )
         );
     } else {
         let _ = writeln!(
@@ -1000,7 +1012,12 @@ fn host_trips(r: &Region, n: &Names, h: &mut String) -> Vec<String> {
     let mut trips = Vec::new();
     for (l, (ty, (trip, lb, step))) in r.nest.iter().zip(r.nest_types.iter().zip(&n.per_loop)) {
         let t = ty.type_name();
-        let _ = writeln!(h, "{ind}const {} = {};", ty.declare(lb), fold::cast(ty, &l.lb));
+        let _ = writeln!(
+            h,
+            "{ind}const {} = {};",
+            ty.declare(lb),
+            fold::cast(ty, &l.lb)
+        );
         let step_text = if literal_step(l) {
             l.step.clone()
         } else {

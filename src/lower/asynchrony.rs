@@ -47,7 +47,7 @@ fn queue_list(args: &ClauseArgs) -> Vec<String> {
     match args {
         ClauseArgs::Args(v) => v
             .iter()
-            .filter(|a| a.name.as_ref().is_none_or(|n| n.text != "devnum"))
+            .filter(|a| a.name.as_ref().map_or(true, |n| n.text != "devnum"))
             .map(|a| a.value.text.clone())
             .collect(),
         ClauseArgs::Expr { expr, .. } => vec![expr.text.clone()],

@@ -68,16 +68,18 @@ pub fn decide(
     let consts = crate::sema::visible::memo_for_text(&file.text, || Consts::from_text(&file.text));
     let size = match size {
         None => None,
-        Some(t) => match consts.eval(&t) {
-            Some(v) if (1..=u32::MAX as i128).contains(&v) => Some(v as u64),
-            _ => {
-                diags.push(refuse(
+        Some(t) => {
+            match consts.eval(&t) {
+                Some(v) if (1..=u32::MAX as i128).contains(&v) => Some(v as u64),
+                _ => {
+                    diags.push(refuse(
                     c,
                     format!("a chunk size `{t}` that is not a constant from 1 up is not supported yet"),
                 ));
-                return None;
+                    return None;
+                }
             }
-        },
+        }
     };
     let chunk = match (kind.as_str(), size) {
         ("static", None) => Some(Chunk::Even),
@@ -87,13 +89,19 @@ pub fn decide(
         (k, _) => {
             diags.push(refuse(
                 c,
-                format!("`{}({k})` on an offloaded loop is not supported yet", c.name),
+                format!(
+                    "`{}({k})` on an offloaded loop is not supported yet",
+                    c.name
+                ),
             ));
             return None;
         }
     };
     if tiled {
-        diags.push(refuse(c, format!("`{}` with `tile` is not supported yet", c.name)));
+        diags.push(refuse(
+            c,
+            format!("`{}` with `tile` is not supported yet", c.name),
+        ));
         return None;
     }
     chunk

@@ -542,7 +542,8 @@ fn read_use_device(
         if st.use_device.iter().any(|u| u.name == sym.name) {
             continue;
         }
-        let addr = !sym.ty.is_pointer() || (c.name == "use_device_addr" && item.sections.is_empty());
+        let addr =
+            !sym.ty.is_pointer() || (c.name == "use_device_addr" && item.sections.is_empty());
         st.use_device.push(UseDevice {
             name: sym.name.clone(),
             addr,

@@ -84,7 +84,9 @@ impl Transport {
         };
         loop {
             match self.receiver.recv() {
-                Ok(Message::Notification(n)) if n.method == "initialized" => return Ok(Some(params)),
+                Ok(Message::Notification(n)) if n.method == "initialized" => {
+                    return Ok(Some(params))
+                }
                 Ok(Message::Notification(n)) if n.method == "exit" => return Ok(None),
                 Ok(_) => {}
                 Err(_) => return Ok(None),
@@ -143,7 +145,8 @@ mod tests {
         let (_tx, rx) = mpsc::channel();
         let mut t = Transport::new(rx, Box::new(sink.clone()));
         t.send_raw(&RequestId::from(7), "[{\"a\":1}]").unwrap();
-        t.send_raw(&RequestId::from("x".to_string()), "\"s\"").unwrap();
+        t.send_raw(&RequestId::from("x".to_string()), "\"s\"")
+            .unwrap();
         let bytes = sink.0.lock().unwrap().clone();
         let mut r = io::BufReader::new(&bytes[..]);
         let Some(Message::Response(a)) = Message::read(&mut r).unwrap() else {

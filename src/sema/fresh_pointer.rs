@@ -41,7 +41,11 @@ pub fn never_mapped(func: Node<'_>, text: &str, directives: &[&str]) -> BTreeSet
         .collect()
 }
 
-fn collect_identifiers<'t>(node: Node<'t>, text: &'t str, out: &mut HashMap<&'t str, Vec<Node<'t>>>) {
+fn collect_identifiers<'t>(
+    node: Node<'t>,
+    text: &'t str,
+    out: &mut HashMap<&'t str, Vec<Node<'t>>>,
+) {
     let mut stack = vec![node];
     while let Some(n) = stack.pop() {
         if n.kind_name() == "identifier" {
@@ -55,12 +59,17 @@ fn collect_identifiers<'t>(node: Node<'t>, text: &'t str, out: &mut HashMap<&'t 
 
 /// How many of the occurrences declare the name (as a pointer variable).
 fn declarations(nodes: &[Node<'_>]) -> usize {
-    nodes.iter().filter(|n| declaration_of(**n).is_some()).count()
+    nodes
+        .iter()
+        .filter(|n| declaration_of(**n).is_some())
+        .count()
 }
 
 /// The `declaration` an identifier declares as a pointer (`T *p`, `T *p = e`).
 fn declaration_of(id: Node<'_>) -> Option<Node<'_>> {
-    let ptr = id.parent().filter(|p| p.kind_name() == "pointer_declarator")?;
+    let ptr = id
+        .parent()
+        .filter(|p| p.kind_name() == "pointer_declarator")?;
     if ptr.field("declarator") != Some(id) {
         return None;
     }
@@ -79,7 +88,10 @@ fn declaration_of(id: Node<'_>) -> Option<Node<'_>> {
 /// allocation to it, a subscript whose element address is not taken, an
 /// argument of `free`, an operand of `sizeof`.
 fn harmless(id: Node<'_>, text: &str) -> bool {
-    if let Some(ptr) = id.parent().filter(|p| p.kind_name() == "pointer_declarator") {
+    if let Some(ptr) = id
+        .parent()
+        .filter(|p| p.kind_name() == "pointer_declarator")
+    {
         if declaration_of(id).is_none() {
             return false;
         }
@@ -99,7 +111,9 @@ fn harmless(id: Node<'_>, text: &str) -> bool {
             parent
                 .field("operator")
                 .is_some_and(|o| &text[o.byte_range()] == "=")
-                && parent.field("right").is_some_and(|v| is_allocation(v, text))
+                && parent
+                    .field("right")
+                    .is_some_and(|v| is_allocation(v, text))
         }
         "argument_list" => parent.parent().is_some_and(|call| {
             parent.named_child_count() == 1
@@ -179,7 +193,8 @@ mod tests {
         let src = "void f(void) { double *c = malloc(8); c[0] = 1; }";
         assert_eq!(fresh(src, &[]), vec!["c".to_string()]);
         assert!(fresh(src, &["#pragma acc enter data copyin(c[0:1])"]).is_empty());
-        let with_macro = "#define MAP acc_copyin(c, 8)\nvoid f(void) { double *c = malloc(8); c[0] = 1; }";
+        let with_macro =
+            "#define MAP acc_copyin(c, 8)\nvoid f(void) { double *c = malloc(8); c[0] = 1; }";
         let tree = parse_c(with_macro.to_string());
         let func = tree.root().unwrap().named_child(1).unwrap();
         assert!(never_mapped(func, with_macro, &[]).is_empty());

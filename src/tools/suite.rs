@@ -2,11 +2,11 @@
 //! VV, OpenACC V&V) through translation and the emulator (and GPU), judged by
 //! the suites' own rule: the translated program exits with 0.
 
-use super::verify::{verify_file, BuildInputs, Judge, Outcome, Tool, Toolchain, VerifyOptions};
 use super::suite_known::{annotate, parse_known};
+use super::verify::{verify_file, BuildInputs, Judge, Outcome, Tool, Toolchain, VerifyOptions};
 use super::{EXIT_ERRORS, EXIT_OK, EXIT_USAGE};
-use std::collections::HashMap;
 use crate::files::io_message;
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;

@@ -63,7 +63,9 @@ pub fn parse_known(text: &str) -> Result<HashMap<String, Known>, String> {
         let f: Vec<&str> = t.split('\t').collect();
         let bad = |m: &str| format!("line {}: {m}", i + 1);
         if f.len() != 4 || f.iter().any(|c| c.trim().is_empty()) {
-            return Err(bad("expected 4 tab-separated columns: file kind failure why"));
+            return Err(bad(
+                "expected 4 tab-separated columns: file kind failure why",
+            ));
         }
         let kind = KnownKind::parse(f[1].trim())
             .ok_or_else(|| bad("the kind is `test-defect`, `host-compiler` or `runner-setup`"))?;
@@ -140,16 +142,29 @@ mod tests {
     #[test]
     fn only_the_listed_failure_is_known() {
         let k = parse_known(LIST).unwrap();
-        let (l, known) = annotate("FAIL a/t.c: emulator: exit code 1", "a/t.c", false, k.get("a/t.c"));
+        let (l, known) = annotate(
+            "FAIL a/t.c: emulator: exit code 1",
+            "a/t.c",
+            false,
+            k.get("a/t.c"),
+        );
         assert!(known);
         assert_eq!(
             l,
             "FAIL a/t.c: emulator: exit code 1 [known: test defect: the checker is wrong]"
         );
         // Another failure of a listed file stays a plain failure.
-        let (l, known) = annotate("FAIL a/t.c: emulator: exit code 2", "a/t.c", false, k.get("a/t.c"));
+        let (l, known) = annotate(
+            "FAIL a/t.c: emulator: exit code 2",
+            "a/t.c",
+            false,
+            k.get("a/t.c"),
+        );
         assert!(!known);
-        assert!(l.starts_with("FAIL a/t.c: emulator: exit code 2 (listed"), "{l}");
+        assert!(
+            l.starts_with("FAIL a/t.c: emulator: exit code 2 (listed"),
+            "{l}"
+        );
         // A listed file that passes says so.
         let (l, known) = annotate("PASS a/t.c", "a/t.c", true, k.get("a/t.c"));
         assert!(!known && l.contains("stale"), "{l}");

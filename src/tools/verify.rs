@@ -880,7 +880,8 @@ pub fn verify_translated(
     let shown = limits.shown();
     let run = |bin: &Path| -> Result<RunOutput, String> {
         let mut cmd = Command::new(bin);
-        cmd.current_dir(work).envs(opts.run_env.iter().map(|(k, v)| (k, v)));
+        cmd.current_dir(work)
+            .envs(opts.run_env.iter().map(|(k, v)| (k, v)));
         run_with(&mut cmd, limits)
             .map_err(|e| format!("cannot run `{}`: {}", bin.display(), io_message(&e)))
     };

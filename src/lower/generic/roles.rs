@@ -38,7 +38,9 @@ pub(super) fn role(d: &Directive, kind: GenKind, in_fork: bool, fork_is_loop: bo
                 ("sections", true) => return Role::Serial,
                 ("section", true) => return Role::Section,
                 ("sections", false) => {
-                    return Role::Strip("sections: a team of one thread runs every section in order")
+                    return Role::Strip(
+                        "sections: a team of one thread runs every section in order",
+                    )
                 }
                 ("section", false) => return Role::Strip("section: run in order"),
                 _ => {}
