@@ -24,22 +24,7 @@ mod renames;
 pub use editor::{EditorSession, RegionDetails, RegionSummary};
 use std::collections::HashMap;
 
-/// What to produce.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum Emit {
-    #[default]
-    Cuda,
-    Directives,
-    DirectivesJson,
-    Plan,
-    /// The plan of every region as JSON (`--emit=plan-json`).
-    PlanJson,
-    /// The reductions of every region in seed 001's abstract form.
-    Reductions,
-    /// Data-sharing attributes, homes and rules of every variable (`--emit=sharing`).
-    Sharing,
-    SharingJson,
-}
+pub use crate::report::Emit;
 
 #[derive(Clone, Debug)]
 pub struct Options {
