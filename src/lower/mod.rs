@@ -17,6 +17,7 @@ pub mod closely_nested;
 pub mod collapse;
 pub mod cxx;
 pub mod data;
+pub mod file;
 pub mod declare;
 pub mod gen_lastprivate;
 pub mod generic;

@@ -50,6 +50,33 @@ pub fn free_occurrences(node: Node<'_>, text: &str, bound: &[String]) -> Vec<(St
     v
 }
 
+/// Whether the code under `root` uses one of `names`: as an identifier in
+/// an expression (a call, an argument, an initializer) or in the body of a
+/// macro definition, which may expand anywhere. The name a declaration
+/// declares (a prototype) is not a use; comments and strings are not code.
+pub fn uses_any(root: Node<'_>, text: &str, names: &[&str]) -> bool {
+    let mut stack = vec![root];
+    while let Some(n) = stack.pop() {
+        let t = text.get(n.start_byte()..n.end_byte()).unwrap_or("");
+        let used = match n.kind_name() {
+            "identifier" => {
+                names.contains(&t)
+                    && !n.parent().is_some_and(|p| p.field("declarator") == Some(n))
+            }
+            "preproc_arg" => names
+                .iter()
+                .any(|w| crate::source::mask::mentions_word(t, w)),
+            _ => false,
+        };
+        if used {
+            return true;
+        }
+        let mut c = n.walk();
+        stack.extend(n.named_children(&mut c));
+    }
+    false
+}
+
 struct Walker<'a> {
     text: &'a str,
     scopes: Vec<Vec<String>>,
