@@ -5,10 +5,10 @@
 //! place what they report back on the user's text with [`Renames::back`].
 
 use super::{analyse, lower_all, scope_cache, Analysis, Options};
-use crate::lower::file::offloaded_spans;
 use crate::diag::Diagnostic;
 use crate::emit::namer::Namer;
 use crate::lower::cxx;
+use crate::lower::file::offloaded_spans;
 use crate::source::{SourceFile, Span};
 
 /// Renames sorted by position, not overlapping: (span in the user's text, new name).

@@ -60,8 +60,7 @@ pub fn uses_any(root: Node<'_>, text: &str, names: &[&str]) -> bool {
         let t = text.get(n.start_byte()..n.end_byte()).unwrap_or("");
         let used = match n.kind_name() {
             "identifier" => {
-                names.contains(&t)
-                    && !n.parent().is_some_and(|p| p.field("declarator") == Some(n))
+                names.contains(&t) && !n.parent().is_some_and(|p| p.field("declarator") == Some(n))
             }
             "preproc_arg" => names
                 .iter()

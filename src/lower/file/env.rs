@@ -30,9 +30,10 @@ pub(super) fn maps_dynamically(a: &Input) -> bool {
             build::classify(&at.directive, at.function.is_some()),
             Kind::Data(DataKind::Enter | DataKind::Exit)
         )
-    }) || a.tree.root().is_some_and(|root| {
-        crate::sema::uses::uses_any(root, &a.tree.text, DYNAMIC_MAPPING_CALLS)
-    })
+    }) || a
+        .tree
+        .root()
+        .is_some_and(|root| crate::sema::uses::uses_any(root, &a.tree.text, DYNAMIC_MAPPING_CALLS))
 }
 
 /// The data environment a region at `at` sees: device variables, what the

@@ -140,7 +140,13 @@ pub fn lower_file(
 impl Walk {
     /// Whether the directive `i` is not lowered by itself: taken over by a
     /// region, rejected, or nested in a region (E0901).
-    fn passed_over(&mut self, cx: &Cx, i: usize, at: &Attached, diags: &mut Vec<Diagnostic>) -> bool {
+    fn passed_over(
+        &mut self,
+        cx: &Cx,
+        i: usize,
+        at: &Attached,
+        diags: &mut Vec<Diagnostic>,
+    ) -> bool {
         let d = &at.directive;
         if self
             .generic_claimed
