@@ -232,3 +232,27 @@ impl Walker<'_> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn uses(src: &str) -> bool {
+        let tree = crate::front::parse_c(src.to_string());
+        uses_any(tree.root().unwrap(), &tree.text, &["acc_copyin"])
+    }
+
+    #[test]
+    fn a_routine_is_used_by_a_call_an_argument_or_a_macro_body_not_a_comment() {
+        assert!(uses("void f(int *a) { acc_copyin(a, 4); }"));
+        assert!(uses(
+            "void g(void *(*p)(void *, int)); void f(void) { g(acc_copyin); }"
+        ));
+        assert!(uses(
+            "#define IN(x) acc_copyin(x, sizeof x)\nvoid f(void) {}"
+        ));
+        assert!(!uses("/* acc_copyin(a, 4) */ void f(void) {}"));
+        assert!(!uses("void f(void) { const char *s = \"acc_copyin\"; }"));
+        assert!(!uses("void *acc_copyin(void *, int); void f(void) {}"));
+    }
+}

@@ -81,8 +81,10 @@ impl Cx<'_> {
     }
 }
 
-/// What the walk over the directives has built so far.
-struct Walk {
+/// What the walk over the directives has built so far, and the namer it
+/// takes kernel names from.
+struct Walk<'n> {
+    namer: &'n mut dyn FreshName,
     regions: Vec<Region>,
     data: Vec<crate::ir::data::DataOp>,
     declare: DeclarePlan,
@@ -116,6 +118,7 @@ pub fn lower_file(
         ),
     };
     let mut w = Walk {
+        namer,
         regions: Vec::new(),
         data: Vec::new(),
         declare,
@@ -126,10 +129,10 @@ pub fn lower_file(
     for (i, at) in input.attached.iter().enumerate() {
         crate::lower::acc_modifiers::check(&at.directive, diags);
         if !w.passed_over(&cx, i, at, diags) {
-            directive(&cx, &mut w, at, namer, diags);
+            directive(&cx, &mut w, at, diags);
         }
     }
-    orphans::finish(input, &mut w.regions, &mut w.declare, namer, diags);
+    orphans::finish(input, &mut w.regions, &mut w.declare, w.namer, diags);
     Module {
         regions: w.regions,
         data: w.data,
@@ -137,7 +140,7 @@ pub fn lower_file(
     }
 }
 
-impl Walk {
+impl Walk<'_> {
     /// Whether the directive `i` is not lowered by itself: taken over by a
     /// region, rejected, or nested in a region (E0901).
     fn passed_over(
@@ -208,21 +211,15 @@ impl Walk {
 }
 
 /// Lowers one directive that is not nested in a region.
-fn directive(
-    cx: &Cx,
-    w: &mut Walk,
-    at: &Attached,
-    namer: &mut dyn FreshName,
-    diags: &mut Vec<Diagnostic>,
-) {
+fn directive(cx: &Cx, w: &mut Walk, at: &Attached, diags: &mut Vec<Diagnostic>) {
     let a = cx.input;
     let d = &at.directive;
     if generic::handles(d) {
-        nested::generic_region(cx, w, at, namer, diags);
+        nested::generic_region(cx, w, at, diags);
         return;
     }
     let kind = build::classify(d, at.function.is_some());
-    if matches!(kind, Kind::Offload) && nested::offload_with_nested(cx, w, at, namer, diags) {
+    if matches!(kind, Kind::Offload) && nested::offload_with_nested(cx, w, at, diags) {
         return;
     }
     if crate::lower::requires::is_requires(d) {
@@ -246,7 +243,7 @@ fn directive(
             }
         }
         Kind::Offload => {
-            let kernel = kernel_name(a.file, at, namer);
+            let kernel = kernel_name(a.file, at, w.namer);
             if let Some(stmt) = at.stmt {
                 w.claimed.push((Span::new(d.span.start, stmt.end), stmt));
             }

@@ -7,7 +7,6 @@ use super::{Cx, Walk};
 use crate::diag::{codes, Diagnostic};
 use crate::directives::{self, Directive};
 use crate::front::{Attached, CTree};
-use crate::ir::edit::FreshName;
 use crate::ir::Region;
 use crate::lower::{atomic, build_region, generic, split};
 use crate::source::{SourceFile, Span};
@@ -67,15 +66,9 @@ fn take_atomics<'a>(
 
 /// A generic-mode region at `at` (`generic::handles`), or the combined
 /// construct its closely nested directives make (SPMD mode).
-pub(super) fn generic_region(
-    cx: &Cx,
-    w: &mut Walk,
-    at: &Attached,
-    namer: &mut dyn FreshName,
-    diags: &mut Vec<Diagnostic>,
-) {
+pub(super) fn generic_region(cx: &Cx, w: &mut Walk, at: &Attached, diags: &mut Vec<Diagnostic>) {
     let a = cx.input;
-    let kernel = super::kernel_name(a.file, at, namer);
+    let kernel = super::kernel_name(a.file, at, w.namer);
     let (whole, nested) = nested_in(a.attached, at);
     w.generic_claimed.push(whole);
     let (nested, atomics) = take_atomics(a.file, a.tree, nested, cx.default_order(), diags);
@@ -128,7 +121,6 @@ pub(super) fn offload_with_nested(
     cx: &Cx,
     w: &mut Walk,
     at: &Attached,
-    namer: &mut dyn FreshName,
     diags: &mut Vec<Diagnostic>,
 ) -> bool {
     let a = cx.input;
@@ -165,7 +157,7 @@ pub(super) fn offload_with_nested(
     } else {
         vec![]
     };
-    let kernel = super::kernel_name(a.file, at, namer);
+    let kernel = super::kernel_name(a.file, at, w.namer);
     let env = super::env::data_env(a, at, &w.data, &w.declare, cx.unstructured);
     let built = match &split {
         Some((compute, lp)) => {
