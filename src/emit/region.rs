@@ -1519,7 +1519,7 @@ fn map_array_reduction(
 }
 
 fn escape(s: &str) -> String {
-    super::literal::c_string(s)
+    crate::source::literal::c_string(s)
 }
 
 #[allow(dead_code)]
