@@ -697,7 +697,13 @@ fn even_chunk_head(
 ) -> String {
     let (ty, one, start, stride, trip) = match narrow {
         Some((s, w)) => ("unsigned", "1u", s, w, format!("(unsigned){trip}")),
-        None => ("unsigned long long", "1ull", start, stride, trip.to_string()),
+        None => (
+            "unsigned long long",
+            "1ull",
+            start,
+            stride,
+            trip.to_string(),
+        ),
     };
     format!(
         "    const {ty} p2c_chunk = ({trip} + ({stride}) - {one}) / ({stride});\n    \

@@ -250,7 +250,10 @@ mod tests {
         touch(&old.join("cuda_runtime.h.gch"));
         prune(r, &kept, 1200);
         assert!(kept.exists(), "the entry of this build stays");
-        assert!(old.exists() && new.exists(), "the two most recently used stay");
+        assert!(
+            old.exists() && new.exists(),
+            "the two most recently used stay"
+        );
         assert!(!mid.exists(), "the least recently used goes");
         prune(r, &kept, 0);
         assert!(kept.exists());
