@@ -39,7 +39,10 @@ pub fn strip(s: &str) -> String {
     let mut inside = false;
     let mut at = 0;
     // The markers are ASCII: whole runs between them are copied.
-    while let Some(k) = b[at..].iter().position(|&c| c == OPEN as u8 || c == CLOSE as u8) {
+    while let Some(k) = b[at..]
+        .iter()
+        .position(|&c| c == OPEN as u8 || c == CLOSE as u8)
+    {
         if !inside {
             out.push_str(&s[at..at + k]);
         }

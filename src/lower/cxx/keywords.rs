@@ -259,9 +259,11 @@ fn may_rename(text: &str, orig: &str, pragmas: &[Span]) -> bool {
             return true;
         }
     }
-    pragmas
-        .iter()
-        .any(|p| pragma_words(orig, *p).iter().any(|(w, _)| is_keyword_word(w)))
+    pragmas.iter().any(|p| {
+        pragma_words(orig, *p)
+            .iter()
+            .any(|(w, _)| is_keyword_word(w))
+    })
 }
 
 /// Whether `w` is one of [`CXX_ONLY_KEYWORDS`] (`true`, `false`, `bool`
