@@ -245,7 +245,8 @@ mod tests {
 
     #[test]
     fn depend_becomes_a_taskwait_with_the_same_dependences() {
-        let (w, n) = task_wait("#pragma omp target depend(in: a[0:n]) depend(mutexinoutset: b) nowait");
+        let (w, n) =
+            task_wait("#pragma omp target depend(in: a[0:n]) depend(mutexinoutset: b) nowait");
         assert_eq!(n, 0);
         assert_eq!(
             w.as_deref(),
