@@ -436,7 +436,6 @@ fn lower_all(
     let mut generic_claimed: Vec<Span> = Vec::new();
     for (i, at) in a.attached.iter().enumerate() {
         let d = &at.directive;
-        crate::lower::acc_modifiers::check(d, diags);
         if generic_claimed
             .iter()
             .any(|s| s.start <= d.span.start && d.span.end <= s.end)

@@ -674,7 +674,11 @@ fn clause_mapping(
             Some((String::new(), name == "device", false))
         }
         (Model::Acc, n) => match acc_clause_kind(kind, n) {
-            Some(k) => Some((k.to_string(), false, false)),
+            Some(k) => {
+                let zero = crate::sema::sharing::acc_zero_clause(n)
+                    && c.modifiers().iter().any(|m| m.text == "zero");
+                Some((join_kind(k, if zero { &["P2C_MAP_ZERO"] } else { &[] }), false, false))
+            }
             None => {
                 not_supported(c, d, diags);
                 None
