@@ -26,8 +26,10 @@ enum p2c_map_kind {
     P2C_MAP_ALWAYS = 16,    /* always: transfer even when the data was or stays present */
     P2C_MAP_MUST_BE_PRESENT = 32, /* map(present, ...): an error when not present */
     P2C_MAP_FINALIZE = 64,  /* acc exit data finalize: the dynamic count drops to zero */
-    P2C_MAP_IMPLICIT = 128  /* an implicitly mapped whole array: a section of it already
+    P2C_MAP_IMPLICIT = 128, /* an implicitly mapped whole array: a section of it already
                                present stands for it (the kernel uses only that part) */
+    P2C_MAP_ZERO = 256      /* acc `zero:` on create / copyout: a device copy this entry
+                               allocates is filled with zero bytes (OpenACC 3.3, 2.7.7) */
 };
 
 /* Which reference count an entry or exit changes. OpenACC 3.3 keeps two per
@@ -340,6 +342,10 @@ inline char *p2c_enter(struct p2c_range r, int kind, int ref, const char *where)
         if (p2c_deferred_count)
             p2c_reap_frees(0, where);
         p2c_check(cudaMalloc(&dev, bytes ? bytes : 1), where, "cudaMalloc");
+        if (kind & P2C_MAP_ZERO)
+            p2c_check(p2c_stream ? cudaMemsetAsync(dev, 0, bytes ? bytes : 1, p2c_stream)
+                                 : cudaMemset(dev, 0, bytes ? bytes : 1),
+                      where, "zero-filling the device copy");
         m = p2c_table_add(r.host, bytes, (char *)dev, r.name, where);
         if (k == P2C_MAP_TO || k == P2C_MAP_TOFROM)
             p2c_transfer(m, r, 1, where);

@@ -1456,6 +1456,20 @@ fn map_var(
     // `always`: copied in and back even when present;
     // `present`: a runtime error when absent.
     k.push_str(&mods.runtime_flags());
+    // A hoisted local type: the device address is cast to the kernel's copy.
+    let cast = r
+        .local_types
+        .iter()
+        .find(|t| t.var == *name)
+        .map(|t| format!("({} *)", t.ty_name))
+        .unwrap_or_default();
+    let bind = |decl: String| {
+        if r.in_kernel(v) {
+            format!("{}{cast}", bind(decl))
+        } else {
+            String::new()
+        }
+    };
     if v.sym.ty.is_scalar() {
         let _ = writeln!(
             h,

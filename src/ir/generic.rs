@@ -173,6 +173,9 @@ pub enum VarHome {
     Staged(usize),
     /// The device copy of mapped data, in global memory.
     Device,
+    /// The same, zero-filled when the region's entry allocates it (OpenACC
+    /// `zero:` on `create` / `copyout`).
+    DeviceZeroed,
     /// Private copies of an array in a per-launch area in global memory
     /// (`privarray.rs`); the detail says whose.
     Copies(&'static str),

@@ -648,8 +648,8 @@ fn apply_tile(
 /// Kernels live at file scope: a variable whose type is defined inside the
 /// function cannot be passed to one (E0303). Generic-mode regions
 /// (`generic/`) check the same.
-/// A firstprivate variable of a local struct or union type gets a
-/// file-scope copy of the definition instead (`localtype.rs`).
+/// A firstprivate or mapped variable of a local struct or union type gets
+/// a file-scope copy of the definition instead (`localtype.rs`).
 pub(crate) fn local_types(
     file: &SourceFile,
     at: &Attached,
@@ -684,8 +684,11 @@ pub(crate) fn local_types(
                 && s.storage != symbols::Storage::Global
                 && base.split_whitespace().any(|w| w == s.name)
         });
-        if tag_defined_locally && !local_typedef && !base.contains('{') {
-            if let Some(h) = super::localtype::hoist(v, kernel, func_text, file.slice(body)) {
+        if tag_defined_locally || local_typedef || base.contains('{') {
+            let body_text = file.slice(body);
+            if let Some(h) =
+                super::localtype::hoist(v, kernel, func_text, body_text, symbols, &hoisted)
+            {
                 hoisted.push(h);
                 continue;
             }

@@ -107,6 +107,40 @@ fn omp_map_kind(
     Some(join_kind(base, &flags))
 }
 
+/// One range in two data clauses of a structured construct (`create(zero:
+/// b) copyout(b)`): one item whose transfers are the union of both and whose
+/// flags are those of either (as `sema::map_merge` does for compute
+/// constructs). None when one is not a plain transfer kind (present,
+/// no_create): those stay two items.
+fn merged_kind(a: &str, b: &str) -> Option<String> {
+    let dirs = |k: &str| -> Option<((bool, bool), Vec<String>)> {
+        let mut parts = k.split(" | ").map(str::trim);
+        let d = match parts.next()? {
+            "P2C_MAP_ALLOC" => (false, false),
+            "P2C_MAP_TO" => (true, false),
+            "P2C_MAP_FROM" => (false, true),
+            "P2C_MAP_TOFROM" => (true, true),
+            _ => return None,
+        };
+        Some((d, parts.map(String::from).collect()))
+    };
+    let ((t1, f1), mut flags) = dirs(a)?;
+    let ((t2, f2), more) = dirs(b)?;
+    for f in more {
+        if !flags.contains(&f) {
+            flags.push(f);
+        }
+    }
+    let base = match (t1 || t2, f1 || f2) {
+        (false, false) => "P2C_MAP_ALLOC",
+        (true, false) => "P2C_MAP_TO",
+        (false, true) => "P2C_MAP_FROM",
+        (true, true) => "P2C_MAP_TOFROM",
+    };
+    let flags: Vec<&str> = flags.iter().map(String::as_str).collect();
+    Some(join_kind(base, &flags))
+}
+
 fn join_kind(base: &str, flags: &[&str]) -> String {
     let mut v = vec![base];
     v.extend_from_slice(flags);
@@ -464,6 +498,19 @@ fn read_clauses(
             let Some((sym, range)) = resolve_item(d, item, symbols, diags) else {
                 continue;
             };
+            if matches!(kind, DataKind::Region | DataKind::DeclareScope) {
+                if let Some(prev) = st
+                    .items
+                    .iter_mut()
+                    .find(|p| p.name == sym.name && p.range == range)
+                {
+                    if let Some(k) = merged_kind(&prev.kind, &item_kind) {
+                        prev.kind = k;
+                        prev.clause = format!("{} + {}", prev.clause, c.name);
+                        continue;
+                    }
+                }
+            }
             st.items.push(DataItem {
                 name: sym.name.clone(),
                 range,
@@ -674,7 +721,11 @@ fn clause_mapping(
             Some((String::new(), name == "device", false))
         }
         (Model::Acc, n) => match acc_clause_kind(kind, n) {
-            Some(k) => Some((k.to_string(), false, false)),
+            Some(k) => {
+                let zero = crate::sema::sharing::acc_zero_clause(n)
+                    && c.modifiers().iter().any(|m| m.text == "zero");
+                Some((join_kind(k, if zero { &["P2C_MAP_ZERO"] } else { &[] }), false, false))
+            }
             None => {
                 not_supported(c, d, diags);
                 None

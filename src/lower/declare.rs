@@ -419,6 +419,7 @@ impl<'a> Reading<'a> {
             match c.name.as_str() {
                 "create" | "copyin" | "device_resident" | "pcreate" | "pcopyin"
                 | "present_or_create" | "present_or_copyin" => {
+                    super::acc_modifiers::refuse_zero_at_file_scope(d, c, diags);
                     for i in c.items() {
                         if !i.sections.is_empty() || !i.path.is_empty() {
                             diags.push(

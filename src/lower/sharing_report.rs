@@ -141,6 +141,12 @@ fn location(g: Option<&Generic>, h: &VarHome) -> Location {
             bytes: None,
             detail: "device copy".into(),
         },
+        VarHome::DeviceZeroed => Location {
+            kind: "global",
+            offset: None,
+            bytes: None,
+            detail: "device copy, zero-filled when this entry allocates it".into(),
+        },
         VarHome::Staged(i) => match g.and_then(|g| g.staged.get(*i)) {
             Some(s) => match s.home {
                 Home::Shared(o) => Location {
@@ -290,8 +296,13 @@ fn attribute_text(r: &Region, v: &VarAttr) -> String {
                 format!("private({text})")
             }
         }
-        Attr::Mapped { kind, sections, .. } => {
-            format!("{}{}", map_word(r.model, *kind), sections_text(sections))
+        Attr::Mapped {
+            kind,
+            sections,
+            mods,
+        } => {
+            let zero = if mods.zero { "(zero)" } else { "" };
+            format!("{}{zero}{}", map_word(r.model, *kind), sections_text(sections))
         }
         Attr::Reduction { op, map, .. } => match map {
             MapKind::ToFrom => format!("reduction({})", op.as_str()),
@@ -318,6 +329,7 @@ fn var_home(r: &Region, v: &VarAttr, staged: Option<usize>, g: Option<&Generic>)
         ) => VarHome::Register(
             "kernel parameter: the device address inside the mapped block that contains the pointer's value (present-table lookup at the launch), else the host value",
         ),
+        (Attr::Mapped { mods, .. }, ..) if mods.zero => VarHome::DeviceZeroed,
         (Attr::Mapped { .. }, ..) => VarHome::Device,
         (Attr::ArrayReduction { .. }, ..) => VarHome::Device,
         (Attr::ArrayPrivate { .. }, ..) => VarHome::Copies(

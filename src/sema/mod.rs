@@ -14,6 +14,7 @@ pub mod fresh_pointer;
 pub mod lastprivate_array;
 pub mod layout;
 pub mod loops;
+pub mod map_merge;
 pub mod privarray;
 pub mod sharing;
 pub mod symbols;

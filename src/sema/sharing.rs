@@ -161,26 +161,36 @@ impl RedOp {
     }
 }
 
-/// The OpenMP 5.2 map-type modifiers (5.8.3) a region's map honours at
-/// run time; `close` is a hint and OpenACC has none.
+/// The map-type modifiers a region's map honours at run time: OpenMP 5.2's
+/// `always` / `present` (5.8.3; `close` is a hint) and OpenACC 3.3's `zero`
+/// on `create` / `copyout` (2.7.7, 2.7.9; `readonly` is a hint).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct MapMods {
     /// `always`: `to` / `from` transfer even when the data is (or stays) present.
     pub always: bool,
     /// `present`: a runtime error when the data is not present already.
     pub present: bool,
+    /// OpenACC `zero`: a device copy the entry allocates is zero-filled.
+    pub zero: bool,
 }
 
 impl MapMods {
     /// The modifiers of clause `name` (only OpenMP `map` has them).
     pub fn of(model: Model, name: &str, modifiers: &[crate::directives::Word]) -> Self {
         let has = |w: &str| modifiers.iter().any(|m| m.text == w);
+        if model == Model::Acc && acc_zero_clause(name) {
+            return MapMods {
+                zero: has("zero"),
+                ..MapMods::default()
+            };
+        }
         if model != Model::Omp || name != "map" {
             return MapMods::default();
         }
         MapMods {
             always: has("always"),
             present: has("present"),
+            zero: false,
         }
     }
 
@@ -197,8 +207,58 @@ impl MapMods {
         if self.present {
             f.push_str(" | P2C_MAP_MUST_BE_PRESENT");
         }
+        if self.zero {
+            f.push_str(" | P2C_MAP_ZERO");
+        }
         f
     }
+}
+
+type Claimed = HashMap<String, (Span, String, bool, Option<MapKind>)>;
+
+/// A map clause naming a range another map clause of the construct mapped
+/// already: the two become one map (`map_merge.rs`). True when merged.
+fn merge_into_map(
+    out: &mut [VarAttr],
+    claimed: &mut Claimed,
+    item: &ListItem,
+    kind: Option<MapKind>,
+    mods: MapMods,
+) -> bool {
+    let (Some(k2), Some((_, _, ok, Some(_)))) = (kind, claimed.get_mut(&item.name)) else {
+        return false;
+    };
+    let Some(v) = out.iter_mut().find(|v| v.sym.name == item.name) else {
+        return false;
+    };
+    let Attr::Mapped {
+        kind: k1,
+        sections,
+        mods: m1,
+    } = &mut v.attr
+    else {
+        return false;
+    };
+    let Some((k, m)) = super::map_merge::merge((*k1, sections, *m1), (k2, &item.sections, mods))
+    else {
+        return false;
+    };
+    *k1 = k;
+    *m1 = m;
+    *ok = *ok && m.is_none();
+    if let Some(entry) = claimed.get_mut(&item.name) {
+        entry.3 = Some(k);
+    }
+    true
+}
+
+/// The OpenACC data clauses that take the `zero` modifier (3.3, 2.7.7 and
+/// 2.7.9, with their `p` / `present_or_` aliases).
+pub fn acc_zero_clause(name: &str) -> bool {
+    matches!(
+        name,
+        "create" | "pcreate" | "present_or_create" | "copyout" | "pcopyout" | "present_or_copyout"
+    )
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -587,7 +647,7 @@ pub fn decide(
     // Per variable: the first clause's item span and name, whether it may
     // pair with a second clause (a whole scalar in `reduction` or a map
     // clause), and the map kind of that map clause.
-    let mut claimed: HashMap<String, (Span, String, bool, Option<MapKind>)> = HashMap::new();
+    let mut claimed: Claimed = HashMap::new();
     let lookup = |item: &ListItem,
                   reduction: bool,
                   diags: &mut Vec<Diagnostic>|
@@ -708,6 +768,9 @@ pub fn decide(
                         && (sym.ty.is_scalar() || sym.ty.is_array())
                 }
             };
+            if merge_into_map(&mut out, &mut claimed, item, kind, mods) {
+                continue;
+            }
             let mut map_of_pair = None;
             if let Some((_, prev_clause, prev_ok, prev_kind)) = claimed.get(&item.name) {
                 let red_pair = (name == "reduction" && prev_kind.is_some())
@@ -757,6 +820,10 @@ pub fn decide(
                 if red_and_map {
                     dg = dg.with_note(
                         "lowered: a whole scalar in both, whose reduction combines into the mapped device copy; an array or section in both, or a map with `always` or `present`, is not lowered yet",
+                    );
+                } else if prev_kind.is_some() && kind.is_some() {
+                    dg = dg.with_note(
+                        "lowered: two map clauses of the same range (their transfers united); two different ranges of one variable, or OpenACC `present` with another data clause, are not lowered yet",
                     );
                 }
                 diags.push(dg);

@@ -127,7 +127,6 @@ pub fn lower_file(
         groups: None,
     };
     for (i, at) in input.attached.iter().enumerate() {
-        crate::lower::acc_modifiers::check(&at.directive, diags);
         if !w.passed_over(&cx, i, at, diags) {
             directive(&cx, &mut w, at, diags);
         }
