@@ -4,10 +4,11 @@
 //! `lower_region_at` and `EditorSession` all work on the renamed text and
 //! place what they report back on the user's text with [`Renames::back`].
 
-use super::{analyse, lower_all, offloaded_spans, scope_cache, Analysis, Options};
+use super::{analyse, lower_all, scope_cache, Analysis, Options};
 use crate::diag::Diagnostic;
 use crate::emit::namer::Namer;
 use crate::lower::cxx;
+use crate::lower::file::offloaded_spans;
 use crate::source::{SourceFile, Span};
 
 /// Renames sorted by position, not overlapping: (span in the user's text, new name).

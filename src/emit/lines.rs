@@ -14,7 +14,7 @@
 //! has no user line, and numbering it on from the pragma's line would name
 //! user lines it does not come from.
 
-use super::literal::c_string;
+use crate::source::literal::c_string;
 use crate::source::SourceFile;
 use std::fmt::Write;
 

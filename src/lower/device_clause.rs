@@ -44,7 +44,7 @@ pub fn device_arg(
     };
     let at = format!(
         "{}:{}",
-        crate::emit::literal::c_string(&file.name),
+        crate::source::literal::c_string(&file.name),
         file.line_of(d.span.start)
     );
     Ok(Some((e.text.clone(), at)))

@@ -20,6 +20,7 @@ pub mod cxx;
 pub mod data;
 pub mod declare;
 pub mod device_clause;
+pub mod file;
 pub mod gen_lastprivate;
 pub mod generic;
 pub mod localtype;
