@@ -339,6 +339,21 @@ inline int p2c_device_arg(long long n, const char *where)
     return 0;
 }
 
+/* A `device(n)` clause of a compute construct that has no host copy (a
+ * league of teams, privatised arrays): 1 for device 0; any other number,
+ * the host's included, is an error. */
+inline int p2c_device_gpu_only(long long n, const char *where)
+{
+    if (n == 0 && p2c_omp_get_num_devices() > 0)
+        return 1;
+    char msg[64];
+    snprintf(msg, sizeof msg, "device(%lld)", n);
+    if (n == p2c_omp_get_initial_device())
+        p2c_fail(where, "this region has no host version: it runs on device 0 only", msg);
+    p2c_fail(where, "no such device: only device 0 and the host are available", msg);
+    return 0;
+}
+
 #if !(defined(_OPENMP) && defined(P2C_HAVE_OMP_H))
 /* Without host OpenMP: the host routines a program commonly calls, for one thread. */
 inline double p2c_omp_get_wtime(void)
