@@ -389,7 +389,14 @@ impl Gen<'_> {
             ),
             Spread::Teams => ("blockIdx.x".into(), "gridDim.x".into()),
         };
-        if w.spread == Spread::Team {
+        if let Some(c) = &w.chunk {
+            let size = namer.fresh("p2c_chunk");
+            let _ = write!(
+                s,
+                "{}",
+                region::chunk_head(c, &it, &total, &start, &stride, &size, ind)
+            );
+        } else if w.spread == Spread::Team {
             let end = namer.fresh("p2c_end");
             let head = super::counter::team_head(&w.types, &it, &end, &start, &stride, &total, ind);
             let _ = writeln!(s, "{head}");

@@ -136,6 +136,12 @@ pub struct WsLoop {
     /// the original variables at the end of the region (before the join)
     /// rather than between two team barriers after the loop.
     pub red_at_join: bool,
+    /// `schedule` / `dist_schedule` (`lower::chunk`): the chunks of the
+    /// loop's workers (the team's threads, every thread of every team, or
+    /// the teams); `None`: one iteration per worker in turn.
+    pub chunk: Option<crate::ir::region::Chunk>,
+    /// The plan's line for the chunk (`lower::chunk::describe`).
+    pub chunk_note: Option<String>,
 }
 
 /// A nested parallel construct: one `case` of the region's dispatch.

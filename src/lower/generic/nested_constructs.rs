@@ -463,6 +463,7 @@ fn ws_loop(
         _ => Spread::Team,
     };
     crate::lower::gen_lastprivate::keep_team_only(&mut privs, spread, cx.diags);
+    let (chunk, chunk_note) = ws_chunk(cx, nd, spread);
     crate::lower::teams_lastprivate::keep_unshared_uses(
         &mut privs,
         spread,
@@ -489,7 +490,31 @@ fn ws_loop(
             _ => vec![],
         },
         red_at_join: false,
+        chunk,
+        chunk_note,
     })
+}
+
+/// The chunks of a loop's workers (`lower::chunk`), numbered as the loop
+/// spreads: the team's threads (a block-stride loop), every thread of every
+/// team (grid-stride), or the teams' masters (block-only).
+fn ws_chunk(
+    cx: &mut Ctx<'_>,
+    nd: &Directive,
+    spread: Spread,
+) -> (Option<crate::ir::region::Chunk>, Option<String>) {
+    use crate::ir::region::Schedule;
+    if nd.model != Model::Omp {
+        return (None, None);
+    }
+    let schedule = match spread {
+        Spread::Team => Schedule::BlockStride,
+        Spread::Grid => Schedule::GridStride,
+        Spread::Teams => Schedule::BlockOnly,
+    };
+    let chunk = crate::lower::chunk::decide(cx.file, nd, schedule, false, cx.diags);
+    let note = crate::lower::chunk::describe(nd, &chunk);
+    (chunk, note)
 }
 
 /// A fork: its team size clauses, private items and reductions (a loop
