@@ -826,7 +826,9 @@ impl<'a> Gen<'a> {
             self.replace(s.pragma, like, open);
             // Constructs that end together close innermost first.
             let order = 1_000_000_000 - u32::try_from(s.pragma.start).unwrap_or(0).min(999_000_000);
-            self.edits.push(Edit::insert(s.stmt.end, order, close));
+            if !close.is_empty() {
+                self.edits.push(Edit::insert(s.stmt.end, order, close));
+            }
         }
     }
 

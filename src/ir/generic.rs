@@ -323,6 +323,12 @@ pub enum SerialKind {
         section: Vec<Span>,
         implicit_first: bool,
     },
+    /// `scope` in a fork: every thread runs it (with its own copies of
+    /// the private items); a team barrier follows unless `nowait`.
+    Scope { barrier: bool },
+    /// `flush`: a full fence (`__threadfence`), whatever its clauses ask
+    /// (seed 004: flush as a full fence); no statement.
+    Flush,
 }
 
 /// A `single`, `master`, `masked` or `critical` construct in a

@@ -143,7 +143,7 @@ fn lower_one(
                 ),
             )
             .with_secondary(d.span, "in the region that starts here")
-            .with_note("lowered inside a region: omp parallel [for], distribute [parallel for], for, loop (in a parallel region), simd, barrier, single, master, masked, critical, sections; acc loop [gang] [worker] [vector] [seq]"),
+            .with_note("lowered inside a region: omp parallel [for], distribute [parallel for], for, loop, simd, barrier, single, master, masked, critical, sections, scope, flush, task, taskloop, taskgroup, taskwait, taskyield; acc loop [gang] [worker] [vector] [seq]"),
         );
         return;
     }
@@ -152,6 +152,16 @@ fn lower_one(
         return;
     }
     if r == Role::Section {
+        return;
+    }
+    if r == Role::Task {
+        let at = super::tasks::Place {
+            in_fork: enc.in_fork,
+            fork_is_loop: enc.fork_is_loop,
+            fork_ctx: enc.fork_ctx,
+            fork_own: &enc.fork_own,
+        };
+        super::tasks::lower(cx, rc, parts, na, at);
         return;
     }
     if matches!(r, Role::Barrier | Role::Strip(_)) {

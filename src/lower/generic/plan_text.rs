@@ -188,6 +188,18 @@ fn serial_line(g: &Generic, s: &Serial, file: &SourceFile) -> String {
                 " (nowait: no barrier)"
             }
         ),
+        (SerialKind::Scope { barrier }, true) => format!(
+            "every thread of the team runs it{}",
+            if *barrier {
+                ", then a team barrier"
+            } else {
+                " (nowait: no barrier)"
+            }
+        ),
+        (SerialKind::Scope { .. }, false) => {
+            "the sequential part's one thread runs it".to_string()
+        }
+        (SerialKind::Flush, _) => "a full memory fence (__threadfence)".to_string(),
     };
     format!(
         "serial:    line {}: {}: {what}",
