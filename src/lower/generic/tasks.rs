@@ -246,7 +246,7 @@ fn implicit_copies(
 ) -> Option<Vec<PrivVar>> {
     let default = nd
         .clause("default")
-        .and_then(|c| c.positional_args().next().map(|e| e.text.trim().to_string()));
+        .and_then(|c| c.keyword().map(|k| k.trim().to_string()));
     if matches!(default.as_deref(), Some("shared" | "none")) {
         return Some(vec![]);
     }
