@@ -137,6 +137,29 @@ struct Gen<'a> {
     closes: Vec<(usize, u32, usize)>,
 }
 
+/// A worksharing loop over worker `start`'s chunks of `c` iterations
+/// (`lower::chunk`), `stride` workers: within a chunk the next iteration,
+/// after its last one the worker's next chunk (`stride` chunks on). `size`
+/// names the chunk size's constant, `ind` indents both lines.
+fn chunk_head(
+    c: &crate::ir::region::Chunk,
+    it: &str,
+    trip: &str,
+    (start, stride): (&str, &str),
+    size: &str,
+    ind: &str,
+) -> String {
+    let n = match c {
+        crate::ir::region::Chunk::Size(n) => format!("{n}ull"),
+        crate::ir::region::Chunk::Even => format!("(({trip} + ({stride}) - 1ull) / ({stride}))"),
+    };
+    format!(
+        "{ind}const unsigned long long {size} = {n};\n{ind}\
+         for (unsigned long long {it} = ({start}) * {size}; {it} < {trip}; \
+         {it} += ({it} + 1ull) % {size} == 0ull ? (({stride}) - 1ull) * {size} + 1ull : 1ull) {{\n"
+    )
+}
+
 impl Gen<'_> {
     fn render(&self, span: Span) -> String {
         super::edits::apply_with(&self.file.text, span, &self.edits, self.marks)
@@ -399,7 +422,7 @@ impl Gen<'_> {
             let _ = write!(
                 s,
                 "{}",
-                region::chunk_head(c, &it, &total, &start, &stride, &size, ind)
+                chunk_head(c, &it, &total, (&start, &stride), &size, ind)
             );
         } else if w.spread == Spread::Team {
             let end = namer.fresh("p2c_end");

@@ -611,7 +611,7 @@ fn loop_head(r: &Region, body: &str, n: &Names) -> String {
     let mut k = String::new();
     if let Some(c) = &r.chunk {
         // schedule / dist_schedule: chunks round-robin over the workers (lower/chunk.rs).
-        k.push_str(&chunk_head(c, &n.iter, &n.trip, start, stride, "p2c_chunk", "    "));
+        k.push_str(&chunk_head(c, &n.iter, &n.trip, start, stride));
     } else if !r.tile.is_empty() {
         // OpenACC tile: tiles to blocks, elements to threads (emit/tile.rs).
         k.push_str(&super::tile::loop_head(
@@ -660,25 +660,16 @@ fn loop_head(r: &Region, body: &str, n: &Names) -> String {
 
 /// A loop over worker `start`'s chunks of `c` iterations, `stride`
 /// workers: within a chunk the next iteration, after its last one the
-/// worker's next chunk (`stride` chunks on). `size` names the chunk size's
-/// constant, `ind` indents both lines.
-pub(crate) fn chunk_head(
-    c: &Chunk,
-    it: &str,
-    trip: &str,
-    start: &str,
-    stride: &str,
-    size: &str,
-    ind: &str,
-) -> String {
-    let n = match c {
+/// worker's next chunk (`stride` chunks on).
+fn chunk_head(c: &Chunk, it: &str, trip: &str, start: &str, stride: &str) -> String {
+    let size = match c {
         Chunk::Size(n) => format!("{n}ull"),
         Chunk::Even => format!("(({trip} + ({stride}) - 1ull) / ({stride}))"),
     };
     format!(
-        "{ind}const unsigned long long {size} = {n};\n{ind}\
-         for (unsigned long long {it} = ({start}) * {size}; {it} < {trip}; \
-         {it} += ({it} + 1ull) % {size} == 0ull ? (({stride}) - 1ull) * {size} + 1ull : 1ull) {{\n"
+        "    const unsigned long long p2c_chunk = {size};\n    \
+         for (unsigned long long {it} = ({start}) * p2c_chunk; {it} < {trip}; \
+         {it} += ({it} + 1ull) % p2c_chunk == 0ull ? (({stride}) - 1ull) * p2c_chunk + 1ull : 1ull) {{\n"
     )
 }
 
