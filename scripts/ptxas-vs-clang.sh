@@ -10,14 +10,23 @@
 # __omp_offloading_<id>_<function>_l<line>. Prints one TSV line per kernel;
 # "-" in the clang columns: clang-19 made no such kernel (OpenACC regions, which
 # clang-19 does not offload, and constructs it refuses, see clang_figures).
+#
+# Files are compared P2C_JOBS at a time (default: every core); the table keeps
+# the order of the arguments. A file with no word `omp` (an OpenACC program)
+# and no local `#include "..."` is not given to clang: clang-19 offloads
+# nothing from it. P2C_PTXAS_TSV=target/p2c-report/ptxas.tsv (scripts/test,
+# right after the harness compiled every fixture): our figures of a file the
+# harness compiled cleanly (its fixtures.tsv beside it says so) come from that
+# report instead of a second translation and nvcc run; the figures are the
+# same (same translation, same ptxas for sm_90), the other files are compiled
+# here as before.
 set -u
 here=$(cd "$(dirname "$0")/.." && pwd)
 [ -f "$HOME/.cache/pragma2cuda/env.sh" ] && . "$HOME/.cache/pragma2cuda/env.sh"
 p2c=${P2C_BIN:-$here/target/release/pragma2cuda}
 arch=${ARCH:-sm_90}
 bc=${LIBOMPTARGET_BC:-/usr/lib/llvm-19/lib}
-work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
-files=("$@"); [ ${#files[@]} -gt 0 ] || files=("$here"/fixtures/in/omp_*reduc*.c)
+report=${P2C_PTXAS_TSV:-}
 
 # ptxas -v output -> "kernel<TAB>registers<TAB>smem<TAB>spill stores<TAB>spill loads"
 figures() {
@@ -53,13 +62,34 @@ clang_figures() {
     figures < "$work/$b.clang.log"
 }
 
-printf 'file\tkernel\tp2c_regs\tp2c_smem\tp2c_spill\tclang_regs\tclang_smem\tclang_spill\n'
-for f in "${files[@]}"; do
+# Our figures for $f from the harness's report, in the order ptxas printed
+# them; fails when the report does not cover $f (not given, not compiled
+# cleanly by the harness).
+report_figures() {
+    local name dir
+    [ -n "$report" ] && [ -r "$report" ] || return 1
+    name=$(basename "$f"); dir=$(dirname "$report")
+    awk -F'\t' -v n="$name" '$1 == n && $3 ~ /(^| )compile( |$)/ { ok = 1 } END { exit !ok }' "$dir/fixtures.tsv" 2>/dev/null || return 1
+    awk -F'\t' -v n="$name" -v a="$arch" '$1 == n && $3 == a { print $2 "\t" $4 "\t" $6 "\t" $7 "\t" $8 }' "$report"
+}
+
+# Could clang-19 offload anything from $f? Only a file that names `omp`
+# (a pragma, _Pragma or a macro that builds one) or includes a local header.
+clang_offloads() {
+    grep -Eq '(^|[^[:alnum:]_])omp([[:space:]]|$)|#[[:space:]]*include[[:space:]]*"' "$f"
+}
+
+# The table lines of one file.
+compare_file() {
+    f=$1
+    local b
     b=$(basename "$f" .c)
-    "$p2c" "$f" -o "$work/$b.cu" 2>/dev/null || { printf '%s\t(translation failed)\n' "$b"; continue; }
-    "$P2C_NVCC" -arch="$arch" -Xptxas -v -I "$(dirname "$f")" -c "$work/$b.cu" -o "$work/$b.o" 2>&1 | figures > "$work/$b.p2c"
+    if ! report_figures > "$work/$b.p2c"; then
+        "$p2c" "$f" -o "$work/$b.cu" 2>/dev/null || { printf '%s\t(translation failed)\n' "$b"; return; }
+        "$P2C_NVCC" -arch="$arch" -Xptxas -v -I "$(dirname "$f")" -c "$work/$b.cu" -o "$work/$b.o" 2>&1 | figures > "$work/$b.p2c"
+    fi
     : > "$work/$b.refused"
-    clang_figures "$f" "$b" > "$work/$b.clang"
+    if clang_offloads; then clang_figures "$f" "$b" > "$work/$b.clang"; else : > "$work/$b.clang"; fi
     # Our kernels' start lines in order: a refused line belongs to the region
     # of the last kernel that starts at or before it. (A refused line after a
     # region's end, in code between two regions, would mark that kernel too:
@@ -84,4 +114,19 @@ for f in "${files[@]}"; do
             printf '%s\t%s\t%s\t%s\t%s\t-\t-\t-\n' "$b" "$k" "$r" "$s" "$((st + ld))"
         fi
     done < "$work/$b.p2c"
-done
+}
+
+if [ "${1:-}" = --one ]; then
+    # One file of a parallel run: $2 its index, $3 the file, in its own work directory.
+    work=$P2C_VS_WORK/$2; mkdir -p "$work"
+    compare_file "$3" > "$P2C_VS_WORK/$2.out"
+    exit 0
+fi
+
+work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
+files=("$@"); [ ${#files[@]} -gt 0 ] || files=("$here"/fixtures/in/omp_*reduc*.c)
+jobs=${P2C_JOBS:-$(nproc 2>/dev/null || echo 1)}
+printf 'file\tkernel\tp2c_regs\tp2c_smem\tp2c_spill\tclang_regs\tclang_smem\tclang_spill\n'
+for i in "${!files[@]}"; do printf '%s\0%s\0' "$i" "${files[$i]}"; done |
+    P2C_VS_WORK=$work P2C_PTXAS_TSV=$report xargs -0 -n 2 -P "$jobs" "$here/scripts/ptxas-vs-clang.sh" --one
+for i in "${!files[@]}"; do cat "$work/$i.out"; done

@@ -97,3 +97,57 @@ fn the_ratchet_file_lists_kernels_above_clang() {
         );
     }
 }
+
+/// `scripts/ptxas-vs-clang.sh` with `P2C_PTXAS_TSV` (as `scripts/test` runs
+/// it after the harness): our figures of the files the harness compiled come
+/// from its report, no translation or nvcc run (`P2C_BIN=false` would fail
+/// one), files in argument order though run in parallel, and a file with no
+/// `omp` word goes to no clang-19 (its clang columns `-`).
+#[test]
+fn clang_table_reuses_the_harness_report() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(
+        d.join("ptxas.tsv"),
+        "fixture\tkernel\tarch\tregisters\tbarriers\tshared_bytes\tspill_stores\tspill_loads\tstack_frame\n\
+         acc_b.c\t_Z8main_L21yiPiS_\tsm_80\t14\t0\t0\t0\t0\t0\n\
+         acc_b.c\t_Z8main_L21yiPiS_\tsm_90\t16\t0\t8\t4\t4\t0\n\
+         acc_b.c\t_Z8main_L30yiPi\tsm_90\t10\t0\t0\t0\t0\t0\n\
+         acc_a.c\tmain_L9\tsm_90\t12\t0\t0\t0\t0\t0\n",
+    )
+    .unwrap();
+    std::fs::write(
+        d.join("fixtures.tsv"),
+        "fixture\tresult\tstages\tfirst_failure\n\
+         acc_a.c\tPASS\ttranslate compile emulate\t\n\
+         acc_b.c\tPASS\ttranslate compile emulate\t\n",
+    )
+    .unwrap();
+    for name in ["acc_a.c", "acc_b.c"] {
+        std::fs::write(
+            d.join(name),
+            "int main(void) {\n#pragma acc parallel loop\nfor (int i = 0; i < 4; i++) ;\n}\n",
+        )
+        .unwrap();
+    }
+    let out = Command::new("bash")
+        .arg(repo().join("scripts/ptxas-vs-clang.sh"))
+        .arg(d.join("acc_b.c"))
+        .arg(d.join("acc_a.c"))
+        .env("P2C_PTXAS_TSV", d.join("ptxas.tsv"))
+        .env("P2C_BIN", "false")
+        .env("P2C_JOBS", "2")
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        text,
+        format!(
+            "{HEADER}acc_b\tmain_L21\t16\t8\t8\t-\t-\t-\n\
+             acc_b\tmain_L30\t10\t0\t0\t-\t-\t-\n\
+             acc_a\tmain_L9\t12\t0\t0\t-\t-\t-\n"
+        ),
+        "stderr: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}

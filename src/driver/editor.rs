@@ -15,13 +15,13 @@
 //! views (hover), rendered when asked.
 
 use super::renames::{analyse_renamed, Renames};
-use super::{lower_all, offloaded_spans, scope_cache, Analysis, Options, RegionView};
+use super::{lower_all, scope_cache, Analysis, Options, RegionView};
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::emit::{self, namer::Namer};
 use crate::ir::declare::DeclarePlan;
 use crate::ir::Region;
 use crate::lower::build::{self, Kind};
-use crate::lower::cxx;
+use crate::lower::file::cxx_plan;
 use crate::lower::{generic, plan, sharing_report};
 use crate::source::{SourceFile, Span};
 
@@ -277,16 +277,7 @@ fn render_all(file: &SourceFile, a: &Analysis, opts: &Options) -> (Vec<Diagnosti
     let mut namer = Namer::new(&file.text);
     let mut diags = Vec::new();
     let low = lower_all(file, a, opts, &mut namer, &mut diags);
-    let offloaded = offloaded_spans(&low.regions);
-    let mut edits = cxx::compat_edits(
-        &a.tree,
-        &file.text,
-        &offloaded,
-        &super::kernel_locals(&low.regions),
-        &mut namer,
-        &mut diags,
-    )
-    .edits;
+    let mut edits = cxx_plan(&a.input(file), &low, &mut namer, &mut diags).edits;
     edits.sort_by_key(|e| e.span.start);
     let mut out: Vec<Rendered> = Vec::with_capacity(low.regions.len());
     for r in low.regions {

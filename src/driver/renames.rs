@@ -4,10 +4,11 @@
 //! `lower_region_at` and `EditorSession` all work on the renamed text and
 //! place what they report back on the user's text with [`Renames::back`].
 
-use super::{analyse, lower_all, offloaded_spans, scope_cache, Analysis, Options};
+use super::{analyse, lower_all, scope_cache, Analysis, Options};
 use crate::diag::Diagnostic;
 use crate::emit::namer::Namer;
 use crate::lower::cxx;
+use crate::lower::file::offloaded_spans;
 use crate::source::{SourceFile, Span};
 
 /// Renames sorted by position, not overlapping: (span in the user's text, new name).
@@ -34,7 +35,7 @@ impl Renames {
             &file.text,
             offloaded,
             &pragmas,
-            &mut Namer::new(&file.text),
+            &mut LazyNamer(&file.text, None),
         ))
     }
 
@@ -101,6 +102,17 @@ impl Renames {
                 l.span = self.back_span(l.span);
             }
         }
+    }
+}
+
+/// A [`Namer`] of the text, made on the first name asked for (most files
+/// rename nothing, and making it reads every word of the text).
+struct LazyNamer<'t>(&'t str, Option<Namer>);
+
+impl crate::ir::edit::FreshName for LazyNamer<'_> {
+    fn fresh(&mut self, base: &str) -> String {
+        let text = self.0;
+        self.1.get_or_insert_with(|| Namer::new(text)).fresh(base)
     }
 }
 

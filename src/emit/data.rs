@@ -14,7 +14,7 @@ pub struct DataText {
 }
 
 fn escape(s: &str) -> String {
-    super::literal::c_string(s)
+    crate::source::literal::c_string(s)
 }
 
 /// The `p2c_range` of an item, as a host expression.

@@ -850,9 +850,17 @@ impl<'a> Gen<'a> {
             }
             let (open, close) =
                 super::serial::texts(&s2, &written, &self.n.tid, &self.n.team, filter, &held);
-            let rest = &self.file.text[s.pragma.end..];
-            let like = s.pragma.end + (rest.len() - rest.trim_start().len());
-            self.replace(s.pragma, like, open);
+            // A construct that is a fork's whole statement or the region's
+            // block (`target parallel` directly over `single`) has its pragma
+            // before the rendered span: open it at the statement instead.
+            let outside = self.g.block == s.stmt || self.g.forks.iter().any(|f| f.stmt == s.stmt);
+            if outside {
+                self.replace(Span::new(s.stmt.start, s.stmt.start), s.stmt.start, open + "\n");
+            } else {
+                let rest = &self.file.text[s.pragma.end..];
+                let like = s.pragma.end + (rest.len() - rest.trim_start().len());
+                self.replace(s.pragma, like, open);
+            }
             // Constructs that end together close innermost first.
             let order = 1_000_000_000 - u32::try_from(s.pragma.start).unwrap_or(0).min(999_000_000);
             if !close.is_empty() {

@@ -21,3 +21,12 @@ pub mod staging;
 pub mod team_limit;
 
 pub use region::*;
+
+/// Everything lowering decided for one file: the offloaded regions, the
+/// data constructs and the device declarations (with the orphaned parallel
+/// constructs of device functions). The emitter and the reports read it.
+pub struct Module {
+    pub regions: Vec<Region>,
+    pub data: Vec<data::DataOp>,
+    pub declare: declare::DeclarePlan,
+}

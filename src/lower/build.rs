@@ -545,7 +545,7 @@ fn launch_condition(
             let check = format!(
                 "p2c_device_arg((long long)({}), \"{}:{}\")",
                 dev.text,
-                crate::emit::literal::c_string(&file.name),
+                crate::source::literal::c_string(&file.name),
                 file.line_of(d.span.start)
             );
             Some(match if_cond {

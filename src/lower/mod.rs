@@ -18,6 +18,7 @@ pub mod collapse;
 pub mod cxx;
 pub mod data;
 pub mod declare;
+pub mod file;
 pub mod gen_lastprivate;
 pub mod generic;
 pub mod localtype;

@@ -14,7 +14,23 @@ use crate::ir::declare::DeclarePlan;
 use crate::ir::Region;
 use crate::lower::{plan, reduction, sharing_report};
 use crate::source::SourceFile;
-use crate::Emit;
+
+/// What to produce.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Emit {
+    #[default]
+    Cuda,
+    Directives,
+    DirectivesJson,
+    Plan,
+    /// The plan of every region as JSON (`--emit=plan-json`).
+    PlanJson,
+    /// The reductions of every region in seed 001's abstract form.
+    Reductions,
+    /// Data-sharing attributes, homes and rules of every variable (`--emit=sharing`).
+    Sharing,
+    SharingJson,
+}
 
 /// What lowering decided for a file, as the reports read it.
 pub struct Lowered<'a> {

@@ -50,6 +50,32 @@ pub fn free_occurrences(node: Node<'_>, text: &str, bound: &[String]) -> Vec<(St
     v
 }
 
+/// Whether the code under `root` uses one of `names`: as an identifier in
+/// an expression (a call, an argument, an initializer) or in the body of a
+/// macro definition, which may expand anywhere. The name a declaration
+/// declares (a prototype) is not a use; comments and strings are not code.
+pub fn uses_any(root: Node<'_>, text: &str, names: &[&str]) -> bool {
+    let mut stack = vec![root];
+    while let Some(n) = stack.pop() {
+        let t = text.get(n.start_byte()..n.end_byte()).unwrap_or("");
+        let used = match n.kind_name() {
+            "identifier" => {
+                names.contains(&t) && !n.parent().is_some_and(|p| p.field("declarator") == Some(n))
+            }
+            "preproc_arg" => names
+                .iter()
+                .any(|w| crate::source::mask::mentions_word(t, w)),
+            _ => false,
+        };
+        if used {
+            return true;
+        }
+        let mut c = n.walk();
+        stack.extend(n.named_children(&mut c));
+    }
+    false
+}
+
 struct Walker<'a> {
     text: &'a str,
     scopes: Vec<Vec<String>>,
@@ -204,5 +230,29 @@ impl Walker<'_> {
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn uses(src: &str) -> bool {
+        let tree = crate::front::parse_c(src.to_string());
+        uses_any(tree.root().unwrap(), &tree.text, &["acc_copyin"])
+    }
+
+    #[test]
+    fn a_routine_is_used_by_a_call_an_argument_or_a_macro_body_not_a_comment() {
+        assert!(uses("void f(int *a) { acc_copyin(a, 4); }"));
+        assert!(uses(
+            "void g(void *(*p)(void *, int)); void f(void) { g(acc_copyin); }"
+        ));
+        assert!(uses(
+            "#define IN(x) acc_copyin(x, sizeof x)\nvoid f(void) {}"
+        ));
+        assert!(!uses("/* acc_copyin(a, 4) */ void f(void) {}"));
+        assert!(!uses("void f(void) { const char *s = \"acc_copyin\"; }"));
+        assert!(!uses("void *acc_copyin(void *, int); void f(void) {}"));
     }
 }

@@ -6,6 +6,7 @@
 pub mod cond;
 mod file;
 pub mod linemap;
+pub mod literal;
 pub mod macros;
 pub mod mask;
 mod model;

@@ -16,6 +16,11 @@
 //! place, so concurrent builds (harness workers) never see a partial one;
 //! two that miss at once both build it and the last rename wins (same
 //! content). `P2C_EMU_PCH=0` turns it off.
+//!
+//! Every include path and header content makes a new key, so the cache is
+//! pruned after each build: least recently used entries first (a hit renews
+//! its entry's modification time) until it holds at most
+//! `P2C_EMU_PCH_MAX_MB` megabytes (default 2048); the entry just built stays.
 
 use std::collections::HashMap;
 use std::ffi::OsString;
@@ -35,9 +40,73 @@ pub fn pch_dir(gxx: &Path, emu_include: &Path, flags: &[OsString]) -> Option<Pat
     let dir = root.join(key);
     let gch = dir.join("cuda_runtime.h.gch");
     if gch.is_file() {
+        touch(&gch);
         return Some(dir);
     }
-    build(gxx, emu_include, flags, &dir, &gch).then_some(dir)
+    let built = build(gxx, emu_include, flags, &dir, &gch);
+    prune(&root, &dir, max_bytes());
+    built.then_some(dir)
+}
+
+/// Default size cap of the cache (`P2C_EMU_PCH_MAX_MB` overrides).
+const DEFAULT_MAX_MB: u64 = 2048;
+
+fn max_bytes() -> u64 {
+    std::env::var("P2C_EMU_PCH_MAX_MB")
+        .ok()
+        .and_then(|v| v.trim().parse::<u64>().ok())
+        .unwrap_or(DEFAULT_MAX_MB)
+        .saturating_mul(1 << 20)
+}
+
+/// Marks an entry as used now (its modification time orders the eviction).
+fn touch(gch: &Path) {
+    if let Ok(f) = std::fs::File::options().write(true).open(gch) {
+        let _ = f.set_modified(std::time::SystemTime::now());
+    }
+}
+
+/// Removes the least recently used entries of `root` until the rest hold at
+/// most `max` bytes; `keep` (the entry of this build) is never removed. An
+/// entry removed under a concurrent build only costs that build its PCH.
+fn prune(root: &Path, keep: &Path, max: u64) {
+    let Ok(rd) = std::fs::read_dir(root) else {
+        return;
+    };
+    let mut entries: Vec<(std::time::SystemTime, u64, PathBuf)> = rd
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.is_dir())
+        .map(|p| {
+            let (used, bytes) = usage(&p);
+            (used, bytes, p)
+        })
+        .collect();
+    // Newest first; the kept entry counts first of all.
+    entries.sort_by(|a, b| (b.2 == keep, b.0).cmp(&(a.2 == keep, a.0)));
+    let mut total = 0u64;
+    for (_, bytes, p) in entries {
+        total = total.saturating_add(bytes);
+        if total > max && p != keep {
+            let _ = std::fs::remove_dir_all(&p);
+        }
+    }
+}
+
+/// Latest modification time and total size of the files of one entry.
+fn usage(dir: &Path) -> (std::time::SystemTime, u64) {
+    let mut used = std::time::UNIX_EPOCH;
+    let mut bytes = 0u64;
+    for m in std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .filter_map(|e| e.ok()?.metadata().ok())
+    {
+        bytes = bytes.saturating_add(m.len());
+        if let Ok(t) = m.modified() {
+            used = used.max(t);
+        }
+    }
+    (used, bytes)
 }
 
 fn cache_root() -> Option<PathBuf> {
@@ -156,6 +225,50 @@ fn fnv1a(data: &[u8], seed: u64) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// An entry `name` of `size` bytes last used `age` seconds ago.
+    fn entry(root: &Path, name: &str, size: usize, age: u64) -> PathBuf {
+        let dir = root.join(name);
+        std::fs::create_dir(&dir).unwrap();
+        let gch = dir.join("cuda_runtime.h.gch");
+        std::fs::write(&gch, vec![0u8; size]).unwrap();
+        let f = std::fs::File::options().write(true).open(&gch).unwrap();
+        f.set_modified(std::time::SystemTime::now() - std::time::Duration::from_secs(age))
+            .unwrap();
+        dir
+    }
+
+    #[test]
+    fn prune_evicts_least_recently_used_first() {
+        let root = tempfile::tempdir().unwrap();
+        let r = root.path();
+        let old = entry(r, "old", 400, 300);
+        let mid = entry(r, "mid", 400, 200);
+        let new = entry(r, "new", 400, 100);
+        let kept = entry(r, "kept", 400, 400);
+        // A hit renews its entry: `old` becomes the most recently used.
+        touch(&old.join("cuda_runtime.h.gch"));
+        prune(r, &kept, 1200);
+        assert!(kept.exists(), "the entry of this build stays");
+        assert!(
+            old.exists() && new.exists(),
+            "the two most recently used stay"
+        );
+        assert!(!mid.exists(), "the least recently used goes");
+        prune(r, &kept, 0);
+        assert!(kept.exists());
+        assert!(!old.exists() && !new.exists());
+    }
+
+    #[test]
+    fn prune_keeps_a_cache_under_its_cap() {
+        let root = tempfile::tempdir().unwrap();
+        let r = root.path();
+        let a = entry(r, "a", 100, 20);
+        let b = entry(r, "b", 100, 10);
+        prune(r, &b, 1000);
+        assert!(a.exists() && b.exists());
+    }
 
     #[test]
     fn key_changes_with_flags_and_headers() {
