@@ -131,6 +131,33 @@ struct Gen<'a> {
     arr: Vec<super::array_team::Names>,
     /// Mark the text copied from the input (`emit::lines`).
     marks: bool,
+    /// The closing insertions of constructs around a statement: (offset,
+    /// order, the construct's pragma or statement start), see
+    /// `drop_inner_closes`.
+    closes: Vec<(usize, u32, usize)>,
+}
+
+/// A worksharing loop over worker `start`'s chunks of `c` iterations
+/// (`lower::chunk`), `stride` workers: within a chunk the next iteration,
+/// after its last one the worker's next chunk (`stride` chunks on). `size`
+/// names the chunk size's constant, `ind` indents both lines.
+fn chunk_head(
+    c: &crate::ir::region::Chunk,
+    it: &str,
+    trip: &str,
+    (start, stride): (&str, &str),
+    size: &str,
+    ind: &str,
+) -> String {
+    let n = match c {
+        crate::ir::region::Chunk::Size(n) => format!("{n}ull"),
+        crate::ir::region::Chunk::Even => format!("(({trip} + ({stride}) - 1ull) / ({stride}))"),
+    };
+    format!(
+        "{ind}const unsigned long long {size} = {n};\n{ind}\
+         for (unsigned long long {it} = ({start}) * {size}; {it} < {trip}; \
+         {it} += ({it} + 1ull) % {size} == 0ull ? (({stride}) - 1ull) * {size} + 1ull : 1ull) {{\n"
+    )
 }
 
 impl Gen<'_> {
@@ -284,6 +311,7 @@ impl Gen<'_> {
             let open = format!("{{ /* private copies */ {decls} ");
             self.edits.push(Edit::insert(ip.stmt.start, 1, open));
             self.edits.push(Edit::insert(ip.stmt.end, 1000, " }"));
+            self.closes.push((ip.stmt.end, 1000, ip.stmt.start));
         }
     }
 
@@ -389,7 +417,14 @@ impl Gen<'_> {
             ),
             Spread::Teams => ("blockIdx.x".into(), "gridDim.x".into()),
         };
-        if w.spread == Spread::Team {
+        if let Some(c) = &w.chunk {
+            let size = namer.fresh("p2c_chunk");
+            let _ = write!(
+                s,
+                "{}",
+                chunk_head(c, &it, &total, (&start, &stride), &size, ind)
+            );
+        } else if w.spread == Spread::Team {
             let end = namer.fresh("p2c_end");
             let head = super::counter::team_head(&w.types, &it, &end, &start, &stride, &total, ind);
             let _ = writeln!(s, "{head}");
@@ -709,6 +744,7 @@ pub fn emit_generic(
             .cloned()
             .collect(),
         marks,
+        closes: Vec::new(),
     };
     gen.construct_edits(namer);
     gen.staged_decls(namer);
@@ -827,7 +863,10 @@ impl<'a> Gen<'a> {
             }
             // Constructs that end together close innermost first.
             let order = 1_000_000_000 - u32::try_from(s.pragma.start).unwrap_or(0).min(999_000_000);
-            self.edits.push(Edit::insert(s.stmt.end, order, close));
+            if !close.is_empty() {
+                self.edits.push(Edit::insert(s.stmt.end, order, close));
+                self.closes.push((s.stmt.end, order, s.pragma.start));
+            }
         }
     }
 
@@ -899,6 +938,7 @@ impl<'a> Gen<'a> {
         inner.sort_by_key(|(_, w)| w.stmt.end - w.pragma.start);
         for (_, w) in inner {
             let t = self.ws_loop(w, true, namer);
+            self.drop_inner_closes(w.pragma.end, w.stmt.end);
             self.replace(Span::new(w.pragma.start, w.stmt.end), w.stmt.start, t);
         }
     }
@@ -1066,13 +1106,42 @@ impl<'a> Gen<'a> {
             .map(|(_, w)| w);
         body.push_str(&match (&f.ws, whole) {
             (Some(w), _) | (None, Some(w)) => self.ws_loop(w, true, namer),
-            (None, None) => self.render(f.stmt),
+            (None, None) => self.render(Span::new(self.fork_body_from(f), f.stmt.end)),
         });
         if !f.reductions.is_empty() {
             body.push('\n');
             self.red_warps(self.site(f.pragma), &f.reductions, &mut body, "");
         }
         body
+    }
+
+    /// Where the rendered body of a fork starts: at the first construct
+    /// between its pragma and its statement (`parallel` then `single` then
+    /// the block: the `single` pragma is the body's), else the statement.
+    fn fork_body_from(&self, f: &Fork) -> usize {
+        self.edits
+            .iter()
+            .filter(|e| {
+                !e.span.is_empty() && e.span.start >= f.pragma.end && e.span.start < f.stmt.start
+            })
+            .map(|e| e.span.start)
+            .min()
+            .unwrap_or(f.stmt.start)
+    }
+
+    /// Before a construct that ends at `end` is replaced by its rendered
+    /// text: the closing insertions at `end` of the constructs inside it
+    /// (starting from `from` on) are in that text already, and would
+    /// otherwise follow it a second time.
+    fn drop_inner_closes(&mut self, from: usize, end: usize) {
+        let inner: Vec<(usize, u32)> = self
+            .closes
+            .iter()
+            .filter(|(at, _, owner)| *at == end && *owner >= from && *owner < end)
+            .map(|(at, order, _)| (*at, *order))
+            .collect();
+        self.edits
+            .retain(|e| !(e.span.is_empty() && inner.contains(&(e.span.start, e.order))));
     }
 
     /// The sequential part, with its forks and loops replaced.
@@ -1082,6 +1151,7 @@ impl<'a> Gen<'a> {
         if g.kind != GenKind::OmpParallel {
             for f in g.forks.iter().filter(|f| f.stmt != g.block) {
                 let t = self.fork_call(f, namer);
+                self.drop_inner_closes(f.pragma.end, f.stmt.end);
                 self.replace(Span::new(f.pragma.start, f.stmt.end), f.stmt.start, t);
             }
             let mut ml: Vec<&WsLoop> = g
@@ -1092,6 +1162,7 @@ impl<'a> Gen<'a> {
             ml.sort_by_key(|w| w.stmt.end - w.pragma.start);
             for w in ml {
                 let t = self.ws_loop(w, false, namer);
+                self.drop_inner_closes(w.pragma.end, w.stmt.end);
                 self.replace(Span::new(w.pragma.start, w.stmt.end), w.stmt.start, t);
             }
         }

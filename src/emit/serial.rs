@@ -57,6 +57,18 @@ pub fn texts(
                 " }".to_string(),
             )
         }
+        (SerialKind::Scope { barrier }, in_fork) => (
+            format!("{{ /* {written}: every thread runs it */"),
+            if *barrier && in_fork {
+                format!(" p2c_team_barrier({team}); }}")
+            } else {
+                " }".to_string()
+            },
+        ),
+        (SerialKind::Flush, _) => (
+            format!("__threadfence(); /* {written}: a full fence */"),
+            String::new(),
+        ),
         (SerialKind::Sections { .. }, _) => {
             let (open, close) = sections(s, written, tid, team, held);
             (open, close)

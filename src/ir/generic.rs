@@ -136,6 +136,12 @@ pub struct WsLoop {
     /// the original variables at the end of the region (before the join)
     /// rather than between two team barriers after the loop.
     pub red_at_join: bool,
+    /// `schedule` / `dist_schedule` (`lower::chunk`): the chunks of the
+    /// loop's workers (the team's threads, every thread of every team, or
+    /// the teams); `None`: one iteration per worker in turn.
+    pub chunk: Option<crate::ir::region::Chunk>,
+    /// The plan's line for the chunk (`lower::chunk::describe`).
+    pub chunk_note: Option<String>,
 }
 
 /// A nested parallel construct: one `case` of the region's dispatch.
@@ -320,6 +326,12 @@ pub enum SerialKind {
         section: Vec<Span>,
         implicit_first: bool,
     },
+    /// `scope` in a fork: every thread runs it (with its own copies of
+    /// the private items); a team barrier follows unless `nowait`.
+    Scope { barrier: bool },
+    /// `flush`: a full fence (`__threadfence`), whatever its clauses ask
+    /// (seed 004: flush as a full fence); no statement.
+    Flush,
 }
 
 /// A `single`, `master`, `masked` or `critical` construct in a

@@ -33,6 +33,7 @@ mod construct_reductions;
 // 4. The nested directives: forks, loops, code run in order, barriers.
 mod nested_constructs;
 mod serial;
+mod tasks;
 // 5. Team barriers and where loop reductions combine.
 mod team_barriers;
 // 6. Teams, team size and threads per block.

@@ -143,7 +143,7 @@ fn lower_one(
                 ),
             )
             .with_secondary(d.span, "in the region that starts here")
-            .with_note("lowered inside a region: omp parallel [for], distribute [parallel for], for, loop (in a parallel region), simd, barrier, single, master, masked, critical, sections; acc loop [gang] [worker] [vector] [seq]"),
+            .with_note("lowered inside a region: omp parallel [for], distribute [parallel for], for, loop, simd, barrier, single, master, masked, critical, sections, scope, flush, task, taskloop, taskgroup, taskwait, taskyield; acc loop [gang] [worker] [vector] [seq]"),
         );
         return;
     }
@@ -152,6 +152,16 @@ fn lower_one(
         return;
     }
     if r == Role::Section {
+        return;
+    }
+    if r == Role::Task {
+        let at = super::tasks::Place {
+            in_fork: enc.in_fork,
+            fork_is_loop: enc.fork_is_loop,
+            fork_ctx: enc.fork_ctx,
+            fork_own: &enc.fork_own,
+        };
+        super::tasks::lower(cx, rc, parts, na, at);
         return;
     }
     if matches!(r, Role::Barrier | Role::Strip(_)) {
@@ -463,6 +473,7 @@ fn ws_loop(
         _ => Spread::Team,
     };
     crate::lower::gen_lastprivate::keep_team_only(&mut privs, spread, cx.diags);
+    let (chunk, chunk_note) = ws_chunk(cx, nd, spread);
     crate::lower::teams_lastprivate::keep_unshared_uses(
         &mut privs,
         spread,
@@ -489,7 +500,31 @@ fn ws_loop(
             _ => vec![],
         },
         red_at_join: false,
+        chunk,
+        chunk_note,
     })
+}
+
+/// The chunks of a loop's workers (`lower::chunk`), numbered as the loop
+/// spreads: the team's threads (a block-stride loop), every thread of every
+/// team (grid-stride), or the teams' masters (block-only).
+fn ws_chunk(
+    cx: &mut Ctx<'_>,
+    nd: &Directive,
+    spread: Spread,
+) -> (Option<crate::ir::region::Chunk>, Option<String>) {
+    use crate::ir::region::Schedule;
+    if nd.model != Model::Omp {
+        return (None, None);
+    }
+    let schedule = match spread {
+        Spread::Team => Schedule::BlockStride,
+        Spread::Grid => Schedule::GridStride,
+        Spread::Teams => Schedule::BlockOnly,
+    };
+    let chunk = crate::lower::chunk::decide(cx.file, nd, schedule, false, cx.diags);
+    let note = crate::lower::chunk::describe(nd, &chunk);
+    (chunk, note)
 }
 
 /// A fork: its team size clauses, private items and reductions (a loop

@@ -3,7 +3,7 @@
 //! variables and the team's frame.
 
 use crate::ir::generic::red_list;
-use crate::ir::generic::{Fork, GenKind, Generic, Serial, SerialKind};
+use crate::ir::generic::{Fork, GenKind, Generic, Serial, SerialKind, WsLoop};
 use crate::ir::staging::Home;
 use crate::source::SourceFile;
 
@@ -54,6 +54,9 @@ pub fn plan_lines(g: &Generic, file: &SourceFile) -> Vec<String> {
                 ""
             }
         ));
+        if let Some(w) = &f.ws {
+            chunk_line(w, file, &mut v);
+        }
         if !f.reductions.is_empty() {
             v.push(format!(
                 "reduce:    fork {}: {}: a private copy per thread; warp trees, one value per warp in shared memory, thread 0 combines them into the variable before the join",
@@ -69,6 +72,7 @@ pub fn plan_lines(g: &Generic, file: &SourceFile) -> Vec<String> {
             w.construct,
             w.spread.describe()
         ));
+        chunk_line(w, file, &mut v);
     }
     for (id, w) in &g.inner_loops {
         v.push(format!(
@@ -82,6 +86,7 @@ pub fn plan_lines(g: &Generic, file: &SourceFile) -> Vec<String> {
                 ""
             }
         ));
+        chunk_line(w, file, &mut v);
         if !w.reductions.is_empty() {
             v.push(format!(
                 "reduce:    line {}: {}: a private copy per thread; warp trees, one value per warp in shared memory, thread 0 combines them into the variable {}",
@@ -134,6 +139,16 @@ pub fn plan_lines(g: &Generic, file: &SourceFile) -> Vec<String> {
     v
 }
 
+/// How a loop's `schedule` / `dist_schedule` was mapped.
+fn chunk_line(w: &WsLoop, file: &SourceFile, v: &mut Vec<String>) {
+    if let Some(n) = &w.chunk_note {
+        v.push(format!(
+            "schedule:  line {}: {n}",
+            file.line_of(w.pragma.start)
+        ));
+    }
+}
+
 /// Who runs a `single`, `master`, `masked`, `critical` or `sections`.
 fn serial_line(g: &Generic, s: &Serial, file: &SourceFile) -> String {
     let in_fork = s.in_fork || g.kind == GenKind::OmpParallel;
@@ -173,6 +188,18 @@ fn serial_line(g: &Generic, s: &Serial, file: &SourceFile) -> String {
                 " (nowait: no barrier)"
             }
         ),
+        (SerialKind::Scope { barrier }, true) => format!(
+            "every thread of the team runs it{}",
+            if *barrier {
+                ", then a team barrier"
+            } else {
+                " (nowait: no barrier)"
+            }
+        ),
+        (SerialKind::Scope { .. }, false) => {
+            "the sequential part's one thread runs it".to_string()
+        }
+        (SerialKind::Flush, _) => "a full memory fence (__threadfence)".to_string(),
     };
     format!(
         "serial:    line {}: {}: {what}",

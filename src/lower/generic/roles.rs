@@ -19,6 +19,9 @@ pub(super) enum Role {
     Serial,
     /// `section` inside a fork: a case of its `sections` (`serial.rs`).
     Section,
+    /// Tasks, `taskwait`, `taskyield`, `taskgroup`, `scope`, `flush`
+    /// (`tasks.rs`).
+    Task,
     Unsupported,
 }
 
@@ -34,6 +37,12 @@ pub(super) fn role(d: &Directive, kind: GenKind, in_fork: bool, fork_is_loop: bo
             if matches!(n, "single" | "master" | "masked" | "critical") {
                 return Role::Serial;
             }
+            if super::tasks::handles(n) {
+                return Role::Task;
+            }
+            if n == "loop" {
+                return loop_role(d, kind, in_fork, fork_is_loop);
+            }
             match (n, in_fork) {
                 ("sections", true) => return Role::Serial,
                 ("section", true) => return Role::Section,
@@ -47,7 +56,7 @@ pub(super) fn role(d: &Directive, kind: GenKind, in_fork: bool, fork_is_loop: bo
             }
             if in_fork {
                 match n {
-                    "for" | "for simd" | "loop" if !fork_is_loop => Role::InnerLoop,
+                    "for" | "for simd" if !fork_is_loop => Role::InnerLoop,
                     "barrier" => Role::Barrier,
                     "simd" => Role::Strip("simd: each thread runs its iterations in order"),
                     _ => Role::Unsupported,
@@ -99,6 +108,23 @@ pub(super) fn role(d: &Directive, kind: GenKind, in_fork: bool, fork_is_loop: bo
                 }
             }
         }
+    }
+}
+
+/// `omp loop`: its binding region (the `bind` clause, else the construct
+/// it is closely nested in) decides who shares the iterations: the team's
+/// threads inside a parallel region, the teams in the sequential part of a
+/// teams region, else the one encountering thread, which runs it in order.
+fn loop_role(d: &Directive, kind: GenKind, in_fork: bool, fork_is_loop: bool) -> Role {
+    let bind = d.clause("bind").and_then(|c| c.keyword().map(|k| k.trim().to_string()));
+    match (bind.as_deref(), in_fork) {
+        (Some("thread"), _) => Role::Strip("loop bind(thread): each thread runs the loop in order"),
+        (Some("parallel") | None, true) if !fork_is_loop => Role::InnerLoop,
+        (Some("parallel") | None, false) if kind != GenKind::OmpTeams || bind.is_some() => {
+            Role::Strip("loop: its binding region is the sequential part's one thread, which runs it in order")
+        }
+        (Some("teams") | None, false) if kind == GenKind::OmpTeams => Role::MasterLoop,
+        _ => Role::Unsupported,
     }
 }
 
@@ -169,6 +195,7 @@ pub(super) fn nested_clause_ok(model: Model, name: &str) -> bool {
                 | "simdlen"
                 | "safelen"
                 | "order"
+                | "bind"
         ),
         Model::Acc => matches!(
             name,

@@ -25,7 +25,9 @@ pub(super) fn place(tree: &CTree, text: &str, parts: &mut NestedParts) {
     for s in serials.iter().filter(|s| s.in_fork) {
         if matches!(
             s.kind,
-            SerialKind::Single { barrier: true } | SerialKind::Sections { barrier: true, .. }
+            SerialKind::Single { barrier: true }
+                | SerialKind::Sections { barrier: true, .. }
+                | SerialKind::Scope { barrier: true }
         ) {
             if let Some(f) = forks.iter_mut().find(|f| {
                 s.pragma.within(Span::new(f.pragma.start, f.stmt.end)) && f.pragma != s.pragma
