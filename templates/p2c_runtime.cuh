@@ -48,6 +48,11 @@ typedef enum acc_device_property_t {
     acc_property_driver = 0x10003
 } acc_device_property_t;
 #endif
+/* OpenACC 3.x's acc_async_default, which gcc 12's openacc.h lacks: a macro,
+ * so that every use (the runtime's own included) means this one value. */
+#ifndef acc_async_default
+#define acc_async_default (-3)
+#endif
 
 /* (device expression, host expression): the one that applies where the code
  * runs. CUDA compiles each side separately (__CUDA_ARCH__); the emulator runs
@@ -210,6 +215,75 @@ inline int p2c_omp_target_memcpy_async(void *dst, const void *src, size_t length
     return p2c_omp_target_memcpy(dst, src, length, dst_offset, src_offset, dst_device_num, src_device_num);
 }
 
+/* omp_target_memcpy_rect: a num_dims-dimensional block of `volume`
+ * elements, each dimension at its offset in the arrays of the given
+ * dimensions; the last two dimensions are one pitched copy, the others a
+ * loop. Both pointers NULL: the number of dimensions supported (any). */
+inline int p2c_omp_target_memcpy_rect(void *dst, const void *src, size_t element_size, int num_dims,
+                                      const size_t *volume, const size_t *dst_offsets, const size_t *src_offsets,
+                                      const size_t *dst_dimensions, const size_t *src_dimensions, int dst_device_num,
+                                      int src_device_num)
+{
+    if (!dst && !src)
+        return INT_MAX;
+    if (!dst || !src || num_dims < 1 || !volume || !dst_offsets || !src_offsets || !dst_dimensions ||
+        !src_dimensions)
+        return 1;
+    const int dh = p2c_omp_is_host_device(dst_device_num), sh = p2c_omp_is_host_device(src_device_num);
+    if ((!dh && dst_device_num != 0) || (!sh && src_device_num != 0))
+        return 1;
+    const cudaMemcpyKind kind = dh ? (sh ? cudaMemcpyHostToHost : cudaMemcpyDeviceToHost)
+                                   : (sh ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToDevice);
+    for (int k = 0; k < num_dims; k++) {
+        if (volume[k] == 0)
+            return 0;
+        if (dst_offsets[k] + volume[k] > dst_dimensions[k] || src_offsets[k] + volume[k] > src_dimensions[k])
+            return 1;
+    }
+    const int last = num_dims - 1;
+    const size_t width = volume[last] * element_size;
+    const size_t rows = num_dims > 1 ? volume[last - 1] : 1;
+    const size_t dpitch = dst_dimensions[last] * element_size, spitch = src_dimensions[last] * element_size;
+    /* The outer dimensions (all but the last two), counted like an odometer. */
+    const int outer = num_dims > 2 ? num_dims - 2 : 0;
+    size_t index[64] = {0};
+    if (outer > 64)
+        return 1;
+    for (;;) {
+        size_t d = 0, s = 0;
+        for (int k = 0; k < num_dims; k++) {
+            const size_t i = k < outer ? index[k] : 0;
+            d = d * dst_dimensions[k] + dst_offsets[k] + i;
+            s = s * src_dimensions[k] + src_offsets[k] + i;
+        }
+        if (cudaMemcpy2D((char *)dst + d * element_size, dpitch, (const char *)src + s * element_size, spitch, width,
+                         rows, kind) != cudaSuccess) {
+            (void)cudaGetLastError();
+            return 1;
+        }
+        int k = outer - 1;
+        while (k >= 0 && ++index[k] == volume[k])
+            index[k--] = 0;
+        if (k < 0)
+            return 0;
+    }
+}
+
+/* omp_target_memcpy_rect_async: done before the call returns, as
+ * omp_target_memcpy_async. */
+inline int p2c_omp_target_memcpy_rect_async(void *dst, const void *src, size_t element_size, int num_dims,
+                                            const size_t *volume, const size_t *dst_offsets,
+                                            const size_t *src_offsets, const size_t *dst_dimensions,
+                                            const size_t *src_dimensions, int dst_device_num, int src_device_num,
+                                            int depobj_count, const void *depobj_list)
+{
+    (void)depobj_list;
+    if (depobj_count != 0)
+        p2c_fail("omp_target_memcpy_rect_async", "depend objects are not supported", NULL);
+    return p2c_omp_target_memcpy_rect(dst, src, element_size, num_dims, volume, dst_offsets, src_offsets,
+                                      dst_dimensions, src_dimensions, dst_device_num, src_device_num);
+}
+
 inline int p2c_omp_target_is_present(const void *ptr, int device_num)
 {
     if (p2c_omp_is_host_device(device_num))
@@ -261,6 +335,21 @@ inline int p2c_device_arg(long long n, const char *where)
         return 0;
     char msg[64];
     snprintf(msg, sizeof msg, "device(%lld)", n);
+    p2c_fail(where, "no such device: only device 0 and the host are available", msg);
+    return 0;
+}
+
+/* A `device(n)` clause of a compute construct that has no host copy (a
+ * league of teams, privatised arrays): 1 for device 0; any other number,
+ * the host's included, is an error. */
+inline int p2c_device_gpu_only(long long n, const char *where)
+{
+    if (n == 0 && p2c_omp_get_num_devices() > 0)
+        return 1;
+    char msg[64];
+    snprintf(msg, sizeof msg, "device(%lld)", n);
+    if (n == p2c_omp_get_initial_device())
+        p2c_fail(where, "this region has no host version: it runs on device 0 only", msg);
     p2c_fail(where, "no such device: only device 0 and the host are available", msg);
     return 0;
 }
@@ -561,11 +650,13 @@ inline void p2c_acc_memcpy_d2d(void *dst, const void *src, size_t bytes, int dst
 
 /* ---- OpenACC async queues on CUDA streams (#21) ---------------------------
  * Each queue number q >= 0, and acc_async_noval when acc-default-async-var
- * is acc_async_noval, is a non-blocking stream (it never waits for the
- * default stream, nor the default stream for it), created the first time
- * the queue is used and kept in a table by queue number, so a queue is
- * always the same stream. acc_async_sync is the legacy default stream: the
- * operation completes before the host goes on. */
+ * is acc_async_noval, is a blocking stream, created the first time the
+ * queue is used and kept in a table by queue number, so a queue is always
+ * the same stream. acc_async_sync is the legacy default stream: the
+ * operation completes before the host goes on, and, the queues' streams
+ * being blocking ones, after the work queued on them so far (a synchronous
+ * copy-out at the end of a data region follows an `async` kernel that
+ * writes the data, as on the OpenACC implementations the suites test). */
 
 /* acc-default-async-var: queue 0 until acc_set_default_async or `acc set
  * default_async` changes it. */
@@ -578,11 +669,14 @@ struct p2c_acc_stream_entry {
 inline struct p2c_acc_stream_entry *p2c_acc_streams;
 inline int p2c_acc_stream_count, p2c_acc_stream_capacity;
 
-/* The queue an async argument names: acc_async_noval is the default queue. */
+/* The queue an async argument names: acc_async_noval is the default queue,
+ * acc_async_default the initial one (queue 0). */
 inline int p2c_acc_resolve(long long async, const char *where)
 {
     if (async == acc_async_noval)
         async = p2c_acc_default_async_var;
+    if (async == acc_async_default)
+        async = 0;
     if (async < acc_async_sync || async > INT_MAX) {
         char msg[64];
         snprintf(msg, sizeof msg, "%lld", async);
@@ -616,7 +710,7 @@ inline cudaStream_t p2c_acc_stream_of(int queue, const char *where)
         p2c_acc_streams = t;
         p2c_acc_stream_capacity = cap;
     }
-    p2c_check(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), where, "cudaStreamCreateWithFlags");
+    p2c_check(cudaStreamCreateWithFlags(&s, cudaStreamDefault), where, "cudaStreamCreateWithFlags");
     p2c_acc_streams[p2c_acc_stream_count].queue = queue;
     p2c_acc_streams[p2c_acc_stream_count].stream = s;
     p2c_acc_stream_count++;
@@ -812,7 +906,7 @@ inline int p2c_acc_get_default_async(void)
 
 inline void p2c_acc_set_default_async(int queue)
 {
-    p2c_acc_default_async_var = queue;
+    p2c_acc_default_async_var = queue == acc_async_default ? 0 : queue;
 }
 
 /* `acc set default_async(q)` together with other `set` clauses. */
@@ -906,6 +1000,8 @@ inline void p2c_acc_memcpy_from_device_async(void *h, const void *d, size_t byte
 #define omp_target_free p2c_omp_target_free
 #define omp_target_memcpy p2c_omp_target_memcpy
 #define omp_target_memcpy_async p2c_omp_target_memcpy_async
+#define omp_target_memcpy_rect p2c_omp_target_memcpy_rect
+#define omp_target_memcpy_rect_async p2c_omp_target_memcpy_rect_async
 #define omp_target_is_present p2c_omp_target_is_present
 #define omp_get_mapped_ptr p2c_omp_get_mapped_ptr
 #define omp_target_is_accessible p2c_omp_target_is_accessible

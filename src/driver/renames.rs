@@ -35,7 +35,7 @@ impl Renames {
             &file.text,
             offloaded,
             &pragmas,
-            &mut Namer::new(&file.text),
+            &mut LazyNamer(&file.text, None),
         ))
     }
 
@@ -102,6 +102,17 @@ impl Renames {
                 l.span = self.back_span(l.span);
             }
         }
+    }
+}
+
+/// A [`Namer`] of the text, made on the first name asked for (most files
+/// rename nothing, and making it reads every word of the text).
+struct LazyNamer<'t>(&'t str, Option<Namer>);
+
+impl crate::ir::edit::FreshName for LazyNamer<'_> {
+    fn fresh(&mut self, base: &str) -> String {
+        let text = self.0;
+        self.1.get_or_insert_with(|| Namer::new(text)).fresh(base)
     }
 }
 

@@ -35,14 +35,22 @@ pub fn mark_copied(out: &mut String, from: usize, chunk: &str) {
 /// `s` without its markers.
 pub fn strip(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
+    let b = s.as_bytes();
     let mut inside = false;
-    for c in s.chars() {
-        match c {
-            OPEN => inside = true,
-            CLOSE => inside = false,
-            c if !inside => out.push(c),
-            _ => {}
+    let mut at = 0;
+    // The markers are ASCII: whole runs between them are copied.
+    while let Some(k) = b[at..]
+        .iter()
+        .position(|&c| c == OPEN as u8 || c == CLOSE as u8)
+    {
+        if !inside {
+            out.push_str(&s[at..at + k]);
         }
+        inside = b[at + k] == OPEN as u8;
+        at += k + 1;
+    }
+    if !inside {
+        out.push_str(&s[at..]);
     }
     out
 }
@@ -135,27 +143,31 @@ pub fn resolve(marked: &str, file: &SourceFile, out_name: &str) -> String {
 fn read_line(raw: &str, file: &SourceFile, src: &mut Option<usize>) -> Line {
     let mut text = String::with_capacity(raw.len());
     let mut first = None;
-    let mut chars = raw.char_indices();
-    while let Some((i, c)) = chars.next() {
-        match c {
-            OPEN => {
-                let rest = &raw[i + 1..];
-                let end = rest.find(CLOSE).unwrap_or(rest.len());
-                *src = rest[..end].parse::<usize>().ok().map(|o| file.line_of(o));
-                for _ in 0..=rest[..end].chars().count() {
-                    chars.next();
-                }
+    let b = raw.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        // A run of text up to the next marker or newline (ASCII bytes).
+        let end = b[i..]
+            .iter()
+            .position(|&c| c == OPEN as u8 || c == b'\n')
+            .map_or(b.len(), |k| i + k);
+        if end > i {
+            let run = &raw[i..end];
+            if first.is_none() && run.chars().any(|c| !c.is_whitespace()) {
+                first = Some(*src);
             }
-            '\n' => {
-                text.push(c);
-                *src = src.map(|l| l + 1);
-            }
-            c => {
-                if first.is_none() && !c.is_whitespace() {
-                    first = Some(*src);
-                }
-                text.push(c);
-            }
+            text.push_str(run);
+            i = end;
+        } else if b[i] == b'\n' {
+            text.push('\n');
+            *src = src.map(|l| l + 1);
+            i += 1;
+        } else {
+            // OPEN, the input offset, CLOSE.
+            let rest = &raw[i + 1..];
+            let end = rest.find(CLOSE).unwrap_or(rest.len());
+            *src = rest[..end].parse::<usize>().ok().map(|o| file.line_of(o));
+            i = (i + 1 + end + CLOSE.len_utf8()).min(b.len());
         }
     }
     Line { text, first }

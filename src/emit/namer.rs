@@ -19,7 +19,12 @@ const CUDA_RESERVED: &[&str] = &[
 
 /// Adds every identifier-like token of `text` to `out`.
 fn identifiers(text: &str, out: &mut HashSet<String>) {
-    out.extend(identifier_tokens(text).map(str::to_string));
+    // Most tokens repeat: look up before allocating.
+    for t in identifier_tokens(text) {
+        if !out.contains(t) {
+            out.insert(t.to_string());
+        }
+    }
 }
 
 pub struct Namer {

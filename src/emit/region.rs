@@ -1038,9 +1038,10 @@ fn host_text(r: &Region, fallback: &str, file_name: &str, n: &Names) -> String {
     }
     h.push_str(&untouched_note(r));
     h.push('}');
-    match &r.if_cond {
-        None => h,
-        Some(cond) => host_if(r, n, cond, fallback, h),
+    match (&r.if_cond, &r.device_check) {
+        (None, None) => h,
+        (None, Some(check)) => format!("if ({check}) {h}"),
+        (Some(cond), _) => host_if(r, n, cond, fallback, h),
     }
 }
 

@@ -177,6 +177,9 @@ pub struct Region {
     /// chosen for each builtin (empty when the region has no reduction).
     pub red: super::reduction::RedForm,
     pub if_cond: Option<String>,
+    /// OpenMP `device(n)` on a region with no host version: the check
+    /// (`p2c_device_gpu_only`) the launch runs under, with no `else`.
+    pub device_check: Option<String>,
     /// Notes shown in the plan (choices the user may want to know about).
     pub notes: Vec<String>,
     /// OpenMP `depend`: the `_Pragma("omp taskwait depend(...)")` run

@@ -4,7 +4,7 @@
 //!
 //! [`acc_queue`] reads a construct's `async` / `wait` into an
 //! [`AccQueue`]; the emitter opens a `p2c_acc_queue` for it
-//! (templates/p2c_runtime.cuh): queue q is a non-blocking stream created on
+//! (templates/p2c_runtime.cuh): queue q is a blocking stream created on
 //! first use, the construct's data movement and launch go to it, and each
 //! `wait` queue is an event the stream waits for (the host waits when the
 //! construct has no `async`). The queue and wait arguments are evaluated
@@ -162,8 +162,10 @@ pub fn check_arguments(d: &Directive, diags: &mut Vec<Diagnostic>) {
 /// dependences), then runs the construct to completion, so a task created
 /// after it finds it complete. `mutexinoutset` and `inoutset` wait as
 /// `inout` (a superset of their predecessors; `taskwait` takes neither).
-/// `depobj`, `source` / `sink`, `iterator(...)` and `omp_all_memory` are
-/// refused. Returns the `_Pragma(...)` text, `None` without `depend`.
+/// `depend(out / inout: omp_all_memory)` depends on every sibling task
+/// before it: a plain `taskwait` (every child task, a superset).
+/// `depobj`, `source` / `sink` and `iterator(...)` are refused. Returns the
+/// `_Pragma(...)` text, `None` without `depend`.
 pub fn omp_task_wait(d: &Directive, text: &str, diags: &mut Vec<Diagnostic>) -> Option<String> {
     if d.model != Model::Omp {
         return None;
@@ -182,14 +184,22 @@ pub fn omp_task_wait(d: &Directive, text: &str, diags: &mut Vec<Diagnostic>) -> 
     if parts.is_empty() {
         return None;
     }
-    let pragma = format!("omp taskwait {}", parts.join(" "));
+    let pragma = if parts.iter().any(|p| p == ALL_MEMORY) {
+        "omp taskwait".to_string()
+    } else {
+        format!("omp taskwait {}", parts.join(" "))
+    };
     Some(format!(
         "_Pragma(\"{}\")",
         pragma.replace('\\', "\\\\").replace('"', "\\\"")
     ))
 }
 
-/// One `depend` clause as a clause of `taskwait`, or why it is refused.
+/// What [`depend_part`] gives for a clause that names `omp_all_memory`.
+const ALL_MEMORY: &str = "omp_all_memory";
+
+/// One `depend` clause as a clause of `taskwait` ([`ALL_MEMORY`] when it
+/// names `omp_all_memory`), or why it is refused.
 fn depend_part(c: &crate::directives::Clause, text: &str) -> Result<String, String> {
     let ClauseArgs::List { modifiers, items } = &c.args else {
         return Err("this form of `depend`".to_string());
@@ -205,7 +215,10 @@ fn depend_part(c: &crate::directives::Clause, text: &str) -> Result<String, Stri
     let mut list = Vec::new();
     for i in items {
         if i.name == "omp_all_memory" {
-            return Err("`depend(...: omp_all_memory)`".to_string());
+            if !matches!(m.text.as_str(), "out" | "inout") {
+                return Err(format!("`depend({}: omp_all_memory)`", m.text));
+            }
+            return Ok(ALL_MEMORY.to_string());
         }
         let item = text.get(i.span.start..i.span.end).unwrap_or("");
         if item.is_empty() || item.contains('\n') {
@@ -219,6 +232,37 @@ fn depend_part(c: &crate::directives::Clause, text: &str) -> Result<String, Stri
 #[cfg(test)]
 mod tests {
     use super::may_have_side_effect as se;
+    use super::omp_task_wait;
+    use crate::directives::parse_pragma;
+    use crate::source::Span;
+
+    fn task_wait(src: &str) -> (Option<String>, usize) {
+        let (d, _) = parse_pragma(src, Span::new(0, src.len()));
+        let mut diags = Vec::new();
+        let w = omp_task_wait(&d.expect("a directive"), src, &mut diags);
+        (w, diags.len())
+    }
+
+    #[test]
+    fn depend_becomes_a_taskwait_with_the_same_dependences() {
+        let (w, n) =
+            task_wait("#pragma omp target depend(in: a[0:n]) depend(mutexinoutset: b) nowait");
+        assert_eq!(n, 0);
+        assert_eq!(
+            w.as_deref(),
+            Some("_Pragma(\"omp taskwait depend(in: a[0:n]) depend(inout: b)\")")
+        );
+    }
+
+    #[test]
+    fn omp_all_memory_waits_for_every_child_task() {
+        let (w, n) =
+            task_wait("#pragma omp target depend(in: a) depend(inout: omp_all_memory) map(a)");
+        assert_eq!(n, 0);
+        assert_eq!(w.as_deref(), Some("_Pragma(\"omp taskwait\")"));
+        let (w, n) = task_wait("#pragma omp target update to(a) depend(out: omp_all_memory)");
+        assert_eq!((w.as_deref(), n), (Some("_Pragma(\"omp taskwait\")"), 0));
+    }
 
     #[test]
     fn plain_expressions_have_no_side_effect() {

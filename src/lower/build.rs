@@ -269,6 +269,7 @@ pub fn build_region(
         array_reductions,
         red: Default::default(),
         if_cond,
+        device_check: None,
         notes,
         generic: None,
         lastprivate_assigns,
@@ -293,9 +294,15 @@ fn error_count(diags: &[Diagnostic]) -> usize {
 /// `vector` with arguments. (`copyin` is a validation error.)
 fn refuse_unlowered_clauses(d: &Directive, diags: &mut Vec<Diagnostic>) {
     super::asynchrony::check_arguments(d, diags);
+    if d.model == Model::Omp {
+        super::allocators::check(d, diags);
+    }
     for c in &d.clauses {
         if d.model == Model::Omp && c.name == "copyin" {
             // valid/copyin_on_device.rs reports it (E0451).
+            continue;
+        }
+        if d.model == Model::Omp && super::allocators::is_allocator_clause(&c.name) {
             continue;
         }
         if !lowered_clause(d.model, &c.name) && !loop_form_clause(d, c) {
@@ -508,10 +515,11 @@ fn reductions_of(
     (reductions, array_reductions)
 }
 
-/// The host condition of the launch: `if(...)`, and `device(n)` (0 is the
-/// GPU; the host's device number runs the loop on the host, like if(false);
-/// any other number is a runtime error). `None` when the `device` modifier
-/// is not lowered; `Some(None)` when the region always runs on the GPU.
+/// The host condition of the launch: `if(...)`, and `device(n)`
+/// (`device_clause`: 0 is the GPU; the host's device number runs the loop
+/// on the host, like if(false); any other number is a runtime error).
+/// `None` when the `device` modifier is not lowered; `Some(None)` when the
+/// region always runs on the GPU.
 fn launch_condition(
     file: &SourceFile,
     d: &Directive,
@@ -521,33 +529,11 @@ fn launch_condition(
         .clause("if")
         .and_then(|c| c.expr())
         .map(|e| e.text.clone());
-    if let Some(c) = d.clause("device") {
-        if let crate::directives::ClauseArgs::Expr {
-            modifier: Some(m), ..
-        } = &c.args
-        {
-            if m.text != "device_num" {
-                diags.push(
-                    Diagnostic::new(
-                        codes::NOT_SUPPORTED,
-                        m.span,
-                        format!("`device({}: ...)` is not supported yet", m.text),
-                    )
-                    .with_label("not lowered yet"),
-                );
-                return None;
-            }
-        }
-    }
-    Some(match d.clause("device").and_then(|c| c.expr()) {
+    let dev = super::device_clause::device_arg(file, d, diags).ok()?;
+    Some(match dev {
         None => if_cond,
         Some(dev) => {
-            let check = format!(
-                "p2c_device_arg((long long)({}), \"{}:{}\")",
-                dev.text,
-                crate::source::literal::c_string(&file.name),
-                file.line_of(d.span.start)
-            );
+            let check = super::device_clause::with_host(&dev);
             Some(match if_cond {
                 Some(c) => format!("({c}) && {check}"),
                 None => check,

@@ -9,6 +9,7 @@
 pub mod acc_auto;
 pub mod acc_modifiers;
 pub mod acc_runtime;
+pub mod allocators;
 pub mod asynchrony;
 pub mod atomic;
 pub mod build;
@@ -18,6 +19,7 @@ pub mod collapse;
 pub mod cxx;
 pub mod data;
 pub mod declare;
+pub mod device_clause;
 pub mod file;
 pub mod gen_lastprivate;
 pub mod generic;

@@ -10,9 +10,15 @@
 //!   allocator routines and `allocate` in offloaded regions are refused
 //!   where they are used, so the requirement never changes a translation.
 //!
-//! Refused: `unified_shared_memory`, `unified_address`, `reverse_offload`,
-//! `self_maps` and any other requirement (the translation maps data through
-//! the present table and has no reverse offload).
+//! Refused: `unified_address` (CUDA's unified virtual addressing would
+//! provide it, but the directive stays in the host code, and gcc 12 as the
+//! host compiler refuses it: "not supported yet"); `unified_shared_memory`
+//! (and `self_maps`): host memory from
+//! `malloc`, the stack and static storage is not accessible from the GPU
+//! on most CUDA systems (only with HMM or ATS), and managed memory would
+//! mean replacing every allocation of the program, its stack and static
+//! variables included; `reverse_offload` (no device-to-host calls); and
+//! any other requirement.
 
 use crate::diag::{codes, Diagnostic};
 use crate::directives::{Directive, Model};
@@ -41,10 +47,20 @@ pub fn check(d: &Directive, diags: &mut Vec<Diagnostic>) -> bool {
                 format!("`omp requires {}` is not supported yet", c.name),
             )
             .with_label("not provided by the translation")
-            .with_note("provided: `atomic_default_mem_order`, `dynamic_allocators`"),
+            .with_note(why_not(&c.name)),
         );
     }
     ok
+}
+
+/// Why a requirement is refused, for the diagnostic's note.
+fn why_not(name: &str) -> &'static str {
+    match name {
+        "unified_shared_memory" | "self_maps" => "host memory (malloc, the stack, static storage) is not accessible from the GPU on most CUDA systems, and managed memory would replace every allocation of the program; provided: `atomic_default_mem_order`, `dynamic_allocators`",
+        "unified_address" => "CUDA's unified addressing would provide it, but the directive stays in the host code and gcc 12 as the host compiler does not take it; provided: `atomic_default_mem_order`, `dynamic_allocators`",
+        "reverse_offload" => "the translation has no calls from the device back to the host; provided: `atomic_default_mem_order`, `dynamic_allocators`",
+        _ => "provided: `atomic_default_mem_order`, `dynamic_allocators`",
+    }
 }
 
 /// The memory order `atomic_default_mem_order` gives the file's OpenMP

@@ -68,7 +68,9 @@ pub fn check(cx: &Context, out: &mut Sink) {
             }
             let functions_ok =
                 declare_target && matches!(c.name.as_str(), "enter" | "to" | "link");
-            items.extend(c.items().iter().map(|it| (it, functions_ok)));
+            // `omp_all_memory` is a reserved locator of `depend`, no variable.
+            let locator = |it: &&ListItem| c.name == "depend" && it.name == "omp_all_memory";
+            items.extend(c.items().iter().filter(|it| !locator(it)).map(|it| (it, functions_ok)));
         }
         if items.is_empty() {
             continue;
@@ -141,5 +143,16 @@ mod tests {
             for (int i = 0; i < n; i++) a[i] += grid[i];\n\
             }\n";
         assert_codes("list_items_declared", src, "E0302", &[5]);
+    }
+
+    #[test]
+    fn omp_all_memory_is_a_locator_of_depend_only() {
+        let src = "void f(int n, double *a) {\n\
+            #pragma omp target depend(inout: omp_all_memory) map(tofrom: a[0:n])\n\
+            a[0] += 1;\n\
+            #pragma omp target map(tofrom: omp_all_memory)\n\
+            a[0] += 1;\n\
+            }\n";
+        assert_codes("list_items_declared", src, "E0302", &[4]);
     }
 }

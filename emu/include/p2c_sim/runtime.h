@@ -307,6 +307,11 @@ inline cudaError_t cudaDeviceGetAttribute(int *value, cudaDeviceAttr attr, int d
 inline cudaError_t cudaDeviceReset() { return cudaSuccess; }
 
 // ---- memory ---------------------------------------------------------------------------------
+namespace p2c_sim {
+// A synchronous copy or memset is work on the legacy default stream: it starts after the work
+// of every blocking stream issued before it, as on CUDA (streams.h; nothing on a stream's worker).
+inline void legacy_stream_turn();
+}  // namespace p2c_sim
 inline cudaError_t cudaMalloc(void **p, size_t n) { return p2c_sim::device_malloc(p, n); }
 template <class T>
 inline cudaError_t cudaMalloc(T **p, size_t n) {
@@ -343,6 +348,7 @@ inline cudaError_t cudaMemGetInfo(size_t *free_bytes, size_t *total) {
 inline cudaError_t cudaMemcpy(void *dst, const void *src, size_t n, cudaMemcpyKind kind) {
     cudaError_t e = p2c_sim::check_copy(dst, src, n, kind);
     if (e != cudaSuccess) return p2c_sim::set_error(e);
+    p2c_sim::legacy_stream_turn();
     if (n) std::memmove(dst, src, n);
     return cudaSuccess;
 }
@@ -358,6 +364,7 @@ inline cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_
     if (kind == cudaMemcpyDeviceToHost || kind == cudaMemcpyDeviceToDevice)
         if (!p2c_sim::allocations().contains(src, sspan)) return p2c_sim::set_error(cudaErrorInvalidValue);
     if (kind > cudaMemcpyDefault) return p2c_sim::set_error(cudaErrorInvalidMemcpyDirection);
+    p2c_sim::legacy_stream_turn();
     for (size_t r = 0; r < height; ++r)
         std::memmove(static_cast<unsigned char *>(dst) + r * dpitch,
                      static_cast<const unsigned char *>(src) + r * spitch, width);
@@ -367,6 +374,7 @@ inline cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_
 inline cudaError_t cudaMemset(void *p, int value, size_t n) {
     if (n == 0) return cudaSuccess;
     if (!p2c_sim::allocations().contains(p, n)) return p2c_sim::set_error(cudaErrorInvalidValue);
+    p2c_sim::legacy_stream_turn();
     std::memset(p, value, n);
     return cudaSuccess;
 }
@@ -377,6 +385,7 @@ inline cudaError_t cudaMemcpyToSymbol(const T &symbol, const void *src, size_t n
                                       cudaMemcpyKind kind = cudaMemcpyHostToDevice) {
     if (offset > sizeof(T) || n > sizeof(T) - offset) return p2c_sim::set_error(cudaErrorInvalidValue);
     if (kind == cudaMemcpyDeviceToHost) return p2c_sim::set_error(cudaErrorInvalidMemcpyDirection);
+    p2c_sim::legacy_stream_turn();
     std::memmove(reinterpret_cast<unsigned char *>(const_cast<T *>(&symbol)) + offset, src, n);
     return cudaSuccess;
 }
@@ -385,6 +394,7 @@ inline cudaError_t cudaMemcpyFromSymbol(void *dst, const T &symbol, size_t n, si
                                         cudaMemcpyKind kind = cudaMemcpyDeviceToHost) {
     if (offset > sizeof(T) || n > sizeof(T) - offset) return p2c_sim::set_error(cudaErrorInvalidValue);
     if (kind == cudaMemcpyHostToDevice) return p2c_sim::set_error(cudaErrorInvalidMemcpyDirection);
+    p2c_sim::legacy_stream_turn();
     std::memmove(dst, reinterpret_cast<const unsigned char *>(&symbol) + offset, n);
     return cudaSuccess;
 }

@@ -7,9 +7,10 @@
 // so cudaStreamWaitEvent, cudaEventSynchronize and cudaStreamSynchronize are real
 // synchronisation: a program that reads a stream's results without waiting reads them
 // before they are written (a wrong result, or a race ThreadSanitizer reports).
-// Work on the legacy default stream runs at once on the calling thread, after the work of
-// every blocking stream (cudaStreamDefault flags) issued before it, as CUDA's legacy stream
-// does; non-blocking streams (cudaStreamNonBlocking) are not waited for.
+// Work on the legacy default stream (launches, async operations on stream 0, and the synchronous
+// cudaMemcpy, cudaMemcpy2D, cudaMemset and symbol copies) runs at once on the calling thread,
+// after the work of every blocking stream (cudaStreamDefault flags) issued before it, as CUDA's
+// legacy stream does; non-blocking streams (cudaStreamNonBlocking) are not waited for.
 #pragma once
 #pragma GCC system_header
 
@@ -47,6 +48,12 @@ struct HostWait {
     HostWait &operator=(const HostWait &) = delete;
 };
 
+// Whether this thread is a stream's worker (its work is that stream's, not the legacy stream's).
+inline bool &on_worker() {
+    static thread_local bool w = false;
+    return w;
+}
+
 // One stream's work, run in order by its worker thread.
 struct StreamWork {
     struct Item {
@@ -60,6 +67,7 @@ struct StreamWork {
     std::thread worker;
 
     void run() {
+        on_worker() = true;
         std::unique_lock<std::mutex> lk(m);
         for (;;) {
             cv.wait(lk, [&] { return !work.empty() || stop; });
@@ -166,6 +174,10 @@ inline Streams &streams() {
 inline void drain_streams(bool blocking_only) {
     for (cudaStream_t s : streams().snapshot())
         if (!blocking_only || !(s->flags & cudaStreamNonBlocking)) s->q.drain();
+}
+
+inline void legacy_stream_turn() {
+    if (!on_worker()) drain_streams(true);
 }
 
 // Runs `f` on stream `s`: queued on its worker, or now after the blocking streams.

@@ -224,12 +224,13 @@ fn refuse_allocator(call: Node<'_>, text: &str, diags: &mut Vec<Diagnostic>) {
 /// `T x = value` (not a list: see `designated`).
 pub fn init_declarator(
     n: Node<'_>,
+    parent: Option<Node<'_>>,
     text: &str,
     scopes: &Scopes,
     edits: &mut Vec<Edit>,
     diags: &mut Vec<Diagnostic>,
 ) -> Option<CType> {
-    let decl = n.parent()?;
+    let decl = parent?;
     if !matches!(decl.kind(), "declaration") {
         return None;
     }

@@ -201,7 +201,8 @@ impl Functions {
     }
 
     /// A declaration inside a function: remembered if it initializes.
-    pub fn local_declaration(&mut self, decl: Node<'_>, text: &str) {
+    /// `ancestors`: the nodes from the root down to `decl`'s parent.
+    pub fn local_declaration(&mut self, decl: Node<'_>, ancestors: &[Node<'_>], text: &str) {
         let mut ds = Vec::new();
         let (base, is_static, is_extern, is_typedef) =
             specifiers_and_declarators(decl, text, Some(&mut ds));
@@ -216,14 +217,11 @@ impl Functions {
         let Some(first) = inits.first() else {
             return;
         };
-        let mut block = decl.parent();
-        while let Some(b) = block {
-            if matches!(b.kind(), "compound_statement" | "for_statement") {
-                break;
-            }
-            block = b.parent();
-        }
-        let Some(block) = block else {
+        let block = ancestors
+            .iter()
+            .rev()
+            .find(|b| matches!(b.kind(), "compound_statement" | "for_statement"));
+        let Some(block) = block.copied() else {
             return;
         };
         let name = declarator(*first, text).map(|x| x.0).unwrap_or_default();
@@ -232,7 +230,7 @@ impl Functions {
             derivs,
         });
         let splittable = ds.len() == 1
-            && decl.parent().map(|p| p.kind()) != Some("for_statement")
+            && ancestors.last().map(|p| p.kind()) != Some("for_statement")
             && ty.is_some_and(|t| {
                 !t.is_const_base() && t.derivs.iter().all(|d| matches!(d, Deriv::Pointer { .. }))
             })
@@ -272,9 +270,9 @@ impl Functions {
     }
 
     /// A `case` or `default` label: a jump from its `switch`.
-    pub fn case(&mut self, n: Node<'_>) {
-        let mut p = n.parent();
-        while let Some(s) = p {
+    /// `ancestors`: the nodes from the root down to `n`'s parent.
+    pub fn case(&mut self, n: Node<'_>, ancestors: &[Node<'_>]) {
+        for s in ancestors.iter().rev() {
             if s.kind() == "switch_statement" {
                 self.jumps.push(Jump {
                     from: s.start_byte(),
@@ -283,7 +281,6 @@ impl Functions {
                 });
                 return;
             }
-            p = s.parent();
         }
     }
 

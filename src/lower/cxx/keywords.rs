@@ -158,6 +158,9 @@ pub fn region_renames(
     let Some(root) = tree.root() else {
         return Vec::new();
     };
+    if offloaded.is_empty() || !may_rename(&tree.text, orig, pragmas) {
+        return Vec::new();
+    }
     let external = external_names(root, tree);
     let mut found: Vec<(String, Span)> = Vec::new();
     let mut used: Vec<String> = Vec::new();
@@ -169,9 +172,10 @@ pub fn region_renames(
                 used.push(w.to_string());
             }
         }
+        let kind = crate::front::fields::kind(n);
         if n.child_count() == 0 && TRUTH.contains(&tree.text_of(n)) {
             if matches!(
-                n.kind(),
+                kind,
                 "identifier" | "type_identifier" | "primitive_type" | "true" | "false"
             ) {
                 found.push((
@@ -179,10 +183,7 @@ pub fn region_renames(
                     Span::new(n.start_byte(), n.end_byte()),
                 ));
             }
-        } else if matches!(
-            n.kind(),
-            "identifier" | "field_identifier" | "type_identifier"
-        ) {
+        } else if matches!(kind, "identifier" | "field_identifier" | "type_identifier") {
             let t = tree.text_of(n);
             if renamed_keyword(t) && !external.contains_key(t) {
                 let span = Span::new(n.start_byte(), n.end_byte());
@@ -229,6 +230,55 @@ pub fn region_renames(
     out.sort_by_key(|(s, _)| s.start);
     out.dedup_by_key(|(s, _)| s.start);
     out
+}
+
+/// Whether [`region_renames`] can find anything: a C++ keyword (or `true`,
+/// `false`, `bool`) spelled in the parsed text or in a pragma's clauses.
+/// One scan of the text's words instead of a walk over the tree (most
+/// files have none). Errs towards yes: every run of letters, digits and
+/// `_` is a word, and a run starting with a digit (a number, or garbage
+/// the parser may split) is tried from each of its letters too.
+fn may_rename(text: &str, orig: &str, pragmas: &[Span]) -> bool {
+    let b = text.as_bytes();
+    let word = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
+    let mut i = 0;
+    while i < b.len() {
+        if !word(b[i]) {
+            i += 1;
+            continue;
+        }
+        let s = i;
+        while i < b.len() && word(b[i]) {
+            i += 1;
+        }
+        if b[s].is_ascii_digit() {
+            if (s..i).any(|k| !b[k].is_ascii_digit() && is_keyword_word(&text[k..i])) {
+                return true;
+            }
+        } else if is_keyword_word(&text[s..i]) {
+            return true;
+        }
+    }
+    pragmas.iter().any(|p| {
+        pragma_words(orig, *p)
+            .iter()
+            .any(|(w, _)| is_keyword_word(w))
+    })
+}
+
+/// Whether `w` is one of [`CXX_ONLY_KEYWORDS`] (`true`, `false`, `bool`
+/// included), by binary search on a sorted copy.
+fn is_keyword_word(w: &str) -> bool {
+    static SORTED: std::sync::OnceLock<Vec<&'static str>> = std::sync::OnceLock::new();
+    if !(2..=16).contains(&w.len()) {
+        return false;
+    }
+    let sorted = SORTED.get_or_init(|| {
+        let mut v = CXX_ONLY_KEYWORDS.to_vec();
+        v.sort_unstable();
+        v
+    });
+    sorted.binary_search(&w).is_ok()
 }
 
 /// C++ keywords C spells through <stdbool.h>: renamed only in a file that
@@ -314,6 +364,19 @@ fn pragma_words(orig: &str, span: Span) -> Vec<(String, Span)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn may_rename_finds_keywords_in_code_and_clauses() {
+        let none = "int f(int newer, int this_) { return 0x1f + newer; }";
+        assert!(!may_rename(none, none, &[]));
+        assert!(may_rename("int new = 1;", "", &[]));
+        assert!(may_rename("typedef int bool;", "", &[]));
+        assert!(may_rename("x = 1new;", "", &[]));
+        let p = "#pragma omp target map(to: class)";
+        assert!(may_rename("", p, &[Span::new(0, p.len())]));
+        let d = "#pragma omp target map(delete: a) default(private)";
+        assert!(!may_rename("", d, &[Span::new(0, d.len())]));
+    }
 
     #[test]
     fn pragma_words_skip_clause_keywords() {

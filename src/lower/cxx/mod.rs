@@ -74,19 +74,22 @@ pub fn compat_edits(
         inner_vlas: Vec::new(),
         vla_refused: Vec::new(),
         parents: Vec::new(),
+        nodes: Vec::new(),
     };
     let mut cursor = root.walk();
     'walk: loop {
         let n = cursor.node();
-        let kind = n.kind();
+        let kind = crate::front::fields::kind(n);
         w.enter(n, kind);
         w.parents.push(kind);
+        w.nodes.push(n);
         if cursor.goto_first_child() {
             continue;
         }
         loop {
             let kind = w.parents.pop().unwrap_or_default();
-            w.leave(cursor.node(), kind);
+            let n = w.nodes.pop().unwrap_or_else(|| cursor.node());
+            w.leave(n, kind);
             if cursor.goto_next_sibling() {
                 break;
             }
@@ -137,6 +140,8 @@ struct Walk<'a> {
     /// The kinds of the nodes from the root down to the one being visited
     /// (the walk's own stack: `Node::parent` searches from the root).
     parents: Vec<&'a str>,
+    /// The nodes of `parents`.
+    nodes: Vec<Node<'a>>,
 }
 
 impl<'a> Walk<'a> {
@@ -215,7 +220,7 @@ impl<'a> Walk<'a> {
             }
             "goto_statement" => self.functions.goto(n, self.text),
             "labeled_statement" => self.functions.label(n, self.text),
-            "case_statement" => self.functions.case(n),
+            "case_statement" => self.functions.case(n, &self.nodes),
             _ => {}
         }
     }
@@ -307,7 +312,7 @@ impl<'a> Walk<'a> {
         if top {
             self.functions.prototype(n, self.text, &mut self.scopes);
         } else if parent.is_some_and(|p| p != "function_definition") {
-            self.functions.local_declaration(n, self.text);
+            self.functions.local_declaration(n, &self.nodes, self.text);
         }
     }
 
@@ -350,7 +355,14 @@ impl<'a> Walk<'a> {
 
     fn init_declarator(&mut self, n: Node<'_>) {
         let Some(ty) =
-            convert::init_declarator(n, self.text, &self.scopes, &mut self.edits, &mut self.diags)
+            convert::init_declarator(
+                n,
+                self.nodes.last().copied(),
+                self.text,
+                &self.scopes,
+                &mut self.edits,
+                &mut self.diags,
+            )
         else {
             return;
         };

@@ -125,6 +125,7 @@ pub(super) fn region(
         local_types: hoisted,
         red: Default::default(),
         if_cond: None,
+        device_check: None,
         notes,
         generic: Some(Box::new(g)),
         lastprivate_assigns: vec![],

@@ -140,10 +140,15 @@ impl<'a> Construct<'a> {
 /// diagnostic each (reductions are lowered or refused by later phases).
 fn check_clauses(cx: &mut Ctx<'_>, d: &Directive) {
     crate::lower::asynchrony::check_arguments(d, cx.diags);
+    if d.model == Model::Omp {
+        crate::lower::allocators::check(d, cx.diags);
+    }
     for c in &d.clauses {
         // Reduction items are lowered or refused below, one diagnostic each;
-        // `if` by `host_if`.
-        if c.name == "reduction" || c.name == "if" {
+        // `if` and OpenMP's `device` by `host_if`.
+        if c.name == "reduction" || c.name == "if" || (d.model == Model::Omp
+                && (c.name == "device" || crate::lower::allocators::is_allocator_clause(&c.name)))
+        {
             continue;
         }
         if !top_clause_ok(d.model, &c.name) {

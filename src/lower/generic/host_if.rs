@@ -35,22 +35,81 @@ use crate::ir::Region;
 use crate::sema::sharing::Attr;
 use crate::source::Span;
 
-/// What the `if` clause asks of the host block.
+/// What the `if` clause (or `device(n)`) asks of the host block.
 pub(super) struct HostIf {
-    /// The condition as written.
+    /// The condition: the `if` clause as written and the device check.
     pub cond: String,
     /// Edits of the host copy of the block: (pragma, replacement).
     pub edits: Vec<(Span, String)>,
+    /// `device(n)` with no `if` clause: (number, place). A block with no
+    /// host version then runs on device 0 only instead of being refused.
+    pub device_only: Option<(String, String)>,
 }
 
-/// Checks the construct's `if` clause and its block; `None` when there is
-/// none or when it is refused (the diagnostics are pushed).
+impl HostIf {
+    fn gpu_only(dev: (String, String)) -> HostIf {
+        HostIf {
+            cond: String::new(),
+            edits: Vec::new(),
+            device_only: Some(dev),
+        }
+    }
+}
+
+/// Checks the construct's `if` and `device` clauses and its block; `None`
+/// when there is neither or when one is refused (the diagnostics are
+/// pushed).
 pub(super) fn check(cx: &mut Ctx<'_>, rc: &Construct<'_>) -> Option<HostIf> {
     let d = rc.d;
-    let c = d.clause("if")?;
+    let dev = crate::lower::device_clause::device_arg(cx.file, d, cx.diags).ok()?;
+    let Some(c) = d.clause("if") else {
+        let dev = dev?;
+        return Some(match host_version(cx, rc, c_span(d), None) {
+            Ok(edits) => HostIf {
+                cond: crate::lower::device_clause::with_host(&dev),
+                edits,
+                device_only: Some(dev),
+            },
+            Err(_) => HostIf::gpu_only(dev),
+        });
+    };
     let ClauseArgs::Expr { modifier, expr } = &c.args else {
         return None;
     };
+    match host_version(cx, rc, c.name_span, modifier.as_ref()) {
+        Ok(edits) => Some(HostIf {
+            cond: match &dev {
+                Some(dev) => format!(
+                    "({}) && {}",
+                    expr.text,
+                    crate::lower::device_clause::with_host(dev)
+                ),
+                None => expr.text.clone(),
+            },
+            edits,
+            device_only: None,
+        }),
+        Err(errs) => {
+            cx.diags.extend(errs);
+            None
+        }
+    }
+}
+
+/// Where `device` is written (the clause's name).
+fn c_span(d: &crate::directives::Directive) -> Span {
+    d.clause("device").map_or(d.name_span, |c| c.name_span)
+}
+
+/// The edits of the block's host version, or why it has none (one
+/// diagnostic per reason, about the `if` clause at `at`).
+fn host_version(
+    cx: &Ctx<'_>,
+    rc: &Construct<'_>,
+    at: Span,
+    modifier: Option<&crate::directives::Word>,
+) -> Result<Vec<(Span, String)>, Vec<crate::diag::Diagnostic>> {
+    let d = rc.d;
     let mut errs = Vec::new();
     let mut refuse = |at: Span, msg: String| errs.push(not_supported(at, msg));
     let what = format!("{} {}", d.model.as_str(), d.name);
@@ -69,7 +128,7 @@ pub(super) fn check(cx: &mut Ctx<'_>, rc: &Construct<'_>) -> Option<HostIf> {
     }
     if rc.kind == GenKind::OmpTeams {
         refuse(
-            c.name_span,
+            at,
             format!("clause `if` on `{what}` with a structured block is not supported yet (the host would run the block with a league of teams)"),
         );
     }
@@ -87,7 +146,7 @@ pub(super) fn check(cx: &mut Ctx<'_>, rc: &Construct<'_>) -> Option<HostIf> {
         let nd = &n.directive;
         if !nd.span.within(rc.block) {
             refuse(
-                c.name_span,
+                at,
                 format!("clause `if` on a combined construct whose loop holds directives is not supported yet (`{what}` with `{} {}`)", nd.model.as_str(), nd.name),
             );
             continue;
@@ -136,61 +195,81 @@ pub(super) fn check(cx: &mut Ctx<'_>, rc: &Construct<'_>) -> Option<HostIf> {
             ),
         }
     }
-    let ok = errs.is_empty();
-    cx.diags.extend(errs);
-    ok.then(|| HostIf {
-        cond: expr.text.clone(),
-        edits,
-    })
+    if errs.is_empty() {
+        Ok(edits)
+    } else {
+        Err(errs)
+    }
 }
 
 /// Gives the lowered region its condition and the host copy's edits;
-/// refuses privatised arrays (the host copy would use the originals).
+/// refuses privatised arrays (the host copy would use the originals) and
+/// the other things the host copy cannot do, or, for `device(n)` with no
+/// `if` clause, keeps the region on device 0 only.
 pub(super) fn finish(cx: &mut Ctx<'_>, hi: Option<HostIf>, mut r: Region) -> Option<Region> {
     let Some(hi) = hi else {
         return Some(r);
     };
-    if let Some(a) = r.array_privates.first() {
-        cx.diags.push(not_supported(
-            a.span,
-            format!(
-                "a private copy of `{}` in a region with an `if` clause is not supported yet",
-                a.text
-            ),
-        ));
-        return None;
+    let host_gpu_only = hi.cond.is_empty();
+    if let (true, Some(dev)) = (host_gpu_only, &hi.device_only) {
+        r.device_check = Some(crate::lower::device_clause::gpu_only(dev));
+        return Some(r);
     }
-    // The host copy privatises scalars (`emit::region`); any other
-    // firstprivate variable the block names would be the original there.
-    if let Some(v) = r.vars.iter().find(|v| {
-        v.attr == Attr::Firstprivate && !v.sym.ty.is_scalar() && r.body_names.contains(&v.sym.name)
-    }) {
-        cx.diags.push(not_supported(
-            v.span,
-            format!(
-                "firstprivate `{}` (a pointer or an array) in a region with an `if` clause is not supported yet",
-                v.sym.name
-            ),
-        ));
-        return None;
-    }
-    // The host copy reduces scalars of a real type into the original.
-    let refused_red = r
-        .reductions
-        .iter()
-        .find(|x| x.arith.is_complex())
-        .map(|x| (x.span, x.var.clone()))
-        .or_else(|| r.array_reductions.first().map(|a| (a.span, a.var.clone())));
-    if let Some((at, var)) = refused_red {
-        cx.diags.push(not_supported(
-            at,
-            format!("the reduction of `{var}` (complex or array) on a construct with an `if` clause is not supported yet"),
-        ));
-        return None;
+    if let Some((at, msg)) = no_host_copy(&r) {
+        match &hi.device_only {
+            Some(dev) => {
+                r.device_check = Some(crate::lower::device_clause::gpu_only(dev));
+                return Some(r);
+            }
+            None => {
+                cx.diags.push(not_supported(at, msg));
+                return None;
+            }
+        }
     }
     r.if_cond = Some(hi.cond);
     if let Some(g) = r.generic.as_mut() {
         g.host_edits = hi.edits;
     }
     Some(r)
+}
+
+/// Why the lowered region has no host copy: privatised arrays,
+/// firstprivate pointers or arrays the block names, complex or array
+/// reductions.
+fn no_host_copy(r: &Region) -> Option<(Span, String)> {
+    if let Some(a) = r.array_privates.first() {
+        return Some((
+            a.span,
+            format!(
+                "a private copy of `{}` in a region with an `if` clause is not supported yet",
+                a.text
+            ),
+        ));
+    }
+    // The host copy privatises scalars (`emit::region`); any other
+    // firstprivate variable the block names would be the original there.
+    if let Some(v) = r.vars.iter().find(|v| {
+        v.attr == Attr::Firstprivate && !v.sym.ty.is_scalar() && r.body_names.contains(&v.sym.name)
+    }) {
+        return Some((
+            v.span,
+            format!(
+                "firstprivate `{}` (a pointer or an array) in a region with an `if` clause is not supported yet",
+                v.sym.name
+            ),
+        ));
+    }
+    // The host copy reduces scalars of a real type into the original.
+    r.reductions
+        .iter()
+        .find(|x| x.arith.is_complex())
+        .map(|x| (x.span, x.var.clone()))
+        .or_else(|| r.array_reductions.first().map(|a| (a.span, a.var.clone())))
+        .map(|(at, var)| {
+            (
+                at,
+                format!("the reduction of `{var}` (complex or array) on a construct with an `if` clause is not supported yet"),
+            )
+        })
 }
