@@ -724,7 +724,11 @@ fn clause_mapping(
             Some(k) => {
                 let zero = crate::sema::sharing::acc_zero_clause(n)
                     && c.modifiers().iter().any(|m| m.text == "zero");
-                Some((join_kind(k, if zero { &["P2C_MAP_ZERO"] } else { &[] }), false, false))
+                Some((
+                    join_kind(k, if zero { &["P2C_MAP_ZERO"] } else { &[] }),
+                    false,
+                    false,
+                ))
             }
             None => {
                 not_supported(c, d, diags);

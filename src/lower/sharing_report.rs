@@ -302,7 +302,11 @@ fn attribute_text(r: &Region, v: &VarAttr) -> String {
             mods,
         } => {
             let zero = if mods.zero { "(zero)" } else { "" };
-            format!("{}{zero}{}", map_word(r.model, *kind), sections_text(sections))
+            format!(
+                "{}{zero}{}",
+                map_word(r.model, *kind),
+                sections_text(sections)
+            )
         }
         Attr::Reduction { op, map, .. } => match map {
             MapKind::ToFrom => format!("reduction({})", op.as_str()),

@@ -25,7 +25,8 @@ fn directions(k: MapKind) -> Option<(bool, bool)> {
 }
 
 fn same_sections(a: &[Section], b: &[Section]) -> bool {
-    let text = |e: &Option<crate::directives::ExprText>| e.as_ref().map(|e| e.text.trim().to_string());
+    let text =
+        |e: &Option<crate::directives::ExprText>| e.as_ref().map(|e| e.text.trim().to_string());
     a.len() == b.len()
         && a.iter().zip(b).all(|(x, y)| {
             x.is_index == y.is_index
@@ -79,6 +80,9 @@ mod tests {
             merge((MapKind::Alloc, &[], none), (MapKind::From, &[], none)),
             Some((MapKind::From, none))
         );
-        assert_eq!(merge((MapKind::Present, &[], none), (MapKind::To, &[], none)), None);
+        assert_eq!(
+            merge((MapKind::Present, &[], none), (MapKind::To, &[], none)),
+            None
+        );
     }
 }
