@@ -855,7 +855,11 @@ impl<'a> Gen<'a> {
             // before the rendered span: open it at the statement instead.
             let outside = self.g.block == s.stmt || self.g.forks.iter().any(|f| f.stmt == s.stmt);
             if outside {
-                self.replace(Span::new(s.stmt.start, s.stmt.start), s.stmt.start, open + "\n");
+                self.replace(
+                    Span::new(s.stmt.start, s.stmt.start),
+                    s.stmt.start,
+                    open + "\n",
+                );
             } else {
                 let rest = &self.file.text[s.pragma.end..];
                 let like = s.pragma.end + (rest.len() - rest.trim_start().len());

@@ -147,13 +147,22 @@ mod tests {
     #[test]
     fn predefined_allocators_are_accepted() {
         assert!(diags_of("#pragma omp target uses_allocators(omp_default_mem_alloc, omp_low_lat_mem_alloc) allocate(omp_low_lat_mem_alloc: x) firstprivate(x)").is_empty());
-        assert!(diags_of("#pragma omp target parallel allocate(allocator(omp_thread_mem_alloc): x) private(x)").is_empty());
+        assert!(diags_of(
+            "#pragma omp target parallel allocate(allocator(omp_thread_mem_alloc): x) private(x)"
+        )
+        .is_empty());
     }
 
     #[test]
     fn traits_other_allocators_and_align_are_refused() {
-        assert_eq!(diags_of("#pragma omp target uses_allocators(a(t)) allocate(a: x) private(x)").len(), 2);
+        assert_eq!(
+            diags_of("#pragma omp target uses_allocators(a(t)) allocate(a: x) private(x)").len(),
+            2
+        );
         assert_eq!(diags_of("#pragma omp target allocate(allocator(omp_default_mem_alloc), align(64): x) private(x)").len(), 1);
-        assert_eq!(diags_of("#pragma omp target allocate(omp_default_mem_alloc: y) private(x)").len(), 1);
+        assert_eq!(
+            diags_of("#pragma omp target allocate(omp_default_mem_alloc: y) private(x)").len(),
+            1
+        );
     }
 }

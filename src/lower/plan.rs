@@ -204,7 +204,10 @@ pub fn render(
             let _ = writeln!(o, "  if:        {c} (else the loop runs on the host)");
         }
         if let Some(c) = &r.device_check {
-            let _ = writeln!(o, "  device:    {c} (device 0 only: the region has no host version)");
+            let _ = writeln!(
+                o,
+                "  device:    {c} (device 0 only: the region has no host version)"
+            );
         }
         if let Some(q) = &r.acc_queue {
             let _ = writeln!(o, "  queue:     {}", queue_text(q));

@@ -354,16 +354,14 @@ impl<'a> Walk<'a> {
     }
 
     fn init_declarator(&mut self, n: Node<'_>) {
-        let Some(ty) =
-            convert::init_declarator(
-                n,
-                self.nodes.last().copied(),
-                self.text,
-                &self.scopes,
-                &mut self.edits,
-                &mut self.diags,
-            )
-        else {
+        let Some(ty) = convert::init_declarator(
+            n,
+            self.nodes.last().copied(),
+            self.text,
+            &self.scopes,
+            &mut self.edits,
+            &mut self.diags,
+        ) else {
             return;
         };
         if let Some(list) = n

@@ -146,7 +146,9 @@ fn check_clauses(cx: &mut Ctx<'_>, d: &Directive) {
     for c in &d.clauses {
         // Reduction items are lowered or refused below, one diagnostic each;
         // `if` and OpenMP's `device` by `host_if`.
-        if c.name == "reduction" || c.name == "if" || (d.model == Model::Omp
+        if c.name == "reduction"
+            || c.name == "if"
+            || (d.model == Model::Omp
                 && (c.name == "device" || crate::lower::allocators::is_allocator_clause(&c.name)))
         {
             continue;

@@ -116,7 +116,9 @@ pub(super) fn role(d: &Directive, kind: GenKind, in_fork: bool, fork_is_loop: bo
 /// threads inside a parallel region, the teams in the sequential part of a
 /// teams region, else the one encountering thread, which runs it in order.
 fn loop_role(d: &Directive, kind: GenKind, in_fork: bool, fork_is_loop: bool) -> Role {
-    let bind = d.clause("bind").and_then(|c| c.keyword().map(|k| k.trim().to_string()));
+    let bind = d
+        .clause("bind")
+        .and_then(|c| c.keyword().map(|k| k.trim().to_string()));
     match (bind.as_deref(), in_fork) {
         (Some("thread"), _) => Role::Strip("loop bind(thread): each thread runs the loop in order"),
         (Some("parallel") | None, true) if !fork_is_loop => Role::InnerLoop,

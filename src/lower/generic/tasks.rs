@@ -99,11 +99,16 @@ pub(super) fn lower(
             return;
         }
         "taskwait" => {
-            parts.stripped.push((nd.span, "taskwait: every task ran to completion where it was created (included tasks)"));
+            parts.stripped.push((
+                nd.span,
+                "taskwait: every task ran to completion where it was created (included tasks)",
+            ));
             return;
         }
         "taskyield" => {
-            parts.stripped.push((nd.span, "taskyield: no other task to run (included tasks)"));
+            parts
+                .stripped
+                .push((nd.span, "taskyield: no other task to run (included tasks)"));
             return;
         }
         _ => {}
@@ -220,13 +225,16 @@ fn clauses_ok(cx: &mut Ctx<'_>, nd: &Directive) -> bool {
             }
         };
         if !fine {
-            cx.diags.push(not_supported(
-                c.name_span,
-                format!(
-                    "clause `{n}` on `omp {}` inside an offloaded region is not supported yet",
-                    nd.name
-                ),
-            ).with_note("tasks on the device are included tasks: run where they are created"));
+            cx.diags.push(
+                not_supported(
+                    c.name_span,
+                    format!(
+                        "clause `{n}` on `omp {}` inside an offloaded region is not supported yet",
+                        nd.name
+                    ),
+                )
+                .with_note("tasks on the device are included tasks: run where they are created"),
+            );
             ok = false;
         }
     }
@@ -253,7 +261,12 @@ fn implicit_copies(
     let listed: Vec<String> = nd
         .clauses
         .iter()
-        .filter(|c| matches!(c.name.as_str(), "private" | "firstprivate" | "lastprivate" | "shared" | "reduction"))
+        .filter(|c| {
+            matches!(
+                c.name.as_str(),
+                "private" | "firstprivate" | "lastprivate" | "shared" | "reduction"
+            )
+        })
         .flat_map(|c| c.items().iter().map(|i| i.name.clone()).collect::<Vec<_>>())
         .collect();
     let root = cx.tree.root()?;
@@ -262,13 +275,12 @@ fn implicit_copies(
     declared_in(node, rc.text, &mut inner);
     let mut names = Vec::new();
     identifiers(node, rc.text, &mut names);
-    let construct_private: Vec<String> = rc
-        .d
-        .clauses
-        .iter()
-        .filter(|c| matches!(c.name.as_str(), "private" | "firstprivate"))
-        .flat_map(|c| c.items().iter().map(|i| i.name.clone()).collect::<Vec<_>>())
-        .collect();
+    let construct_private: Vec<String> =
+        rc.d.clauses
+            .iter()
+            .filter(|c| matches!(c.name.as_str(), "private" | "firstprivate"))
+            .flat_map(|c| c.items().iter().map(|i| i.name.clone()).collect::<Vec<_>>())
+            .collect();
     let mapped = |n: &str| {
         rc.d.clauses
             .iter()
@@ -277,11 +289,18 @@ fn implicit_copies(
     };
     let mut out: Vec<PrivVar> = Vec::new();
     for (name, span) in names {
-        if listed.contains(&name) || explicit.iter().any(|p| p.name == name) || out.iter().any(|p| p.name == name) {
+        if listed.contains(&name)
+            || explicit.iter().any(|p| p.name == name)
+            || out.iter().any(|p| p.name == name)
+        {
             continue;
         }
         let Some(sym) = syms.get(&name).filter(|s| {
-            !s.is_typedef && !s.ty.is_function() && !s.is_static && !s.is_extern && s.storage != Storage::Global
+            !s.is_typedef
+                && !s.ty.is_function()
+                && !s.is_static
+                && !s.is_extern
+                && s.storage != Storage::Global
         }) else {
             continue;
         };
@@ -294,7 +313,9 @@ fn implicit_copies(
                     None => {
                         sym.decl_span.within(rc.block)
                             || construct_private.contains(&name)
-                            || (!mapped(&name) && sym.ty.is_scalar() && rc.d.clause("defaultmap").is_none())
+                            || (!mapped(&name)
+                                && sym.ty.is_scalar()
+                                && rc.d.clause("defaultmap").is_none())
                     }
                 };
                 if !private_here {
@@ -325,7 +346,10 @@ fn implicit_copies(
 /// The identifiers `n` uses, with their first span, in source order.
 fn identifiers(n: Node<'_>, text: &str, out: &mut Vec<(String, Span)>) {
     if n.kind() == "identifier" {
-        let t = text.get(n.start_byte()..n.end_byte()).unwrap_or("").to_string();
+        let t = text
+            .get(n.start_byte()..n.end_byte())
+            .unwrap_or("")
+            .to_string();
         if !out.iter().any(|(x, _)| *x == t) {
             out.push((t, Span::new(n.start_byte(), n.end_byte())));
         }
@@ -351,10 +375,19 @@ fn taskloop_ok(cx: &mut Ctx<'_>, nd: &Directive, node: Node<'_>, copies: &[PrivV
     let mut loop_node = Some(node);
     for _ in 0..depth {
         let Some(l) = loop_node.filter(|l| l.kind() == "for_statement") else {
-            cx.diags.push(not_supported(nd.name_span, format!("`omp {}` not followed by {depth} nested `for` loops is not supported yet", nd.name)));
+            cx.diags.push(not_supported(
+                nd.name_span,
+                format!(
+                    "`omp {}` not followed by {depth} nested `for` loops is not supported yet",
+                    nd.name
+                ),
+            ));
             return false;
         };
-        if !l.child_by_field_name("initializer").is_some_and(|i| i.kind() == "declaration") {
+        if !l
+            .child_by_field_name("initializer")
+            .is_some_and(|i| i.kind() == "declaration")
+        {
             cx.diags.push(not_supported(
                 Span::new(l.start_byte(), l.end_byte()),
                 format!("`omp {}` over a loop whose variable is declared before the loop is not supported yet", nd.name),
@@ -364,8 +397,15 @@ fn taskloop_ok(cx: &mut Ctx<'_>, nd: &Directive, node: Node<'_>, copies: &[PrivV
         loop_node = l.child_by_field_name("body").map(|b| {
             if b.kind() == "compound_statement" {
                 let mut c = b.walk();
-                let kids: Vec<Node<'_>> = b.named_children(&mut c).filter(|k| k.kind() != "comment").collect();
-                if kids.len() == 1 { kids[0] } else { b }
+                let kids: Vec<Node<'_>> = b
+                    .named_children(&mut c)
+                    .filter(|k| k.kind() != "comment")
+                    .collect();
+                if kids.len() == 1 {
+                    kids[0]
+                } else {
+                    b
+                }
             } else {
                 b
             }
