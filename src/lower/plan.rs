@@ -154,6 +154,33 @@ fn render_data(file: &SourceFile, data: &[DataOp], declare: &DeclarePlan, o: &mu
     }
 }
 
+/// A region's first lines: where it is, its directive, schedule and launch.
+fn region_header(file: &SourceFile, r: &Region, o: &mut String) {
+    let (name, l) = file.origin(r.pragma.start);
+    let c = file.line_col(r.pragma.start).1;
+    let _ = writeln!(
+        o,
+        "region {} at {}:{}:{} in {}()",
+        r.kernel, name, l, c, r.function
+    );
+    let _ = writeln!(o, "  directive: {} {}", r.model.as_str(), r.construct);
+    if r.generic.is_none() {
+        let _ = writeln!(o, "  schedule:  {}", r.schedule.as_str());
+    }
+    let cap = if r.blocks == Size::FromTrip && r.max_blocks != 65535 {
+        format!(" (at most {}: reductions)", r.max_blocks)
+    } else {
+        String::new()
+    };
+    let _ = writeln!(
+        o,
+        "  launch:    blocks {}{cap}, threads {} x {}",
+        size(&r.blocks),
+        size(&r.threads_x),
+        size(&r.threads_y)
+    );
+}
+
 pub fn render(
     file: &SourceFile,
     regions: &[Region],
@@ -162,29 +189,7 @@ pub fn render(
 ) -> String {
     let mut o = String::new();
     for r in regions {
-        let (name, l) = file.origin(r.pragma.start);
-        let c = file.line_col(r.pragma.start).1;
-        let _ = writeln!(
-            o,
-            "region {} at {}:{}:{} in {}()",
-            r.kernel, name, l, c, r.function
-        );
-        let _ = writeln!(o, "  directive: {} {}", r.model.as_str(), r.construct);
-        if r.generic.is_none() {
-            let _ = writeln!(o, "  schedule:  {}", r.schedule.as_str());
-        }
-        let cap = if r.blocks == Size::FromTrip && r.max_blocks != 65535 {
-            format!(" (at most {}: reductions)", r.max_blocks)
-        } else {
-            String::new()
-        };
-        let _ = writeln!(
-            o,
-            "  launch:    blocks {}{cap}, threads {} x {}",
-            size(&r.blocks),
-            size(&r.threads_x),
-            size(&r.threads_y)
-        );
+        region_header(file, r, &mut o);
         for (lp, ty) in r.nest.iter().zip(&r.nest_types) {
             let dir = if lp.test.increasing() { "+" } else { "-" };
             let _ = writeln!(
