@@ -29,11 +29,11 @@ pub fn texts(
 ) -> (String, String) {
     match (&s.kind, s.in_fork) {
         (SerialKind::Single { barrier }, true) => (
-            format!("{{ /* {written}: the team's thread 0 runs it */ if ({tid} == 0u)"),
+            format!("{{ /* {written}: the team's thread 0 runs it */ if ({tid} == 0u) {{"),
             if *barrier {
-                format!(" p2c_team_barrier({team}); }}")
+                format!(" }} p2c_team_barrier({team}); }}")
             } else {
-                " }".to_string()
+                " } }".to_string()
             },
         ),
         (SerialKind::Single { .. }, false) => (
@@ -47,14 +47,16 @@ pub fn texts(
             } else {
                 "0".to_string()
             };
-            let cond = if in_fork || f != "0" {
-                format!(" if ({who} == {f})")
+            // The body in braces of its own: text after it on its line is
+            // then not under the `if` (clang's -Wmisleading-indentation).
+            let (cond, close) = if in_fork || f != "0" {
+                (format!(" if ({who} == {f}) {{"), " } }")
             } else {
-                String::new()
+                (String::new(), " }")
             };
             (
                 format!("{{ /* {written}: the thread whose number is the filter runs it */{cond}"),
-                " }".to_string(),
+                close.to_string(),
             )
         }
         (SerialKind::Scope { barrier }, in_fork) => (
@@ -79,9 +81,9 @@ pub fn texts(
                 format!(
                     "{{ /* {written}: one thread at a time (spin lock `{lock}` in global memory) */\n\
                      for (bool {held} = false; !{held}; )\n\
-                     if (atomicCAS(&{lock}, 0u, 1u) == 0u) {{ {held} = true; __threadfence();"
+                     if (atomicCAS(&{lock}, 0u, 1u) == 0u) {{ {held} = true; __threadfence(); {{"
                 ),
-                format!(" p2c_unlock_global(&{lock}); }} else p2c_lock_pause(); }}"),
+                format!(" }} p2c_unlock_global(&{lock}); }} else p2c_lock_pause(); }}"),
             )
         }
     }

@@ -529,7 +529,7 @@ fn launch_condition(
         .clause("if")
         .and_then(|c| c.expr())
         .map(|e| e.text.clone());
-    let dev = super::device_clause::device_arg(file, d, diags).ok()?;
+    let dev = super::device_clause::device_arg(file, d, diags)?;
     Some(match dev {
         None => if_cond,
         Some(dev) => {

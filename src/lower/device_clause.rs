@@ -13,15 +13,15 @@ use crate::directives::{ClauseArgs, Directive};
 use crate::source::SourceFile;
 
 /// The device number as written and where the construct is
-/// (`"file:line"`, a C string body); `Ok(None)` without the clause,
-/// `Err(())` when it is refused (the diagnostic pushed).
+/// (`"file:line"`, a C string body); `Some(None)` without the clause,
+/// `None` when it is refused (the diagnostic pushed).
 pub fn device_arg(
     file: &SourceFile,
     d: &Directive,
     diags: &mut Vec<Diagnostic>,
-) -> Result<Option<(String, String)>, ()> {
+) -> Option<Option<(String, String)>> {
     let Some(c) = d.clause("device") else {
-        return Ok(None);
+        return Some(None);
     };
     if let ClauseArgs::Expr {
         modifier: Some(m), ..
@@ -36,18 +36,18 @@ pub fn device_arg(
                 )
                 .with_label("not lowered yet"),
             );
-            return Err(());
+            return None;
         }
     }
     let Some(e) = c.expr() else {
-        return Ok(None);
+        return Some(None);
     };
     let at = format!(
         "{}:{}",
         crate::source::literal::c_string(&file.name),
         file.line_of(d.span.start)
     );
-    Ok(Some((e.text.clone(), at)))
+    Some(Some((e.text.clone(), at)))
 }
 
 /// The launch condition for `device(n)` with a host version.

@@ -82,7 +82,7 @@ fn prune(root: &Path, keep: &Path, max: u64) {
         })
         .collect();
     // Newest first; the kept entry counts first of all.
-    entries.sort_by(|a, b| (b.2 == keep, b.0).cmp(&(a.2 == keep, a.0)));
+    entries.sort_by_key(|e| std::cmp::Reverse((e.2 == keep, e.0)));
     let mut total = 0u64;
     for (_, bytes, p) in entries {
         total = total.saturating_add(bytes);

@@ -61,7 +61,7 @@ impl HostIf {
 /// pushed).
 pub(super) fn check(cx: &mut Ctx<'_>, rc: &Construct<'_>) -> Option<HostIf> {
     let d = rc.d;
-    let dev = crate::lower::device_clause::device_arg(cx.file, d, cx.diags).ok()?;
+    let dev = crate::lower::device_clause::device_arg(cx.file, d, cx.diags)?;
     let Some(c) = d.clause("if") else {
         let dev = dev?;
         return Some(match host_version(cx, rc, c_span(d), None) {
