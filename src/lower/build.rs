@@ -57,6 +57,8 @@ pub fn classify(d: &Directive, in_function: bool) -> Kind {
                 || d.name.starts_with("begin declare")
                 || d.name.starts_with("end declare")
                 || d.name == "requires"
+                // Both name a device the host OpenMP runtime knows nothing of.
+                || matches!(d.name.as_str(), "interop" | "dispatch")
             {
                 Kind::NotSupported
             } else {
