@@ -1,5 +1,5 @@
-/* bench/driver_omp.c: the benchmark of bench/reduce.c built by clang-19's own
- * OpenMP offload (scripts/bench-reduce.sh). The arrays are made resident with
+/* bench/driver_omp.c: the benchmark of bench/reduce.c built by an OpenMP offload
+ * compiler itself, clang-19's or gcc-12's nvptx offload (scripts/bench-reduce.sh). The arrays are made resident with
  * `target enter data`; the kernel time is estimated as best(t(n)) - best(t(0)),
  * as bench/driver.cu does for pragma2cuda. Prints one TSV line per reduction. */
 #include "reduce.h"
@@ -45,7 +45,7 @@ int main(int argc, char **argv)
         dot_exact += xd[i] * yd[i];
     }
 #pragma omp target enter data map(to: xd[0:n], yd[0:n], xf[0:n], yf[0:n])
-    printf("what\tn\tbytes\tclang_call_ms\tclang_kernel_ms\tclang_GBps\tclang_value\texact\tcheck\n");
+    printf("what\tn\tbytes\tomp_call_ms\tomp_kernel_ms\tomp_GBps\tomp_value\texact\tcheck\n");
     double t, t0, v = 0;
     float fv = 0;
     BEST(t0, sum_d(xd, 0));

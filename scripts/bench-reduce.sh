@@ -3,7 +3,8 @@
 # floats, written in plain C (bench/reduce.c), translated by pragma2cuda, timed
 # against CUB's DeviceReduce::Sum on the same device data (bench/driver.cu),
 # and, when it builds, against clang-19's own OpenMP offload of the same C
-# (bench/driver_omp.c). Bandwidth ratios in one run.
+# (bench/driver_omp.c), and against gcc-12's nvptx offload of it (gcc-12-offload-nvptx).
+# Bandwidth ratios in one run.
 #
 #   scripts/bench-reduce.sh prepare      here (toolchain, no GPU): builds .bench/
 #   scripts/bench-reduce.sh run [N]      on the GPU machine: runs .bench/, prints
@@ -39,6 +40,16 @@ prepare)
     else
         echo "bench-reduce: clang-19 offload build failed (see .bench/clang.log); the run skips it"
     fi
+    # GCC's own GPU offload of the same C (gcc-12-offload-nvptx), the runtime reference.
+    if gcc -O3 -fopenmp -foffload=nvptx-none -foffload-options=nvptx-none=-misa=sm_80 -I bench \
+        bench/reduce.c bench/driver_omp.c -o .bench/bench-gcc -lm 2> .bench/gcc.log; then
+        mkdir -p .bench/lib
+        cp -L "$(gcc -print-file-name=libgomp.so.1)" .bench/lib/
+        cp -L /usr/lib/x86_64-linux-gnu/libgomp-plugin-nvptx.so.1 .bench/lib/
+        echo "bench-reduce: gcc-12 nvptx offload build: .bench/bench-gcc"
+    else
+        echo "bench-reduce: gcc-12 nvptx offload build failed (see .bench/gcc.log; apt-get install gcc-12-offload-nvptx); the run skips it"
+    fi
     du -sh .bench
     ;;
 run)
@@ -51,6 +62,12 @@ run)
             echo "# pragma2cuda --reduction-strategy=$s vs CUB DeviceReduce::Sum"
             .bench/bench-p2c-$s "$n"
         done
+        if [ -x .bench/bench-gcc ]; then
+            echo "# gcc-12 nvptx offload (OMP_TARGET_OFFLOAD=MANDATORY)"
+            OMP_TARGET_OFFLOAD=MANDATORY LD_LIBRARY_PATH=$PWD/.bench/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} .bench/bench-gcc "$n"
+        else
+            echo "# gcc-12 nvptx offload: not built"
+        fi
         if [ -x .bench/bench-clang ]; then
             echo "# clang-19 OpenMP offload"
             LD_LIBRARY_PATH=$PWD/.bench/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} .bench/bench-clang "$n"

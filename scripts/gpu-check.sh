@@ -1,83 +1,136 @@
 #!/usr/bin/env bash
-# Runs on a bare GPU machine (no cargo, no CUDA toolkit; the repository's working
-# tree is copied there with .gpu/ and .whl/ from scripts/gpu-prepare.sh).
-# For every translated fixture in .gpu/cu/: builds it with nvcc for the GPU's arch
-# when nvcc wheels were carried (else uses the binary prebuilt in .gpu/bin/), runs it,
-# compares exit code and stdout with the gcc reference in .gpu/ref/, and runs
-# compute-sanitizer memcheck and racecheck on it. Writes one TSV:
-#   fixture build run exit ref_exit stdout memcheck racecheck detail
-# to the path given as $1, else $OUT/gpu-results.tsv, else ./gpu-results.tsv.
-# Prints `N passed, M failed` last; exits 1 when any fixture failed.
+# Runs on a bare GPU machine over the working tree with .gpu/ (scripts/gpu-prepare.sh)
+# and, when present, .bench/ (scripts/bench-reduce.sh prepare). Needs no cargo and
+# no CUDA toolkit; uses the machine's compute-sanitizer when it has one.
+# Phases, each in parallel, each skipped past the deadline (P2C_GPU_BUDGET seconds
+# from the start, default 420), so one call fits a short lease:
+#   1. run    every prebuilt fixture; exit status and stdout against the gcc reference
+#   2. bench  scripts/bench-reduce.sh run at 2^20, 2^24 and 2^28 elements
+#   3. memcheck, 4. racecheck, 5. synccheck (compute-sanitizer) on every fixture that ran
+# Writes $OUT/gpu-results.tsv (fixture run exit ref_exit stdout memcheck racecheck
+# synccheck detail) and $OUT/gpu-logs.tar.gz; prints `N passed, M failed` last, where a
+# fixture passes when it ran like the reference and every sanitizer that ran is clean.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-RESULTS=${1:-${OUT:-.}/gpu-results.tsv}
-LIMIT=${P2C_GPU_TIMEOUT:-120}
-[ -d .gpu/cu ] || { echo "gpu-check: .gpu/cu missing: run scripts/gpu-prepare.sh here and carry .gpu and .whl" >&2; exit 2; }
+START=$(date +%s)
+export DEADLINE=$((START + ${P2C_GPU_BUDGET:-420}))
+OUTDIR=${OUT:-$PWD/.gpu-out}
+mkdir -p "$OUTDIR"
+# The binaries travel as one archive (the tree a device run carries is limited).
+[ -f .gpu/bin.tar.gz ] && [ ! -d .gpu/bin ] && tar xzf .gpu/bin.tar.gz -C .gpu
+[ -d .gpu/bin ] || { echo "gpu-check: .gpu/bin missing: run scripts/gpu-prepare.sh here and carry .gpu" >&2; exit 2; }
+export LD_LIBRARY_PATH=$PWD/.gpu/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+CS=$(command -v compute-sanitizer || ls /usr/local/cuda*/bin/compute-sanitizer 2> /dev/null | head -1 || true)
+export CS
+export W=$PWD/.gpu/work
+rm -rf "$W" && mkdir -p "$W"
+nvidia-smi --query-gpu=name,driver_version,compute_cap,memory.total,clocks.sm,clocks.mem --format=csv | tee "$OUTDIR/device.txt"
+echo "gpu-check: compute-sanitizer: ${CS:-none}; budget ${P2C_GPU_BUDGET:-420} s"
 
-tools=$(mktemp -d)
-trap 'rm -rf "$tools"' EXIT
-for w in .whl/*.whl; do
-  [ -e "$w" ] || continue
-  if command -v unzip >/dev/null; then unzip -q -o "$w" -d "$tools"; else python3 -m zipfile -e "$w" "$tools"; fi
-done
-CU="$tools/nvidia/cu13"
-chmod -R u+x "$CU/bin" "$CU/compute-sanitizer" "$CU/nvvm/bin" 2>/dev/null || true
-[ -e "$CU/lib" ] && [ ! -e "$CU/lib64" ] && ln -s lib "$CU/lib64"
-export LD_LIBRARY_PATH="$CU/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-CS=""
-[ -x "$CU/compute-sanitizer/compute-sanitizer" ] && CS="$CU/compute-sanitizer/compute-sanitizer"
-NVCC=""
-[ -x "$CU/bin/nvcc" ] && NVCC="$CU/bin/nvcc"
+late() { [ "$(date +%s)" -ge "$DEADLINE" ]; }
+export -f late
 
-smi=$(nvidia-smi --query-gpu=name,driver_version,compute_cap --format=csv,noheader 2>/dev/null | head -1)
-cap=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -1 | tr -dc '0-9')
-arch=${cap:+sm_$cap}
-echo "gpu-check: GPU: ${smi:-none}; arch ${arch:-unknown}; nvcc: ${NVCC:-none (prebuilt binaries)}; compute-sanitizer: ${CS:-none}"
-
-work=$(mktemp -d)
-mkdir -p "$(dirname "$RESULTS")"
-printf 'fixture\tbuild\trun\texit\tref_exit\tstdout\tmemcheck\tracecheck\tdetail\n' > "$RESULTS"
-pass=0 fail=0
-for cu in .gpu/cu/*.cu; do
-  [ -e "$cu" ] || continue
-  name=$(basename "$cu" .cu)
-  bin="$work/$name" build=prebuilt detail=""
-  if [ -n "$NVCC" ] && [ -n "$arch" ]; then
-    omp=()
-    grep -Eq '#[[:space:]]*pragma[[:space:]]+omp|<omp.h>' "$cu" && omp=(-Xcompiler=-fopenmp -lgomp)
-    if "$NVCC" -arch="$arch" "${omp[@]}" "$cu" -o "$bin" -lm > "$work/$name.build.log" 2>&1; then build=nvcc-$arch
-    else build=FAIL; detail=$(grep -m1 -i error "$work/$name.build.log"); fi
-  elif [ -x ".gpu/bin/$name" ]; then cp ".gpu/bin/$name" "$bin"
-  else build=FAIL; detail="no nvcc carried and no prebuilt binary"; fi
-  run=- rc=- out=- mem=- race=-
-  ref_rc=$(cat ".gpu/ref/$name.rc" 2>/dev/null || echo missing)
-  if [ "$build" != FAIL ]; then
-    rc=0; (cd "$work" && timeout "$LIMIT" "$bin" > "$name.out" 2> "$name.err") || rc=$?
-    [ "$rc" = 124 ] && detail="timed out after $LIMIT s"
-    grep -qi "driver version is insufficient" "$work/$name.err" && detail="the driver is older than the CUDA 13 runtime"
-    if cmp -s "$work/$name.out" ".gpu/ref/$name.out"; then out=same; else
-      out=differs
-      first=$(diff <(cat ".gpu/ref/$name.out" 2>/dev/null) "$work/$name.out" | grep -m2 '^[<>]' | tr '\n\t' '  ')
-      detail="${detail:+$detail; }first difference: $first"
+run_one() {
+    local name=$1 rc=0
+    late && { echo skipped > "$W/$name.run"; return; }
+    mkdir -p "$W/$name" && cd "$W/$name" || return
+    timeout 60 "$OLDPWD/.gpu/bin/$name" > out 2> err || rc=$?
+    echo "$rc" > rc
+    if [ "$rc" = "$(cat "$OLDPWD/.gpu/ref/$name.rc")" ] && cmp -s out "$OLDPWD/.gpu/ref/$name.out"; then
+        echo PASS > "$W/$name.run"
+    else
+        echo FAIL > "$W/$name.run"
     fi
-    if [ "$rc" = "$ref_rc" ] && [ "$out" = same ]; then run=PASS; else run=FAIL; fi
-    if [ -n "$CS" ]; then
-      for tool in memcheck racecheck; do
-        r=0
-        (cd "$work" && timeout $((LIMIT * 5)) "$CS" --tool "$tool" --error-exitcode 99 "$bin" > "$name.$tool.log" 2>&1) || r=$?
-        errs=$(grep -m1 -Eo 'ERROR SUMMARY: [0-9]+|RACECHECK SUMMARY: [0-9]+ hazard' "$work/$name.$tool.log" | head -1)
-        if [ "$r" = 99 ] || { [ -n "$errs" ] && ! echo "$errs" | grep -Eq ': 0( |$)'; }; then v="FAIL(${errs:-exit $r})"
-        elif [ "$r" = 124 ]; then v="TIMEOUT"
-        else v=clean; fi
-        [ "$tool" = memcheck ] && mem=$v || race=$v
-      done
-    else mem=no-tool; race=no-tool; fi
-  fi
-  if [ "$run" = PASS ] && [ "$mem" = clean ] && [ "$race" = clean ]; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
-  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$build" "$run" "$rc" "$ref_rc" "$out" "$mem" "$race" "$(echo "$detail" | tr '\t\n' '  ' | cut -c1-300)" >> "$RESULTS"
+}
+export -f run_one
+
+sanitize_one() {
+    local tool=$1 name=$2 r=0 log summary
+    late && { echo skipped > "$W/$name.$tool"; return; }
+    cd "$W/$name" || return
+    log=$W/$name.$tool.log
+    local left=$((DEADLINE + 60 - $(date +%s)))
+    [ "$left" -gt 180 ] && left=180
+    timeout "$left" "$CS" --tool "$tool" --error-exitcode 99 "$OLDPWD/.gpu/bin/$name" > "$log" 2>&1 || r=$?
+    summary=$(grep -m1 -Eo '(ERROR|RACECHECK) SUMMARY: [0-9]+' "$log")
+    if [ "$r" = 124 ]; then echo timeout > "$W/$name.$tool"
+    elif [ "$r" = 99 ] || { [ -n "$summary" ] && ! [[ "$summary" =~ :\ 0$ ]]; }; then echo "FAIL(${summary:-exit $r})" > "$W/$name.$tool"
+    elif grep -q 'Device not supported\|Error: ' "$log"; then echo "tool-error" > "$W/$name.$tool"
+    else echo clean > "$W/$name.$tool"; fi
+}
+export -f sanitize_one
+
+# The prebuilt binaries use the CUDA 13 runtime of the wheels (.gpu/lib). Where the
+# machine's driver is older than that runtime, rebuild everything with the machine's
+# own nvcc (static runtime) from .gpu/cu.tar.xz, and the benchmark from .bench/.
+probe=$(ls .gpu/bin | grep -m1 vadd || ls .gpu/bin | head -1)
+if (cd "$W" && timeout 60 "$OLDPWD/.gpu/bin/$probe" 2>&1 >/dev/null) | grep -q "driver version is insufficient"; then
+    NVCC=$(command -v nvcc || ls /usr/local/cuda*/bin/nvcc 2> /dev/null | head -1)
+    echo "gpu-check: the driver is older than the wheels' runtime: rebuilding with ${NVCC:-no nvcc}"
+    rm -f .gpu/lib/libcudart.so.13
+    tar xJf .gpu/cu.tar.xz -C .gpu
+    rebuild_one() {
+        local name=$1 omp=()
+        grep -Eq '#[[:space:]]*pragma[[:space:]]+omp|<omp.h>' ".gpu/cu/$name.cu" && omp=(-Xcompiler=-fopenmp -lgomp)
+        "$NVCC" -O3 -arch=sm_90 -lineinfo -Ifixtures/in "${omp[@]}" ".gpu/cu/$name.cu" -o ".gpu/bin/$name" -lm > "$W/$name.build.log" 2>&1 || rm -f ".gpu/bin/$name"
+    }
+    export -f rebuild_one
+    export NVCC
+    ls .gpu/bin | xargs -P 16 -I{} bash -c 'rebuild_one {}'
+    for s in tree atomic; do
+        [ -f .bench/reduce-$s.cu ] && "$NVCC" -std=c++17 -O3 -arch=sm_90 -DP2C_TRANSLATED="\"$PWD/.bench/reduce-$s.cu\"" \
+            -I bench -x cu bench/driver.cu -o .bench/bench-p2c-$s > "$W/bench-$s.build.log" 2>&1
+    done
+    echo "   rebuilt at +$(($(date +%s) - START)) s: $(ls .gpu/bin | wc -l) binaries"
+fi
+
+names=$(cd .gpu/bin && ls)
+echo "== 1. run: $(echo "$names" | wc -w) fixtures"
+echo "$names" | xargs -P 8 -I{} bash -c 'run_one {}'
+echo "   done at +$(($(date +%s) - START)) s: $(cat "$W"/*.run | grep -c PASS) ran like the reference"
+
+if [ -x .bench/bench-p2c-tree ]; then
+    echo "== 2. bench"
+    for n in 1048576 16777216 268435456; do
+        late && break
+        OUT=$W/bench-$n scripts/bench-reduce.sh run "$n" > /dev/null 2>&1 || echo "bench at $n failed"
+    done
+    cat "$W"/bench-*/bench-reduce.tsv > "$OUTDIR/bench-reduce.tsv" 2> /dev/null
+    cat "$OUTDIR/bench-reduce.tsv"
+    echo "   done at +$(($(date +%s) - START)) s"
+fi
+
+ran=$(for n in $names; do [ -f "$W/$n/rc" ] && echo "$n"; done)
+if [ -n "$CS" ]; then
+    for tool in memcheck racecheck synccheck; do
+        echo "== $tool"
+        echo "$ran" | xargs -P 8 -I{} bash -c "sanitize_one $tool {}"
+        echo "   done at +$(($(date +%s) - START)) s"
+    done
+fi
+
+RESULTS=$OUTDIR/gpu-results.tsv
+printf 'fixture\trun\texit\tref_exit\tstdout\tmemcheck\tracecheck\tsynccheck\tdetail\n' > "$RESULTS"
+pass=0 fail=0
+field() { cat "$W/$1" 2> /dev/null || echo "${2:--}"; }
+for n in $names; do
+    run=$(field "$n.run" skipped) rc=$(field "$n/rc") ref=$(cat ".gpu/ref/$n.rc")
+    out=-
+    [ -f "$W/$n/out" ] && { cmp -s "$W/$n/out" ".gpu/ref/$n.out" && out=same || out=differs; }
+    mem=$(field "$n.memcheck") race=$(field "$n.racecheck") sync=$(field "$n.synccheck")
+    detail=""
+    [ "$out" = differs ] && detail=$(diff ".gpu/ref/$n.out" "$W/$n/out" | grep -m2 '^[<>]' | tr '\n\t' '  ' | cut -c1-200)
+    [ -s "$W/$n/err" ] && detail="$detail stderr: $(head -c 200 "$W/$n/err" | tr '\n\t' '  ')"
+    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$n" "$run" "$rc" "$ref" "$out" "$mem" "$race" "$sync" "$detail" >> "$RESULTS"
+    ok=1
+    [ "$run" = PASS ] || ok=0
+    for v in "$mem" "$race" "$sync"; do case $v in clean | - | skipped) ;; *) ok=0 ;; esac; done
+    if [ $ok = 1 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
 done
-rm -rf "$work"
-if command -v column >/dev/null; then column -t -s $'\t' "$RESULTS"; else cat "$RESULTS"; fi
-echo "gpu-check: results in $RESULTS"
+(cd "$W" && tar czf "$OUTDIR/gpu-logs.tar.gz" --exclude='*/out' ./*.log ./*/err 2> /dev/null)
+echo "== not passing"
+awk -F'\t' 'NR > 1 && !($2 == "PASS" && $6 ~ /^(clean|-|skipped)$/ && $7 ~ /^(clean|-|skipped)$/ && $8 ~ /^(clean|-|skipped)$/)' "$RESULTS" | cut -c1-400
+echo "sanitizer verdicts: memcheck $(cut -f6 "$RESULTS" | sort | uniq -c | tr '\n' ' '); racecheck $(cut -f7 "$RESULTS" | sort | uniq -c | tr '\n' ' '); synccheck $(cut -f8 "$RESULTS" | sort | uniq -c | tr '\n' ' ')"
+echo "gpu-check: +$(($(date +%s) - START)) s; results in $RESULTS"
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]
