@@ -36,8 +36,8 @@ TYPES = [
     ("float", "float", "f"),
     ("double", "double", "f"),
     ("bool", "_Bool", "b"),
-    ("cfloat", "float _Complex", "c"),
-    ("cdouble", "double _Complex", "c"),
+    # float _Complex / double _Complex: refused in device code (nvcc compiles
+    # their arithmetic there into nothing; lower/device_complex.rs).
 ]
 
 ACC_LEVELS = [

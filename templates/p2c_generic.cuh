@@ -57,38 +57,17 @@ __device__ __forceinline__ unsigned p2c_team_size(long long requested, unsigned 
     return requested < 1 ? 1u : (requested > (long long)limit ? limit : (unsigned)requested);
 }
 
-/* barrier.red.or.pred Id, count, pred: the unaligned barrier of
- * p2c_barrier_sync that also returns whether any participating thread's
- * predicate was true (PTX ISA 6.0, sm_70 and later; the emulator's
- * p2c_sim_bar_red_or). `count` is a multiple of 32. */
-template <unsigned Id>
-__device__ __forceinline__ bool p2c_barrier_red_or(unsigned count, bool pred)
-{
-#if defined(P2C_SIMT_EMULATOR)
-    return p2c_sim_bar_red_or(Id, count, pred ? 1 : 0) != 0;
-#elif defined(__CUDA_ARCH__)
-    unsigned any;
-    asm volatile("{\n\t.reg .pred p2c_in, p2c_out;\n\tsetp.ne.u32 p2c_in, %3, 0;\n\t"
-                 "barrier.red.or.pred p2c_out, %1, %2, p2c_in;\n\tselp.u32 %0, 1, 0, p2c_out;\n\t}"
-                 : "=r"(any)
-                 : "n"(Id), "r"(count), "r"(pred ? 1u : 0u)
-                 : "memory");
-    return any != 0u;
-#else
-    (void)count;
-    return pred;
-#endif
-}
-
 /* A team of n threads whose last warp is partial (n > 32, n % 32 != 0).
  * A named barrier counts whole warps: a thread arriving at it waits for
- * every non-exited thread of its warp (PTX ISA, barrier), so the lanes of
- * the last warp beyond the team must arrive too. They idle in
- * p2c_team_idle, arriving at barrier 3 with a false predicate until the
- * team's threads arrive once more with a true one at the end of the region
- * (p2c_team_release); the team's own barriers pass false. The result of
- * barrier.red is the same for every participant of one phase, so the idle
- * lanes leave exactly at the release, never before a barrier of the team. */
+ * every non-exited thread of its warp (PTX ISA, barrier), so a named barrier
+ * cannot hold the team's threads alone. Such a team's barriers are a
+ * software barrier in shared memory over its whole warps (p2c_team_phase_or):
+ * the lanes of the last warp beyond the team take part in every phase with a
+ * false predicate (p2c_team_idle) until the team's threads end the region
+ * with a true one (p2c_team_release). The idle lanes spin rather than wait at
+ * a named barrier: on an H200, lanes idling at `barrier.red` while the team's
+ * lanes of their warp shuffle between two phases hung the warp or stopped the
+ * kernel with an illegal instruction at the next named barrier. */
 __device__ __forceinline__ bool p2c_team_partial(unsigned n)
 {
     return n > 32u && n % 32u != 0u;
@@ -99,10 +78,62 @@ __device__ __forceinline__ unsigned p2c_team_warps_threads(unsigned n)
     return (n + 31u) & ~31u;
 }
 
+/* The software barrier's state, one per block: arrivals in this phase, the
+ * phase number, the OR of this phase's predicates, the last phase's result. */
+struct p2c_team_phases {
+    unsigned count, gen, any, result;
+};
+
+__device__ __forceinline__ p2c_team_phases *p2c_team_phase_state()
+{
+    __shared__ p2c_team_phases state;
+    return &state;
+}
+
+/* One phase among `count` threads: waits until all have arrived and returns
+ * whether any passed a true predicate (what barrier.red.or does), with the
+ * memory ordering of a barrier among them. The last to arrive resets the
+ * count and publishes the result, then starts the next phase. */
+__device__ __forceinline__ bool p2c_team_phase_or(unsigned count, bool pred)
+{
+    p2c_team_phases *s = p2c_team_phase_state();
+    const unsigned gen = atomicAdd(&s->gen, 0u);
+    if (pred)
+        atomicOr(&s->any, 1u);
+    __threadfence_block(); /* this thread's writes before its arrival */
+    if (atomicAdd(&s->count, 1u) == count - 1u) {
+        __threadfence_block();
+        *(volatile unsigned *)&s->result = atomicExch(&s->any, 0u);
+        atomicExch(&s->count, 0u);
+        __threadfence_block();
+        atomicAdd(&s->gen, 1u);
+    } else {
+        while (atomicAdd(&s->gen, 0u) == gen)
+            p2c_lock_pause();
+    }
+    __threadfence_block(); /* the others' writes before theirs */
+    return *(volatile unsigned *)&s->result != 0u;
+}
+
+/* Every thread of the team's warps at the start of a region with team
+ * barriers: thread 0 zeroes the software barrier of a partial team, and a
+ * named barrier over the whole warps (no lane busy elsewhere yet) publishes it. */
+__device__ __forceinline__ void p2c_team_enter(unsigned tid, unsigned n)
+{
+    if (p2c_team_partial(n) && tid < p2c_team_warps_threads(n)) {
+        if (tid == 0u) {
+            p2c_team_phases *s = p2c_team_phase_state();
+            s->count = 0u;
+            s->any = 0u;
+        }
+        p2c_barrier_sync<3>(p2c_team_warps_threads(n));
+    }
+}
+
 /* Barrier among threads 0 .. n-1 of a parallel region (the others wait at
  * the join): a warp-level barrier when they fit in warp 0, named barrier 3
- * when they are whole warps, and with a partial last warp named barrier 3
- * over the whole warps with that warp's idle lanes (see p2c_team_partial). */
+ * when they are whole warps, and with a partial last warp the software
+ * barrier over the whole warps with that warp's idle lanes. */
 __device__ __forceinline__ void p2c_team_barrier(unsigned n)
 {
     if (n <= 1u)
@@ -112,7 +143,7 @@ __device__ __forceinline__ void p2c_team_barrier(unsigned n)
         return;
     }
     if (p2c_team_partial(n)) {
-        (void)p2c_barrier_red_or<3>(p2c_team_warps_threads(n), false);
+        (void)p2c_team_phase_or(p2c_team_warps_threads(n), false);
         return;
     }
     p2c_barrier_sync<3>(n);
@@ -123,7 +154,7 @@ __device__ __forceinline__ void p2c_team_barrier(unsigned n)
 __device__ __forceinline__ void p2c_team_release(unsigned n)
 {
     if (p2c_team_partial(n))
-        (void)p2c_barrier_red_or<3>(p2c_team_warps_threads(n), true);
+        (void)p2c_team_phase_or(p2c_team_warps_threads(n), true);
 }
 
 /* A thread beyond the team (tid >= n) of a region with team barriers: the
@@ -132,7 +163,7 @@ __device__ __forceinline__ void p2c_team_release(unsigned n)
 __device__ __forceinline__ void p2c_team_idle(unsigned tid, unsigned n)
 {
     if (p2c_team_partial(n) && tid < p2c_team_warps_threads(n))
-        while (!p2c_barrier_red_or<3>(p2c_team_warps_threads(n), false)) {
+        while (!p2c_team_phase_or(p2c_team_warps_threads(n), false)) {
         }
 }
 

@@ -160,6 +160,37 @@ fn chunk_head(
     )
 }
 
+/// A `distribute parallel for` with a schedule chunk in a teams region:
+/// each team takes blocks of `team` consecutive iterations (`blockIdx.x`,
+/// then every `gridDim.x`-th block: the distribute schedule, whatever the
+/// loop's own), and its threads the chunks of each block as
+/// [`chunk_head`] gives them. Two such loops of one trip count give
+/// iteration i to the same team, as two unchunked loops do. Opens two
+/// loops: the caller closes both.
+fn grid_chunk_head(
+    c: &crate::ir::region::Chunk,
+    it: &str,
+    trip: &str,
+    (tid, team): (&str, &str),
+    (block, block_end, size): (&str, &str, &str),
+    ind: &str,
+) -> String {
+    let n = match c {
+        crate::ir::region::Chunk::Size(n) => format!("{n}ull"),
+        crate::ir::region::Chunk::Even => {
+            format!("(({block_end} - {block} + ({team}) - 1ull) / ({team}))")
+        }
+    };
+    format!(
+        "{ind}for (unsigned long long {block} = (unsigned long long)blockIdx.x * {team}; {block} < {trip}; \
+         {block} += (unsigned long long)gridDim.x * {team}) {{ /* the team's block of the distributed iterations */\n\
+         {ind}const unsigned long long {block_end} = {block} + {team} < {trip} ? {block} + {team} : {trip};\n\
+         {ind}const unsigned long long {size} = {n};\n{ind}\
+         for (unsigned long long {it} = {block} + ({tid}) * {size}; {it} < {block_end}; \
+         {it} += ({it} - {block} + 1ull) % {size} == 0ull ? (({team}) - 1ull) * {size} + 1ull : 1ull) {{\n"
+    )
+}
+
 impl Gen<'_> {
     fn render(&self, span: Span) -> String {
         super::edits::apply_with(&self.file.text, span, &self.edits, self.marks)
@@ -417,7 +448,23 @@ impl Gen<'_> {
             ),
             Spread::Teams => ("blockIdx.x".into(), "gridDim.x".into()),
         };
-        if let Some(c) = &w.chunk {
+        let grid_chunks = w.spread == Spread::Grid && w.chunk.is_some();
+        if let (Some(c), true) = (&w.chunk, grid_chunks) {
+            let size = namer.fresh("p2c_chunk");
+            let (block, block_end) = (namer.fresh("p2c_dist"), namer.fresh("p2c_dist_end"));
+            let _ = write!(
+                s,
+                "{}",
+                grid_chunk_head(
+                    c,
+                    &it,
+                    &total,
+                    (tid, team),
+                    (&block, &block_end, &size),
+                    ind
+                )
+            );
+        } else if let Some(c) = &w.chunk {
             let size = namer.fresh("p2c_chunk");
             let _ = write!(
                 s,
@@ -462,6 +509,9 @@ impl Gen<'_> {
             region::reindent(&body_text, &format!("{ind}    "))
         );
         let _ = writeln!(s, "{ind}}}");
+        if grid_chunks {
+            let _ = writeln!(s, "{ind}}}");
+        }
         self.ws_reductions_end(w, &arr, arr_team, &red_outer, &mut s, ind);
         for (name, outer) in &lastp {
             let _ = writeln!(
@@ -983,6 +1033,9 @@ impl<'a> Gen<'a> {
             .collect();
         let bar4 = format!("p2c_barrier_sync<4>({});", block_count(g));
         cases.push_str(&super::array_team::alloc(&arr_join, &self.n.work, ind));
+        if f.has_barrier {
+            super::partial_warp::enter(&mut cases, ind, &self.n.tid, &self.n.team);
+        }
         let _ = writeln!(cases, "{ind}if ({} < {}) {{", self.n.tid, self.n.team);
         let ind2 = "            ";
         if g.kind == GenKind::OmpParallel {

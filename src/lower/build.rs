@@ -202,6 +202,14 @@ pub fn build_region(
     let mut vars = sharing::decide(
         d, is_kernels, &used, &symbols, &loop_vars, env, &file.text, diags,
     );
+    super::device_complex::refuse(
+        d,
+        &vars,
+        &symbols,
+        &file.text[stmt_span.start..stmt_span.end],
+        stmt_span.start,
+        diags,
+    );
     shared_on_combined(d, &vars, stmt, &file.text, diags);
     let hoisted = local_types(file, at, &symbols, &mut vars, &kernel, stmt_span, diags);
     let (reductions, array_reductions) = reductions_of(&vars, diags);

@@ -20,6 +20,7 @@ pub mod cxx;
 pub mod data;
 pub mod declare;
 pub mod device_clause;
+pub mod device_complex;
 pub mod file;
 pub mod gen_lastprivate;
 pub mod generic;

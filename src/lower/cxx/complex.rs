@@ -7,7 +7,7 @@ use crate::source::Span;
 
 /// `text` with comments and string and character literals blanked out,
 /// byte for byte (offsets are kept; newlines stay).
-pub(super) fn without_comments_and_strings(text: &str) -> String {
+pub(crate) fn without_comments_and_strings(text: &str) -> String {
     let b = text.as_bytes();
     let mut out = Vec::with_capacity(b.len());
     let mut i = 0;

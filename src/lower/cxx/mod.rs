@@ -23,7 +23,7 @@
 //! no C++ spelling is refused (E0501) naming the construct.
 
 mod c11;
-mod complex;
+pub(crate) mod complex;
 mod convert;
 mod designated;
 mod functions;

@@ -61,6 +61,15 @@ pub(super) fn decide(
         text,
         cx.diags,
     );
+    let block_text = text.get(block.start..block.end).unwrap_or("");
+    crate::lower::device_complex::refuse(
+        d,
+        &vars,
+        &symbols_at_region,
+        block_text,
+        block.start,
+        cx.diags,
+    );
     let hoisted = crate::lower::build::local_types(
         cx.file,
         rc.at,
