@@ -420,6 +420,11 @@ fn imports(rel: &str, code: &str) -> Vec<(String, usize)> {
                 r = x;
                 n += 1;
             }
+            // `super::` out of `ir::c` into the rest of `ir`: an import of `ir`.
+            let from = module_path(rel);
+            if n < depth && from.len() >= 2 && from[0] == "ir" && from[1] == "c" && depth - n == 1 {
+                found.push((foundation(&format!("ir::{}", r.trim_start())), line_of(i)));
+            }
             (n >= depth).then_some(r)
         } else {
             None
@@ -748,6 +753,22 @@ fn checker_keeps_ir_c_a_foundation() {
         found(
             "src/ir/c/x.rs",
             "use crate::source::Span;\nuse crate::ir::c::Arith;\n"
+        ),
+        vec![]
+    );
+    // `super::` paths that climb out of `ir::c`.
+    assert_eq!(
+        found("src/ir/c/x.rs", "use super::super::Region;\n"),
+        pair("src/ir/c/x.rs", "ir")
+    );
+    assert_eq!(
+        found("src/ir/c/mod.rs", "use super::Module;\n"),
+        pair("src/ir/c/mod.rs", "ir")
+    );
+    assert_eq!(
+        found(
+            "src/ir/c/x.rs",
+            "use super::CType;\nuse super::super::c::Arith;\n"
         ),
         vec![]
     );

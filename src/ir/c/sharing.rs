@@ -181,6 +181,7 @@ impl MapMods {
     }
 }
 
+/// The data-sharing attribute of a variable in a region.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Attr {
     /// Each thread has its own uninitialised copy.
