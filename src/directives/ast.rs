@@ -8,6 +8,7 @@
 use crate::source::Span;
 use serde::Serialize;
 
+pub use crate::ir::c::{ExprText, Section};
 pub use crate::source::Model;
 
 /// A word as written, with its span (directive-name words, clause modifiers,
@@ -15,25 +16,6 @@ pub use crate::source::Model;
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Word {
     pub text: String,
-    pub span: Span,
-}
-
-/// A C expression kept as text (whitespace and comments normalised to single
-/// spaces, continuations removed), with the span of its original text.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct ExprText {
-    pub text: String,
-    pub span: Span,
-}
-
-/// One dimension of an array section: `[lower : length : stride]`, or a plain
-/// subscript `[index]` (then `is_index` is true and the index is in `lower`).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct Section {
-    pub lower: Option<ExprText>,
-    pub length: Option<ExprText>,
-    pub stride: Option<ExprText>,
-    pub is_index: bool,
     pub span: Span,
 }
 

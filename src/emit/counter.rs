@@ -19,26 +19,16 @@
 //! loops (one thread per block, [`blocks_head`]) compare it with a 32-bit
 //! bound that the host checks.
 
-use crate::ir::c::CType;
-use crate::sema::arith::{classify, Arith};
-
-/// Whether a loop nest with variables of these types has fewer than 2^32
-/// iterations unless a loop overflows its variable: one loop, over an
-/// integer of at most 32 bits.
-pub(crate) fn narrow_nest(types: &[CType]) -> bool {
-    matches!(types, [t] if t.derivs.is_empty()
-        && matches!(classify(&t.base, &crate::sema::symbols::Scope::default()), Some(Arith::Int { bytes, .. }) if bytes <= 4))
-}
-
 /// The `for` line of a worksharing loop over a team's threads (generic
 /// mode, `start` and `stride` below 2^32: thread and team numbers) from
 /// `start` to `total` (the nest's trip count, `unsigned long long`). With a
-/// 32-bit counter the count is checked on the device (`p2c_trip32`). Not
-/// unrolled: the team's initial thread runs the same code with a team size
-/// nvcc knows, and nvcc unrolled it fully (25 loads of `omp_generic_reduction`'s
-/// `main_L111` before the first add: 30 registers, 24 without, clang 26).
+/// 32-bit counter (`narrow`: `WsLoop::narrow_counter`) the count is checked
+/// on the device (`p2c_trip32`). Not unrolled: the team's initial thread
+/// runs the same code with a team size nvcc knows, and nvcc unrolled it
+/// fully (25 loads of `omp_generic_reduction`'s `main_L111` before the
+/// first add: 30 registers, 24 without, clang 26).
 pub(crate) fn team_head(
-    types: &[CType],
+    narrow: bool,
     it: &str,
     end: &str,
     start: &str,
@@ -46,7 +36,7 @@ pub(crate) fn team_head(
     total: &str,
     ind: &str,
 ) -> String {
-    if narrow_nest(types) {
+    if narrow {
         format!(
             "{ind}P2C_NO_UNROLL\n{ind}for (unsigned {it} = {start}, {end} = p2c_trip32({total}); {it} < {end}; {it} = p2c_next32({it}, {stride})) {{"
         )
@@ -60,11 +50,11 @@ pub(crate) fn team_head(
 /// The `for` line of an SPMD loop whose teams run it on one thread each
 /// (`Schedule::BlockOnly`: `teams distribute` without `parallel for`, an
 /// OpenACC gang-only loop): block `b` runs iterations `b`, `b + gridDim.x`,
-/// ... of `trip` (the kernel's `unsigned long long` parameter). For a
-/// [`narrow_nest`] the host has checked that `trip` is below 2^32
-/// ([`host_check32`]) and the counter is compared with its low 32 bits
-/// (`end`); the counter keeps 64 bits, so `it + gridDim.x` never wraps
-/// (below 2^32 + 2^31). Otherwise the plain 64-bit loop.
+/// ... of `trip` (the kernel's `unsigned long long` parameter). When
+/// `narrow` (`Region::narrow_counter`) the host has checked that `trip` is
+/// below 2^32 ([`host_check32`]) and the counter is compared with its low
+/// 32 bits (`end`); the counter keeps 64 bits, so `it + gridDim.x` never
+/// wraps (below 2^32 + 2^31). Otherwise the plain 64-bit loop.
 ///
 /// Measured (ptxas -v, sm_90, BENCHMARKS.md): the 32-bit bound takes one
 /// register instead of two and lets ptxas compare the counter's high word
@@ -74,8 +64,8 @@ pub(crate) fn team_head(
 /// Checking the count on the device instead (`p2c_trip32`) kept
 /// `dev_td_L107` at 29; a 32-bit counter (saturating step or countdown)
 /// moved it out of ptxas' uniform registers: 1 to 5 more in 38 kernels.
-pub(crate) fn blocks_head(types: &[CType], it: &str, end: &str, trip: &str, ind: &str) -> String {
-    if narrow_nest(types) {
+pub(crate) fn blocks_head(narrow: bool, it: &str, end: &str, trip: &str, ind: &str) -> String {
+    if narrow {
         format!(
             "{ind}/* {trip} < 2^32 (checked by the host): a 32-bit bound, a 64-bit counter that cannot wrap */\n\
              {ind}for (unsigned long long {it} = blockIdx.x, {end} = (unsigned){trip}; {it} < {end}; {it} += gridDim.x) {{"
@@ -99,24 +89,24 @@ pub(crate) fn host_check32(trip: &str, where_: &str, ind: &str) -> String {
 }
 
 /// The `for` line of an SPMD loop over the threads of the grid or of one
-/// block (`start`, `stride`: 32-bit thread numbers). For a [`narrow_nest`]
-/// the counter has 32 bits: the host checked that `trip` plus the stride is
-/// at most 2^32 ([`host_check_stride`]), so the counter never wraps and
-/// `trip` fits. Otherwise the 64-bit counter.
+/// block (`start`, `stride`: 32-bit thread numbers). When `narrow`
+/// (`Region::narrow_counter`) the counter has 32 bits: the host checked
+/// that `trip` plus the stride is at most 2^32 ([`host_check_stride`]), so
+/// the counter never wraps and `trip` fits. Otherwise the 64-bit counter.
 ///
 /// Measured (ptxas -v, sm_90, BENCHMARKS.md): `omp_saxpy`'s `saxpy_L10` 20
 /// -> 14 registers, `omp_enter_exit_functions`' kernels 16 -> 10. (A 32-bit
 /// counter with a saturating step instead of the host's check cost 1 to 6
 /// registers more in about sixty OpenACC kernels: it keeps `~stride` live.)
 pub(crate) fn threads_head(
-    types: &[CType],
+    narrow: bool,
     it: &str,
     trip: &str,
     start: &str,
     stride: &str,
     ind: &str,
 ) -> String {
-    if narrow_nest(types) {
+    if narrow {
         format!(
             "{ind}for (unsigned {it} = {start}; {it} < (unsigned){trip}; {it} += {stride}) {{ /* {trip} + stride <= 2^32 (checked by the host) */"
         )
@@ -145,16 +135,9 @@ pub(crate) fn host_check_stride(trip: &str, stride: &str, where_: &str, ind: &st
 mod tests {
     use super::*;
 
-    fn ty(base: &str) -> CType {
-        CType {
-            base: base.into(),
-            derivs: vec![],
-        }
-    }
-
     #[test]
     fn block_loops_over_32_bit_variables_take_a_checked_32_bit_bound() {
-        let head = blocks_head(&[ty("int")], "it", "end", "trip", "");
+        let head = blocks_head(true, "it", "end", "trip", "");
         assert!(head.contains("for (unsigned long long it = blockIdx.x, end = (unsigned)trip; it < end; it += gridDim.x)"), "{head}");
         let check = host_check32("trip", "where", "");
         assert!(check.starts_with("if (trip > 0xffffffffull)"), "{check}");
@@ -163,18 +146,16 @@ mod tests {
 
     #[test]
     fn thread_loops_over_32_bit_variables_take_a_checked_32_bit_counter() {
-        let head = threads_head(&[ty("int")], "it", "trip", "a", "b", "");
+        let head = threads_head(true, "it", "trip", "a", "b", "");
         assert!(
             head.starts_with("for (unsigned it = a; it < (unsigned)trip; it += b) {"),
             "{head}"
         );
-        let wide = threads_head(&[ty("long")], "it", "trip", "a", "b", "");
+        let wide = threads_head(false, "it", "trip", "a", "b", "");
         assert_eq!(
             wide,
             "for (unsigned long long it = (unsigned long long)a; it < trip; it += (unsigned long long)b) {"
         );
-        let nest = threads_head(&[ty("int"), ty("int")], "it", "trip", "a", "b", "");
-        assert_eq!(nest, wide);
         let check = host_check_stride("trip", "s", "where", "");
         assert!(
             check.starts_with("if (trip + s > 0x100000000ull)"),
@@ -186,14 +167,6 @@ mod tests {
     #[test]
     fn block_loops_over_wider_variables_or_nests_keep_the_64_bit_bound() {
         let plain = "for (unsigned long long it = blockIdx.x; it < trip; it += gridDim.x) {";
-        assert_eq!(blocks_head(&[ty("long")], "it", "end", "trip", ""), plain);
-        assert_eq!(
-            blocks_head(&[ty("unsigned long long")], "it", "end", "trip", ""),
-            plain
-        );
-        assert_eq!(
-            blocks_head(&[ty("int"), ty("int")], "it", "end", "trip", ""),
-            plain
-        );
+        assert_eq!(blocks_head(false, "it", "end", "trip", ""), plain);
     }
 }

@@ -473,7 +473,15 @@ impl Gen<'_> {
             );
         } else if w.spread == Spread::Team {
             let end = namer.fresh("p2c_end");
-            let head = super::counter::team_head(&w.types, &it, &end, &start, &stride, &total, ind);
+            let head = super::counter::team_head(
+                w.narrow_counter,
+                &it,
+                &end,
+                &start,
+                &stride,
+                &total,
+                ind,
+            );
             let _ = writeln!(s, "{head}");
         } else {
             let _ = writeln!(

@@ -6,9 +6,9 @@ use super::namer::Namer;
 use super::reduction::{self, RedNames};
 use crate::ir::c::CType;
 use crate::ir::c::{Attr, MapKind};
+use crate::ir::c::{CanonLoop, TestOp};
 use crate::ir::region::Chunk;
 use crate::ir::{Region, Schedule, Size};
-use crate::sema::loops::{int_literal, CanonLoop, TestOp};
 use std::fmt::Write;
 
 /// Names the region's generated code uses, chosen once by the namer.
@@ -153,7 +153,7 @@ fn narrow_blocks(r: &Region) -> bool {
     r.generic.is_none()
         && r.schedule == Schedule::BlockOnly
         && r.tile.is_empty()
-        && super::counter::narrow_nest(&r.nest_types)
+        && r.narrow_counter
 }
 
 /// Whether the region's loop runs over the threads of the grid or of one
@@ -169,7 +169,7 @@ fn narrow_threads(r: &Region) -> bool {
         && r.reductions.is_empty()
         && r.array_reductions.is_empty()
         && r.array_privates.is_empty()
-        && super::counter::narrow_nest(&r.nest_types)
+        && r.narrow_counter
 }
 
 /// The value of loop `idx` of a collapsed nest of `depth` loops (bounds
@@ -315,7 +315,7 @@ fn size_expr(s: &Size, limit: u32, where_: &str, what: &str, fallback: &str) -> 
 
 /// Is the literal step used inline (a constant) or passed as a parameter?
 pub(crate) fn literal_step(l: &CanonLoop) -> bool {
-    int_literal(&l.step).is_some()
+    l.literal_step
 }
 
 /// A loop's step as the kernel spells it (the literal, or the parameter
@@ -629,7 +629,7 @@ fn loop_head(r: &Region, body: &str, n: &Names) -> String {
         let _ = writeln!(
             k,
             "{}",
-            super::counter::blocks_head(&r.nest_types, &n.iter, &n.end, &n.trip, "    ")
+            super::counter::blocks_head(r.narrow_counter, &n.iter, &n.end, &n.trip, "    ")
         );
     } else if let Some((start32, stride32)) = threads.filter(|_| narrow_threads(r)) {
         // Every thread of the grid or block: a 32-bit counter the host checked.
@@ -637,7 +637,7 @@ fn loop_head(r: &Region, body: &str, n: &Names) -> String {
             k,
             "{}",
             super::counter::threads_head(
-                &r.nest_types,
+                r.narrow_counter,
                 &n.iter,
                 &n.trip,
                 start32,

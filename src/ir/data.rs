@@ -1,7 +1,7 @@
 //! Data constructs (`target data`, `enter/exit data`, `update`, OpenACC
 //! `data` / `host_data` ...) and their items.
 
-use crate::directives::Model;
+use super::c::Model;
 use crate::source::Span;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

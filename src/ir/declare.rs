@@ -1,7 +1,7 @@
 //! `declare target` / `acc declare` / `acc routine`: device functions and
 //! variables with a device copy.
 
-use crate::sema::CType;
+use super::c::CType;
 use crate::source::Span;
 
 /// A function compiled for the device.

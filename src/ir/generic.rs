@@ -1,13 +1,10 @@
 //! Generic-mode regions (a structured block with sequential code around
 //! nested parallel constructs): forks, worksharing loops, the team's frame.
 
+use super::c::{Arith, CType, CanonLoop, Layout, RedOp, VarAttr};
 use super::reduction::TeamArrayRed;
 use super::staging::Home;
 use super::team_limit::RuntimeLimit;
-use crate::sema::layout::Layout;
-use crate::sema::loops::CanonLoop;
-use crate::sema::sharing::{self, RedOp};
-use crate::sema::{Arith, CType};
 use crate::source::Span;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -101,7 +98,7 @@ pub struct GenRed {
 
 impl GenRed {
     /// The reduction of the region variable `v` with `op` over `arith`.
-    pub fn of(v: &sharing::VarAttr, op: RedOp, arith: Arith) -> GenRed {
+    pub fn of(v: &VarAttr, op: RedOp, arith: Arith) -> GenRed {
         GenRed {
             name: v.sym.name.clone(),
             ty: CType {
@@ -123,6 +120,9 @@ pub struct WsLoop {
     pub stmt: Span,
     pub nest: Vec<CanonLoop>,
     pub types: Vec<CType>,
+    /// As `Region::narrow_counter`: the team's threads may count the loop
+    /// in 32 bits (`lower::counter::narrow_nest`).
+    pub narrow_counter: bool,
     pub spread: Spread,
     /// An implicit barrier among the team's threads follows the loop.
     pub barrier_after: bool,

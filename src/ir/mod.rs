@@ -4,7 +4,8 @@
 //!
 //! Architecture invariant: `ir` imports nothing from `lower` or `emit`; no
 //! function here reads C or writes CUDA (small constructors and accessors
-//! only).
+//! only). Its C-level values (`ir::c`) are built by the stages before
+//! lowering, which may import that module and no other of `ir`.
 
 pub mod atomic;
 pub mod c;

@@ -1,9 +1,8 @@
 //! Orphaned parallel constructs in functions called from offloaded regions,
 //! and the clauses their team honours.
 
+use super::c::{CType, CanonLoop};
 use super::generic::GenRed;
-use crate::sema::loops::CanonLoop;
-use crate::sema::CType;
 use crate::source::Span;
 use std::collections::BTreeSet;
 

@@ -1,6 +1,6 @@
 //! Arrays and sections privatized with their elements.
 
-use crate::sema::CType;
+use super::c::CType;
 use crate::source::Span;
 
 /// Whose copy a slice of the area is.

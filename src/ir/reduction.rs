@@ -1,9 +1,8 @@
 //! Reductions in the abstract form of seed 001 (builtins, levels, the
 //! expansion chosen for each) and array reductions.
 
+use super::c::{Arith, CType, RedOp};
 use super::region::{Level, Size};
-use crate::sema::sharing::RedOp;
-use crate::sema::{Arith, CType};
 use crate::source::Span;
 
 /// How RED_FINI combines across workers and gangs (`--reduction-strategy`).

@@ -1,9 +1,6 @@
 //! The region IR: one offloaded region, fully decided.
 
-use crate::directives::Model;
-use crate::sema::loops::CanonLoop;
-use crate::sema::sharing::{RedOp, VarAttr};
-use crate::sema::{Arith, CType};
+use super::c::{Arith, CType, CanonLoop, Model, RedOp, VarAttr};
 use crate::source::Span;
 
 /// How the loop's iterations are spread (the parallelism levels of seed 001:
@@ -98,7 +95,7 @@ pub struct Reduction {
     pub op: RedOp,
     /// How RESULT's device copy is mapped (`sharing::Attr::Reduction`):
     /// tofrom unless a map clause of the construct names the variable.
-    pub map: crate::sema::sharing::MapKind,
+    pub map: super::c::MapKind,
     /// Reduction id (seed 001): its position among the region's reductions.
     pub rid: u32,
     pub span: Span,
@@ -158,6 +155,10 @@ pub struct Region {
     pub nest: Vec<CanonLoop>,
     /// Types of the loop variables, in nest order.
     pub nest_types: Vec<CType>,
+    /// The nest is one loop over an integer of at most 32 bits: fewer than
+    /// 2^32 iterations unless it overflows its variable, so the kernel may
+    /// count in 32 bits (`lower::counter::narrow_nest`, `emit/counter.rs`).
+    pub narrow_counter: bool,
     pub body: Span,
     /// Free names of the innermost body: the variables the kernel itself
     /// reads or writes (the others are only mapped, or feed host-side bounds).
@@ -215,9 +216,9 @@ impl Region {
     pub fn in_kernel(&self, v: &VarAttr) -> bool {
         matches!(
             v.attr,
-            crate::sema::sharing::Attr::Reduction { .. }
-                | crate::sema::sharing::Attr::ArrayReduction { .. }
-                | crate::sema::sharing::Attr::Lastprivate { .. }
+            super::c::Attr::Reduction { .. }
+                | super::c::Attr::ArrayReduction { .. }
+                | super::c::Attr::Lastprivate { .. }
         ) || self.body_names.contains(&v.sym.name)
     }
 }

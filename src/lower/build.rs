@@ -268,6 +268,7 @@ pub fn build_region(
         threads_x: shape.threads_x,
         threads_y: shape.threads_y,
         nest,
+        narrow_counter: super::counter::narrow_nest(&nest_types),
         nest_types,
         body,
         body_names,

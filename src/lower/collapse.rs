@@ -69,6 +69,7 @@ mod tests {
             test: crate::sema::loops::TestOp::Lt,
             written_test: "<".into(),
             step: "1".into(),
+            literal_step: true,
             span: Span::new(0, 0),
             body: Span::new(0, 0),
         }

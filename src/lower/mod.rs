@@ -16,6 +16,7 @@ pub mod build;
 pub mod chunk;
 pub mod closely_nested;
 pub mod collapse;
+pub mod counter;
 pub mod cxx;
 pub mod data;
 pub mod declare;

@@ -13,12 +13,7 @@
 use super::ctype::{CType, Deriv};
 use std::collections::HashMap;
 
-/// Size and alignment in bytes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Layout {
-    pub size: u64,
-    pub align: u64,
-}
+pub use crate::ir::c::Layout;
 
 /// Why a layout could not be computed (shown in diagnostics).
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -13,48 +13,7 @@ use crate::front::fields::NodeFields;
 use crate::source::Span;
 use tree_sitter::Node;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum TestOp {
-    Lt,
-    Le,
-    Gt,
-    Ge,
-}
-
-impl TestOp {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            TestOp::Lt => "<",
-            TestOp::Le => "<=",
-            TestOp::Gt => ">",
-            TestOp::Ge => ">=",
-        }
-    }
-
-    pub fn increasing(self) -> bool {
-        matches!(self, TestOp::Lt | TestOp::Le)
-    }
-}
-
-/// One loop of a canonical nest.
-#[derive(Clone, Debug)]
-pub struct CanonLoop {
-    pub var: String,
-    pub var_span: Span,
-    /// The type from a declaration in the init clause; `None` when the
-    /// variable is declared before the loop (look it up in the symbols).
-    pub declared_type: Option<CType>,
-    pub lb: String,
-    pub ub: String,
-    /// The test, normalised to `var OP ub` (`!=` becomes `<` or `>` by the step's sign).
-    pub test: TestOp,
-    /// The written test operator (for the plan).
-    pub written_test: String,
-    /// The step's magnitude, as C text (always positive).
-    pub step: String,
-    pub span: Span,
-    pub body: Span,
-}
+pub use crate::ir::c::{CanonLoop, TestOp};
 
 fn t<'a>(text: &'a str, n: Node<'_>) -> &'a str {
     text.get(n.start_byte()..n.end_byte()).unwrap_or("")
@@ -267,7 +226,7 @@ pub fn analyse(for_node: Node<'_>, text: &str) -> Result<CanonLoop, Diagnostic> 
         _ => return Err(bad_incr()),
     };
     // Fold a literal step's sign into the direction; the step text becomes its magnitude.
-    let (step, sign) = match int_literal(&step) {
+    let (step, sign, literal_step) = match int_literal(&step) {
         Some(0) => {
             return Err(not_canonical(
                 span(upd),
@@ -275,8 +234,12 @@ pub fn analyse(for_node: Node<'_>, text: &str) -> Result<CanonLoop, Diagnostic> 
                 "the loop would not terminate",
             ))
         }
-        Some(v) => ((v.abs()).to_string(), if v < 0 { -sign } else { sign }),
-        None => (step, sign),
+        Some(v) => (
+            (v.abs()).to_string(),
+            if v < 0 { -sign } else { sign },
+            true,
+        ),
+        None => (step, sign, false),
     };
     let test = match op {
         Some(o) => o,
@@ -301,6 +264,7 @@ pub fn analyse(for_node: Node<'_>, text: &str) -> Result<CanonLoop, Diagnostic> 
         test,
         written_test,
         step,
+        literal_step,
         span: whole,
         body,
     })

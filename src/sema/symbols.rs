@@ -13,27 +13,7 @@ use std::collections::HashMap;
 use tree_sitter::Node;
 
 pub use super::visible::{Scope, ScopeCache};
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Storage {
-    Global,
-    Param,
-    Local,
-}
-
-#[derive(Clone, Debug)]
-pub struct Symbol {
-    pub name: String,
-    pub ty: CType,
-    pub storage: Storage,
-    pub is_static: bool,
-    pub is_extern: bool,
-    pub is_typedef: bool,
-    /// The declared name's span.
-    pub span: Span,
-    /// The whole declaration's span.
-    pub decl_span: Span,
-}
+pub use crate::ir::c::{Storage, Symbol};
 
 /// Adds the names declared by `decl` (a `declaration`, `parameter_declaration`
 /// or `type_definition`) to `out`.

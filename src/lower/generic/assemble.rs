@@ -115,6 +115,7 @@ pub(super) fn region(
         threads_y: Size::Fixed(1),
         nest: vec![],
         nest_types: vec![],
+        narrow_counter: false,
         body: block,
         body_names,
         calls: region_calls,

@@ -490,6 +490,7 @@ fn ws_loop(
         pragma: nd.span,
         stmt: nstmt_span,
         nest,
+        narrow_counter: crate::lower::counter::narrow_nest(&types),
         types,
         spread,
         barrier_after: r == Role::InnerLoop && nd.clause("nowait").is_none(),
