@@ -145,6 +145,14 @@ impl Clause {
         }
     }
 
+    /// The modifier of an expression clause (`force` in `collapse(force: 2)`).
+    pub fn expr_modifier(&self) -> Option<&Word> {
+        match &self.args {
+            ClauseArgs::Expr { modifier, .. } => modifier.as_ref(),
+            _ => None,
+        }
+    }
+
     pub fn expr(&self) -> Option<&ExprText> {
         match &self.args {
             ClauseArgs::Expr { expr, .. } => Some(expr),

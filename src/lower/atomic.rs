@@ -83,7 +83,7 @@ fn parse_update<'t>(n: Node<'t>, text: &str) -> Option<Upd<'t>> {
             };
             let prefix = n.start_byte() < arg.start_byte();
             Some(Upd {
-                x: arg,
+                x: unparen(arg),
                 op,
                 e: Operand::One,
                 reversed: false,
@@ -91,7 +91,7 @@ fn parse_update<'t>(n: Node<'t>, text: &str) -> Option<Upd<'t>> {
             })
         }
         "assignment_expression" => {
-            let left = n.field("left")?;
+            let left = unparen(n.field("left")?);
             let right = n.field("right")?;
             let o = operator_text(n, text);
             if o == "=" {
@@ -103,6 +103,7 @@ fn parse_update<'t>(n: Node<'t>, text: &str) -> Option<Upd<'t>> {
                 let (bl, br) = (b.field("left")?, b.field("right")?);
                 let lx = squash(text.get(left.start_byte()..left.end_byte())?);
                 let same = |m: Node<'_>| {
+                    let m = unparen(m);
                     text.get(m.start_byte()..m.end_byte())
                         .is_some_and(|t| squash(t) == lx)
                 };
@@ -146,7 +147,7 @@ fn plain_assign<'t>(n: Node<'t>, text: &str) -> Option<(Node<'t>, Node<'t>)> {
     if n.kind_name() != "assignment_expression" || operator_text(n, text) != "=" {
         return None;
     }
-    Some((n.field("left")?, n.field("right")?))
+    Some((unparen(n.field("left")?), n.field("right")?))
 }
 
 /// The expression of an expression statement.
@@ -255,7 +256,7 @@ pub fn lower(
             let Some((v, x)) = expr_of(n).and_then(|e| plain_assign(e, text)) else {
                 return bad(diags);
             };
-            (x, AtomicKind::Read { v: span_of(v) })
+            (unparen(x), AtomicKind::Read { v: span_of(v) })
         }
         "write" => {
             let Some((x, e)) = expr_of(n).and_then(|e| plain_assign(e, text)) else {
@@ -369,6 +370,7 @@ fn capture<'t>(n: Node<'t>, text: &str) -> Option<(Node<'t>, AtomicKind)> {
     let t = |m: Node<'_>| squash(text.get(m.start_byte()..m.end_byte()).unwrap_or(""));
     // { v = x; x op= e; } / { v = x; x = e; }
     if let Some((v, x)) = plain_assign(e1, text) {
+        let x = unparen(x);
         if let Some(u) = parse_update(e2, text) {
             if t(u.x) == t(x) {
                 return Some((
@@ -397,7 +399,7 @@ fn capture<'t>(n: Node<'t>, text: &str) -> Option<(Node<'t>, AtomicKind)> {
     // { x op= e; v = x; }
     let u = parse_update(e1, text)?;
     let (v, x) = plain_assign(e2, text)?;
-    if t(x) != t(u.x) {
+    if t(unparen(x)) != t(u.x) {
         return None;
     }
     Some((
@@ -507,6 +509,33 @@ mod tests {
             "{}",
             line_of(&o)
         );
+    }
+
+    #[test]
+    fn parenthesised_variable_is_the_variable() {
+        let d = "int x; int v; int a[4];";
+        let o = lower(
+            d,
+            "#pragma omp atomic capture\n { v = a[i % 4]; (a[i % 4])--; }",
+        )
+        .unwrap();
+        assert!(
+            line_of(&o).starts_with("{ v = p2c_atom_sub(&(a[i % 4]), 1); }"),
+            "{}",
+            line_of(&o)
+        );
+        let o = lower(d, "#pragma omp atomic capture\n { (x)--; v = x; }").unwrap();
+        assert!(
+            line_of(&o).contains("p2c_atom_sub(&(x), 1); v = (int)(p2c_atomic_was - 1);"),
+            "{}",
+            line_of(&o)
+        );
+        let o = lower(d, "#pragma omp atomic\n (x) = (x) + 3;").unwrap();
+        assert!(line_of(&o).contains("p2c_atom_add(&(x)"), "{}", line_of(&o));
+        let o = lower(d, "#pragma omp atomic read\n v = (x);").unwrap();
+        assert!(line_of(&o).starts_with("v = p2c_atom_read(&(x));"));
+        // Different variables stay refused.
+        assert!(lower(d, "#pragma omp atomic capture\n { v = a[0]; (a[1])--; }").is_err());
     }
 
     #[test]

@@ -391,6 +391,9 @@ fn loop_nest(
             return None;
         }
     };
+    if super::collapse::refuse_force(d, diags) {
+        return None;
+    }
     let depth = match d.clause("collapse").and_then(|c| c.expr()) {
         None if !tile.is_empty() => tile.len(),
         None => 1,

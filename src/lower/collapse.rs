@@ -20,8 +20,33 @@
 //! is the value it has after the sequentially last collapsed iteration,
 //! which runs the inner loops to their end: the sequential value.
 
+use crate::diag::{codes, Diagnostic};
+use crate::directives::Directive;
 use crate::sema::loops::CanonLoop;
 use crate::source::mask::mentions_word as mentions;
+
+/// OpenACC `collapse(force: n)` (loops not perfectly nested, the code
+/// between them run once per outer iteration): not lowered yet, a located
+/// E0901 on the modifier. True when refused.
+pub fn refuse_force(d: &Directive, diags: &mut Vec<Diagnostic>) -> bool {
+    let Some(c) = d.clause("collapse") else {
+        return false;
+    };
+    let Some(m) = c.expr_modifier().filter(|m| m.text == "force") else {
+        return false;
+    };
+    diags.push(
+        Diagnostic::new(
+            codes::NOT_SUPPORTED,
+            m.span,
+            "`collapse(force: n)` (collapsing loops that are not perfectly nested) is not supported yet",
+        )
+        .with_label("not lowered yet")
+        .with_secondary(c.span, "collapse clause")
+        .with_help("move the code between the loops into the innermost loop, or collapse fewer loops"),
+    );
+    true
+}
 
 /// The number of loops of `nest` that collapse: those before the first
 /// loop whose bounds or step name an outer loop's variable (all of them

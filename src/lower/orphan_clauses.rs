@@ -171,6 +171,11 @@ pub fn nest(
     text: &str,
     syms: &crate::sema::symbols::Scope,
 ) -> Result<Vec<(CanonLoop, CType)>, String> {
+    if d.clause("collapse")
+        .is_some_and(|c| c.expr_modifier().is_some_and(|m| m.text == "force"))
+    {
+        return Err("its collapse has the `force` modifier".into());
+    }
     let depth = match d.clause("collapse").and_then(|c| c.expr()) {
         None => 1,
         Some(e) => match loops::int_literal(&e.text) {

@@ -14,7 +14,10 @@
 //! because the iteration count must be computable before the loop runs.
 //!
 //! A depth given by a name (`collapse(N)` with a macro `N`) cannot be read
-//! here; then one loop is checked.
+//! here; then one loop is checked. OpenACC's `collapse(force: n)` asks for
+//! `n` loops that need not be perfectly nested (code between them is
+//! allowed): only the first loop is checked here (its lowering is not there
+//! yet: E0901).
 //!
 //! Bad:
 //!
@@ -48,6 +51,7 @@ pub(super) fn depth(d: &Directive) -> (usize, String, Span, String) {
     };
     for c in &d.clauses {
         match (d.model, c.name.as_str()) {
+            (Model::Acc, "collapse") if c.expr_modifier().is_some_and(|m| m.text == "force") => {}
             (_, "collapse") | (Model::Omp, "ordered") => {
                 if let Some(v) = c.expr().and_then(|e| int_literal(&e.text)) {
                     if (1..=64).contains(&v) {

@@ -21,6 +21,9 @@ pub(super) fn loop_nest(
     d: &Directive,
     stmt: Node<'_>,
 ) -> Option<(Vec<CanonLoop>, Vec<CType>)> {
+    if crate::lower::collapse::refuse_force(d, cx.diags) {
+        return None;
+    }
     let depth = match d.clause("collapse").and_then(|c| c.expr()) {
         None => crate::lower::tile::team_depth(d, cx.diags)?,
         Some(e) => match int_literal(&e.text) {
