@@ -6,7 +6,8 @@ the round trip of hover on the first, middle and last pragma and of
 codeLens on the whole file, each the least and the median of 20 requests,
 and the median time to the answer's first byte (the server's share: the
 rest is reading and parsing the JSON here, about 5 to 20 ms for the 270 kB
-of 1,000 lenses).
+of 1,000 lenses); then five one-line edits, each followed by a code lens
+request (the analysis of the edited text and the lenses).
 A measurement, not a test.   usage: scripts/lsp-latency.py [BINARY]"""
 import json, subprocess, sys, time, statistics
 
@@ -84,6 +85,26 @@ for name, l in [("first", pragmas[0]), ("middle", pragmas[len(pragmas) // 2]), (
 timed("codeLens (1000 lenses)", "textDocument/codeLens", {"textDocument": {"uri": uri}})
 timed("pragma2cuda/lowered middle", "pragma2cuda/lowered",
       {"textDocument": {"uri": uri}, "position": {"line": pragmas[500], "character": 3}})
+# A one-line edit (one character of a kernel body in the middle region,
+# the line count kept), then a code lens: the edited text is analysed and
+# lowered again before the lenses are made.
+line = pragmas[500] + 2
+version = 1
+ts = []
+for k in range(5):
+    version += 1
+    col = lines[line].index("s * b") + 2
+    send({"jsonrpc": "2.0", "method": "textDocument/didChange",
+          "params": {"textDocument": {"uri": uri, "version": version},
+                     "contentChanges": [{"range": {"start": {"line": line, "character": col},
+                                                   "end": {"line": line, "character": col + 1}},
+                                         "text": "+*"[k % 2]}]}})
+    rid += 1
+    t = time.perf_counter()
+    r = request(rid, "textDocument/codeLens", {"textDocument": {"uri": uri}})
+    ts.append((time.perf_counter() - t) * 1e3)
+    assert r.get("result") is not None, r
+print(f"{'edit, then codeLens':28} least {min(ts):6.2f} ms  median {statistics.median(ts):6.2f} ms  most {max(ts):6.2f} ms")
 request(rid + 1, "shutdown", None)
 send({"jsonrpc": "2.0", "method": "exit"})
 p.wait()
