@@ -14,14 +14,14 @@
 //! of every region (lens), and one region's plan, sharing and reduction
 //! views (hover), rendered when asked.
 
-use super::renames::{analyse_renamed, Renames};
-use super::{lower_all, scope_cache, Analysis, Options, RegionView};
+use super::renames::Renames;
+use super::{analyse, lower_all, scope_cache, Analysis, Options, RegionView};
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::emit::{self, namer::Namer};
 use crate::ir::declare::DeclarePlan;
-use crate::ir::Region;
+use crate::ir::{Module, Region};
 use crate::lower::build::{self, Kind};
-use crate::lower::file::cxx_plan;
+use crate::lower::file::{cxx_plan, offloaded_spans};
 use crate::lower::{generic, plan, sharing_report};
 use crate::source::{SourceFile, Span};
 
@@ -101,28 +101,53 @@ impl EditorSession {
         crate::big_stack::run(move || Self::build(file, opts))
     }
 
+    /// As `translate`: the file is lowered with the session's options and,
+    /// only when that lowering renames C++ keywords used as names, the
+    /// renamed text is analysed and lowered again. A file without renames
+    /// (most) is lowered once, and that lowering is the one rendered.
     fn build(file: SourceFile, opts: Options) -> Self {
         let mut front = Vec::new();
-        let (renamed, analysis, renames) = analyse_renamed(&file, &mut front);
-        let (lowering, mut regions) = if analysis.too_deep {
-            (Vec::new(), Vec::new())
-        } else {
-            render_all(renamed.as_ref().unwrap_or(&file), &analysis, &opts)
-        };
-        for r in &mut regions {
-            r.summary.pragma = renames.back_span(r.summary.pragma);
-            r.summary.whole = renames.back_span(r.summary.whole);
-        }
-        EditorSession {
+        let analysis = analyse(&file, &mut front);
+        let mut session = EditorSession {
             file,
             analysis,
             front,
-            lowering,
-            regions,
-            renames,
-            renamed,
+            lowering: Vec::new(),
+            regions: Vec::new(),
+            renames: Renames(Vec::new()),
+            renamed: None,
             opts,
+        };
+        if session.analysis.too_deep {
+            return session;
         }
+        let first = lower_once(&session.file, &session.analysis, &session.opts);
+        let offloaded = offloaded_spans(&first.module.regions);
+        let renames = Renames::from_lowered(&session.file, &session.analysis, &offloaded);
+        if renames.is_empty() {
+            let (lowering, regions) = render_lowered(&session.file, &session.analysis, first);
+            session.lowering = lowering;
+            session.regions = regions;
+            return session;
+        }
+        drop(first);
+        let renamed = renames.apply(&session.file);
+        let mut front = Vec::new();
+        session.analysis = analyse(&renamed, &mut front);
+        session.front = front;
+        if !session.analysis.too_deep {
+            let low = lower_once(&renamed, &session.analysis, &session.opts);
+            let (lowering, mut regions) = render_lowered(&renamed, &session.analysis, low);
+            for r in &mut regions {
+                r.summary.pragma = renames.back_span(r.summary.pragma);
+                r.summary.whole = renames.back_span(r.summary.whole);
+            }
+            session.lowering = lowering;
+            session.regions = regions;
+        }
+        session.renames = renames;
+        session.renamed = Some(renamed);
+        session
     }
 
     pub fn options(&self) -> &Options {
@@ -270,13 +295,40 @@ pub(super) fn target(a: &Analysis, offset: usize) -> Option<Span> {
     ))
 }
 
-/// Lowers the file and renders every region in order, with one namer, as
-/// the translation does.
-fn render_all(file: &SourceFile, a: &Analysis, opts: &Options) -> (Vec<Diagnostic>, Vec<Rendered>) {
+/// A file lowered with one namer, before rendering: the namer goes on to
+/// name what rendering adds, as in the translation.
+struct Lowered {
+    module: Module,
+    namer: Namer,
+    diags: Vec<Diagnostic>,
+}
+
+/// Lowers the analysed file with `opts` (the first half of the translation).
+fn lower_once(file: &SourceFile, a: &Analysis, opts: &Options) -> Lowered {
     let _scopes = scope_cache(file, a);
     let mut namer = Namer::new(&file.text);
     let mut diags = Vec::new();
-    let low = lower_all(file, a, opts, &mut namer, &mut diags);
+    let module = lower_all(file, a, opts, &mut namer, &mut diags);
+    Lowered {
+        module,
+        namer,
+        diags,
+    }
+}
+
+/// Makes the C++ edits of the lowered file and renders every region in
+/// order, with the lowering's namer, as the translation does.
+fn render_lowered(
+    file: &SourceFile,
+    a: &Analysis,
+    low: Lowered,
+) -> (Vec<Diagnostic>, Vec<Rendered>) {
+    let _scopes = scope_cache(file, a);
+    let Lowered {
+        module: low,
+        mut namer,
+        mut diags,
+    } = low;
     let mut edits = cxx_plan(&a.input(file), &low, &mut namer, &mut diags).edits;
     edits.sort_by_key(|e| e.span.start);
     let mut out: Vec<Rendered> = Vec::with_capacity(low.regions.len());

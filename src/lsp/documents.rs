@@ -84,9 +84,7 @@ impl Document {
     pub fn lenses(&mut self, name: &str, opts: &Options, uri: &Url) -> &str {
         if self.lenses.is_none() {
             let (s, text, lines) = self.parts(name, opts);
-            let json = serde_json::to_string(&super::lens::lenses(uri, text, lines, s))
-                .unwrap_or_else(|_| "[]".into());
-            self.lenses = Some(json);
+            self.lenses = Some(super::lens::lenses_json(uri, text, lines, s));
         }
         self.lenses.as_deref().unwrap_or("[]")
     }
