@@ -61,6 +61,7 @@ pub(super) fn decide(
         text,
         cx.diags,
     );
+    crate::lower::default_private::apply(d, &mut vars, &symbols_at_region, cx.diags);
     let hoisted = crate::lower::build::local_types(
         cx.file,
         rc.at,
