@@ -294,7 +294,16 @@ fn fates(name: &str, text: &str) -> Result<Vec<(Span, Fate)>, Vec<String>> {
                 let passed = at_line_start(&out, written);
                 fate[k] = match (lowered, passed) {
                     (true, false) => Some(Fate::Lowered),
-                    (false, true) if !host_only(written) => {
+                    // A host `teams` construct (no target region) is host
+                    // OpenMP; the translation marks it (`lower::host_teams`).
+                    (false, true)
+                        if !host_only(written)
+                            && !out.contains(&format!(
+                                "{} {}",
+                                written.trim_end(),
+                                pragma2cuda::lower::host_teams::HOST_TEAMS_MARK
+                            )) =>
+                    {
                         problems.push(format!(
                             "{name}:{}: `{}` needs the device but was passed through as host code",
                             original.line_of(p.start),

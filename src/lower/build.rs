@@ -202,6 +202,7 @@ pub fn build_region(
     let mut vars = sharing::decide(
         d, is_kernels, &used, &symbols, &loop_vars, env, &file.text, diags,
     );
+    super::default_private::apply(d, &mut vars, &symbols, diags);
     super::device_complex::refuse(
         d,
         &vars,
@@ -316,7 +317,15 @@ fn refuse_unlowered_clauses(d: &Directive, diags: &mut Vec<Diagnostic>) {
         if d.model == Model::Omp && super::allocators::is_allocator_clause(&c.name) {
             continue;
         }
-        if !lowered_clause(d.model, &c.name) && !loop_form_clause(d, c) {
+        // `default(shared)` is the implicit rule of the teams and parallel
+        // leaves, and `default(none)` only asks for listings that
+        // valid/default_none.rs checked: neither changes the lowering.
+        // `default(private | firstprivate)`: lower/default_private.rs.
+        let default_kept = d.model == Model::Omp
+            && c.name == "default"
+            && (matches!(c.keyword(), Some("shared") | Some("none"))
+                || super::default_private::lowered(d));
+        if !lowered_clause(d.model, &c.name) && !loop_form_clause(d, c) && !default_kept {
             diags.push(
                 Diagnostic::new(
                     codes::NOT_SUPPORTED,

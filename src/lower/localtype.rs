@@ -8,7 +8,8 @@
 //! same members so the same layout in the same compiler), which the kernel
 //! names; the host passes the value through a pointer cast to that type, or
 //! casts the device address of the mapped data. The definition may be
-//! tagged (`struct pair {...} v`), anonymous (`struct {...} v, w[5]`) or
+//! tagged (`struct pair {...} v`), anonymous (`struct {...} v, w[5]`, also
+//! with a comment before the brace) or
 //! named by a local typedef; variables of one definition share one copy.
 //! Everything else stays E0303: a body that names the type itself (its tag
 //! or typedef name), enums (their constants are local names too), members
@@ -99,6 +100,10 @@ fn find_def(base: &str, func_text: &str, symbols: &Scope) -> Option<Def> {
             Some(i) => (rest[..i].trim(), Some(&rest[i..])),
             None => (rest.trim(), None),
         };
+        // Comments between the keyword and the tag or brace are blanks
+        // (`struct /* packed? */ { ... }`).
+        let tag_text = without_comments(tag);
+        let tag = tag_text.trim();
         if tag.is_empty() {
             // An anonymous type: its members are in the declaration.
             let members = braces?.strip_prefix('{')?.strip_suffix('}')?.to_string();
@@ -145,6 +150,39 @@ fn find_def(base: &str, func_text: &str, symbols: &Scope) -> Option<Def> {
     })
 }
 
+/// `text` with its `/* ... */` and `// ...` comments removed (an unclosed
+/// `/*` removes the rest).
+fn without_comments(text: &str) -> String {
+    let mut out = String::new();
+    let mut rest = text;
+    loop {
+        let block = rest.find("/*");
+        let line = rest.find("//");
+        match (block, line) {
+            (Some(b), l) if l.map_or(true, |l| b < l) => {
+                out.push_str(&rest[..b]);
+                out.push(' ');
+                match rest[b + 2..].find("*/") {
+                    Some(e) => rest = &rest[b + 2 + e + 2..],
+                    None => return out,
+                }
+            }
+            (_, Some(l)) => {
+                out.push_str(&rest[..l]);
+                out.push(' ');
+                match rest[l..].find('\n') {
+                    Some(e) => rest = &rest[l + e..],
+                    None => return out,
+                }
+            }
+            _ => {
+                out.push_str(rest);
+                return out;
+            }
+        }
+    }
+}
+
 /// The members of `kw tag { ... }` defined in `func_text`.
 fn tagged_members(kw: &str, tag: &str, func_text: &str) -> Option<String> {
     let head = [format!("{kw} {tag} {{"), format!("{kw} {tag}{{")]
@@ -188,4 +226,17 @@ fn is_ident(s: &str) -> bool {
     !s.is_empty()
         && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
         && !s.starts_with(|c: char| c.is_ascii_digit())
+}
+
+#[cfg(test)]
+mod comment_tests {
+    use super::without_comments;
+
+    #[test]
+    fn comments_between_keyword_and_brace_are_blanks() {
+        assert_eq!(without_comments("/* c */").trim(), "");
+        assert_eq!(without_comments("pair /* x */").trim(), "pair");
+        assert_eq!(without_comments("// a\n tag").trim(), "tag");
+        assert_eq!(without_comments("a /* open").trim(), "a");
+    }
 }

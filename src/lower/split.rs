@@ -56,6 +56,11 @@ pub fn split(at: &Attached, nested: &[&Attached]) -> Option<(Attached, Attached)
         (Model::Omp, "target parallel for simd") => ("target parallel", "for simd"),
         _ => return None,
     };
+    // `default(private | firstprivate)` goes to the teams and the parallel
+    // leaves: split, the loop's threads would share the team's copies.
+    if crate::lower::default_private::lowered(d) && looped.contains("for") {
+        return None;
+    }
     let mut loop_clauses: Vec<Clause> = Vec::new();
     let mut compute_clauses: Vec<Clause> = Vec::new();
     let has = |n: &str| d.clauses.iter().any(|c| c.name == n);

@@ -4,9 +4,17 @@
 //! run would agree with the reference without the region ever being
 //! translated: `verify` reports such lines instead of a pass.
 //!
+//! A host `teams` construct (outside every `target` region) and the
+//! `distribute` in it are host OpenMP: the translation keeps them with the
+//! comment `lower::host_teams::HOST_TEAMS_MARK` at the end of the pragma,
+//! and a `teams` / `distribute` pragma (no `target`) with that comment is
+//! not a leftover.
+//!
 //! The scan is comment-aware (comments anywhere in the line, the pragma
 //! prefix included, are blanks; strings are kept) and knows line splices,
 //! `#pragma` and `_Pragma("...")`.
+
+use crate::lower::host_teams::HOST_TEAMS_MARK;
 
 /// One leftover pragma: its 1-based line and its words.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -18,6 +26,7 @@ pub struct Leftover {
 /// Every offload pragma in `text`.
 pub fn offload_pragmas(text: &str) -> Vec<Leftover> {
     let clean = blank_comments(text);
+    let raw: Vec<&str> = text.split('\n').collect();
     let mut out = Vec::new();
     let mut in_macros: Vec<(String, Leftover)> = Vec::new();
     let mut logical = String::new();
@@ -33,8 +42,11 @@ pub fn offload_pragmas(text: &str) -> Vec<Leftover> {
         }
         logical.push_str(line);
         let defined = defined_name(&logical);
+        let marked = raw
+            .get(start_line - 1..line_no)
+            .is_some_and(|ls| ls.iter().any(|l| l.contains(HOST_TEAMS_MARK)));
         for p in pragma_bodies(&logical) {
-            if is_offload(&p) {
+            if is_offload(&p) && !(marked && is_host_teams(&p)) {
                 let found = Leftover {
                     line: start_line,
                     text: p.split_whitespace().collect::<Vec<_>>().join(" "),
@@ -57,6 +69,19 @@ pub fn offload_pragmas(text: &str) -> Vec<Leftover> {
     }
     out.sort_by_key(|l| l.line);
     out
+}
+
+/// `omp teams ...` or `omp distribute ...` without a `target` word: what
+/// the translation passes through as host teams (`lower::host_teams`).
+fn is_host_teams(body: &str) -> bool {
+    let mut words = body
+        .split(|c: char| c.is_whitespace() || c == '(' || c == ',')
+        .filter(|w| !w.is_empty());
+    words.next() == Some("omp")
+        && matches!(words.next(), Some("teams" | "distribute"))
+        && !body
+            .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .any(|w| w == "target")
 }
 
 /// The macro a `#define` line defines.
@@ -261,6 +286,22 @@ const char *s = \"#pragma omp target\";\n\
 #pragma omp metadirective when(device={kind(host)}: nothing) otherwise(target)\n\
 #pragma omp metadirective when(device={kind(host)}: parallel)\n";
         assert_eq!(lines(text), vec![5, 6]);
+    }
+
+    /// Host teams pragmas carry the translation's comment; without it, or
+    /// with a `target` leaf, they are leftovers.
+    #[test]
+    fn marked_host_teams_are_host_code() {
+        let m = HOST_TEAMS_MARK;
+        let text = format!(
+            "#pragma omp teams num_teams(2) {m}\n\
+#pragma omp distribute {m}\n\
+#pragma omp teams\n\
+#pragma omp target teams {m}\n\
+#pragma omp parallel for {m}\n\
+#pragma omp teams \\\n  distribute {m}\n"
+        );
+        assert_eq!(lines(&text), vec![3, 4]);
     }
 
     /// A macro whose body is an offload `_Pragma` counts where it is used.

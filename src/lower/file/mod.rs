@@ -94,6 +94,8 @@ struct Walk<'n> {
     generic_claimed: Vec<Span>,
     /// The file's `#if` groups, computed when first needed.
     groups: Option<Vec<cond::CondGroup>>,
+    /// Host `teams` constructs passed through (`lower::host_teams`).
+    host_teams: crate::lower::host_teams::HostTeams,
 }
 
 /// Lowers every offloaded region and data construct; reads the declarations
@@ -125,6 +127,7 @@ pub fn lower_file(
         claimed: Vec::new(),
         generic_claimed: Vec::new(),
         groups: None,
+        host_teams: Default::default(),
     };
     for (i, at) in input.attached.iter().enumerate() {
         if !w.passed_over(&cx, i, at, diags) {
@@ -225,6 +228,13 @@ fn directive(cx: &Cx, w: &mut Walk, at: &Attached, diags: &mut Vec<Diagnostic>) 
         // Provided requirements stay in the host code as written.
         crate::lower::requires::check(d, diags);
         return;
+    }
+    if matches!(kind, Kind::NotSupported) {
+        let in_function = at.function.is_some();
+        if let Some(rw) = w.host_teams.take(a.file, d, in_function, at.stmt) {
+            w.declare.rewrites.push(rw);
+            return;
+        }
     }
     match kind {
         Kind::HostPassthrough | Kind::Declare => {}

@@ -153,6 +153,10 @@ fn check_clauses(cx: &mut Ctx<'_>, d: &Directive) {
         {
             continue;
         }
+        // `default(private | firstprivate)` of a split combined loop
+        // construct would privatize for its parallel leaf too: `split`
+        // keeps such a construct whole; here it is the compute construct's
+        // own (`region_vars`).
         if !top_clause_ok(d.model, &c.name) {
             cx.diags.push(not_supported(
                 c.name_span,

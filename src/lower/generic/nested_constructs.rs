@@ -330,7 +330,9 @@ fn in_order(
         if c.name == "reduction" && matches!(r, Role::Strip(_)) {
             continue;
         }
-        if !nested_clause_ok(nd.model, &c.name) {
+        if !nested_clause_ok(nd.model, &c.name)
+            || crate::lower::default_private::privatizing_clause(nd.model, c)
+        {
             cx.diags.push(not_supported(
                 c.name_span,
                 format!("clause `{}` here is not supported yet", c.name),
@@ -425,7 +427,9 @@ fn check_clauses(
                         .with_note("lowered inside a region: reductions over the threads of one team (omp parallel [for], for; acc loop worker / vector); over the teams, on a variable the compute construct reduces, or on a scalar or array section it maps tofrom that only such loops name (same operator and section)"),
                 );
             }
-        } else if !nested_clause_ok(nd.model, &c.name) {
+        } else if !nested_clause_ok(nd.model, &c.name)
+            || (crate::lower::default_private::privatizing_clause(nd.model, c) && r != Role::Task)
+        {
             cx.diags.push(not_supported(
                 c.name_span,
                 format!(

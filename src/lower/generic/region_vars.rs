@@ -61,6 +61,7 @@ pub(super) fn decide(
         text,
         cx.diags,
     );
+    crate::lower::default_private::apply(d, &mut vars, &symbols_at_region, cx.diags);
     let block_text = text.get(block.start..block.end).unwrap_or("");
     crate::lower::device_complex::refuse(
         d,
