@@ -15,6 +15,9 @@
 //!   to `target` and the privatization to an inner construct, which the
 //!   specifications allow).
 //!
+//! - a variable twice in the same data-mapping clause (`map(to: n, n)`,
+//!   `copyin(a, a)`), which gcc rejects too.
+//!
 //! The same variable in two mapping clauses, or in a mapping clause and a
 //! `reduction`, is allowed by the specifications and not reported here.
 //!
@@ -89,7 +92,12 @@ pub fn check(cx: &Context, out: &mut Sink) {
                 let clauses = seen.entry(v.clone()).or_default();
                 let prior = clauses.iter().find_map(|&pi| {
                     let pc = &d.clauses[pi];
-                    conflict(d.model, combined, &pc.name, &c.name).map(|why| (pi, pc, why))
+                    let why = if pi == ci && spec::is_map_clause(d.model, &c.name) {
+                        Some("a variable may appear only once in a data-mapping clause")
+                    } else {
+                        conflict(d.model, combined, &pc.name, &c.name)
+                    };
+                    why.map(|why| (pi, pc, why))
                 });
                 if clauses.last() != Some(&ci) {
                     clauses.push(ci);
@@ -142,5 +150,18 @@ mod tests {
         assert_codes("conflicting_clauses", src, "E0204", &[2, 6, 10, 12]);
         let got = run_rule("conflicting_clauses", src);
         assert!(got[2].2.contains("listed more than once"), "{got:?}");
+    }
+
+    #[test]
+    fn an_item_twice_in_one_map_clause() {
+        let src = "void f(int n, double *a, int k) {\n\
+            #pragma omp target map(to: k, k) map(tofrom: a[0:n])\n\
+            a[0] = k;\n\
+            #pragma acc parallel copyin(k) copyin(k, n)\n\
+            { a[0] = k + n; }\n\
+            #pragma omp target map(to: k) map(from: k)\n\
+            k = 1;\n\
+            }\n";
+        assert_codes("conflicting_clauses", src, "E0204", &[2]);
     }
 }
