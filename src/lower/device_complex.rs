@@ -62,7 +62,7 @@ fn complex_keyword(text: &str) -> Option<usize> {
     let b = code.as_bytes();
     let ident = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
     code.match_indices("_Complex").map(|(i, _)| i).find(|&i| {
-        (i == 0 || !ident(b[i - 1])) && b.get(i + "_Complex".len()).is_none_or(|&c| !ident(c))
+        (i == 0 || !ident(b[i - 1])) && !b.get(i + "_Complex".len()).is_some_and(|&c| ident(c))
     })
 }
 
