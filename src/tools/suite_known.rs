@@ -51,6 +51,15 @@ pub struct Known {
     pub why: String,
 }
 
+impl Known {
+    /// Whether `failure` (the text after `FAIL path: `) is the one this entry
+    /// names. A racy test defect can end in more than one way: the column may
+    /// list alternatives separated by ` | `, each an exact failure.
+    pub fn explains(&self, failure: &str) -> bool {
+        self.failure.split(" | ").any(|alt| alt.trim() == failure)
+    }
+}
+
 /// Reads the list: a TSV `file kind failure why` with a header line; blank
 /// lines and lines starting with `#` are skipped. An error names the line.
 pub fn parse_known(text: &str) -> Result<HashMap<String, Known>, String> {
@@ -98,7 +107,7 @@ pub fn annotate(line: &str, rel: &str, passed: bool, known: Option<&Known>) -> (
         .and_then(|l| l.strip_prefix(rel))
         .and_then(|l| l.strip_prefix(": "));
     match detail {
-        Some(d) if d == k.failure => (
+        Some(d) if k.explains(d) => (
             format!("{line} [known: {}: {}]", k.kind.label(), k.why),
             true,
         ),
@@ -165,6 +174,19 @@ mod tests {
             l.starts_with("FAIL a/t.c: emulator: exit code 2 (listed"),
             "{l}"
         );
+        // A failure column may list exact alternatives (a racy test defect).
+        let k2 =
+            parse_known("r.c\ttest-defect\temulator: exit code 8 | emulator: exit code 24\tracy\n")
+                .unwrap();
+        for (code, want) in [(8, true), (24, true), (16, false), (2, false)] {
+            let (_, known) = annotate(
+                &format!("FAIL r.c: emulator: exit code {code}"),
+                "r.c",
+                false,
+                k2.get("r.c"),
+            );
+            assert_eq!(known, want, "exit code {code}");
+        }
         // A listed file that passes says so.
         let (l, known) = annotate("PASS a/t.c", "a/t.c", true, k.get("a/t.c"));
         assert!(!known && l.contains("stale"), "{l}");
