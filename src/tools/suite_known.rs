@@ -21,6 +21,10 @@ pub enum KnownKind {
     /// The suite builds the test in a way the runner does not (a library of
     /// its own linked in).
     RunnerSetup,
+    /// The test program is wrong in a way that makes it fail at random (a
+    /// time-seeded input that its checker mishandles): gcc's host run fails
+    /// at the same rate. A pass of such a file is not a stale entry.
+    Random,
 }
 
 impl KnownKind {
@@ -29,6 +33,7 @@ impl KnownKind {
             "test-defect" => Some(KnownKind::TestDefect),
             "host-compiler" => Some(KnownKind::HostCompiler),
             "runner-setup" => Some(KnownKind::RunnerSetup),
+            "random-test-defect" => Some(KnownKind::Random),
             _ => None,
         }
     }
@@ -39,6 +44,7 @@ impl KnownKind {
             KnownKind::TestDefect => "test defect",
             KnownKind::HostCompiler => "host compiler lacks the feature",
             KnownKind::RunnerSetup => "built differently by the suite",
+            KnownKind::Random => "test defect that fails at random, on the host too",
         }
     }
 }
@@ -77,7 +83,9 @@ pub fn parse_known(text: &str) -> Result<HashMap<String, Known>, String> {
             ));
         }
         let kind = KnownKind::parse(f[1].trim())
-            .ok_or_else(|| bad("the kind is `test-defect`, `host-compiler` or `runner-setup`"))?;
+            .ok_or_else(|| {
+                bad("the kind is `test-defect`, `random-test-defect`, `host-compiler` or `runner-setup`")
+            })?;
         let known = Known {
             kind,
             failure: f[2].trim().to_string(),
@@ -96,6 +104,9 @@ pub fn annotate(line: &str, rel: &str, passed: bool, known: Option<&Known>) -> (
     let Some(k) = known else {
         return (line.to_string(), false);
     };
+    if passed && k.kind == KnownKind::Random {
+        return (line.to_string(), false);
+    }
     if passed {
         return (
             format!("{line} (listed as a known failure: the entry is stale)"),
@@ -187,6 +198,17 @@ mod tests {
             );
             assert_eq!(known, want, "exit code {code}");
         }
+        // A file that fails at random may pass: no stale entry then.
+        let k3 = parse_known("z.c\trandom-test-defect\temulator: exit code 1\tseeded\n").unwrap();
+        let (l, known) = annotate("PASS z.c", "z.c", true, k3.get("z.c"));
+        assert_eq!((l.as_str(), known), ("PASS z.c", false));
+        let (l, known) = annotate(
+            "FAIL z.c: emulator: exit code 1",
+            "z.c",
+            false,
+            k3.get("z.c"),
+        );
+        assert!(known && l.contains("at random"), "{l}");
         // A listed file that passes says so.
         let (l, known) = annotate("PASS a/t.c", "a/t.c", true, k.get("a/t.c"));
         assert!(!known && l.contains("stale"), "{l}");
