@@ -741,6 +741,11 @@ pub fn decide(
                 mapped(MapKind::ToFrom),
                 "scalar listed by an enclosing data construct (present: the device copy)",
             )
+        } else if acc_default_present(dir)
+            && ((sym.ty.is_scalar() && is_struct(sym, symbols))
+                || (sym.ty.is_array() && !unknown_extent(sym)))
+        {
+            (mapped(MapKind::Present), ACC_DEFAULT_PRESENT)
         } else if sym.ty.is_scalar() && is_struct(sym, symbols) {
             if sym.ty.is_const_base() {
                 (mapped(MapKind::To), STRUCT_CONST_TO)
@@ -802,6 +807,19 @@ pub fn decide(
         });
     }
     out
+}
+
+/// OpenACC `default(present)` (OpenACC 3.3 2.6.2): an array or composite
+/// variable with no data clause and no enclosing data construct is treated
+/// as if it appeared in a `present` clause. Scalars keep their rules.
+pub const ACC_DEFAULT_PRESENT: &str =
+    "array or structure under default(present) (present: the device copy must exist)";
+
+fn acc_default_present(dir: &Directive) -> bool {
+    dir.model == Model::Acc
+        && dir
+            .clause("default")
+            .is_some_and(|c| c.keyword() == Some("present"))
 }
 
 /// The rule of a structure or union used in a region with no clause: an
