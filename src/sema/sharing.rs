@@ -788,15 +788,19 @@ pub fn decide(
                 },
             )
         } else {
-            diags.push(
-                Diagnostic::new(codes::POINTER_NO_EXTENT, u.span, format!("pointer `{}` is used in an offloaded region but what it points to is not mapped", u.name))
+            let mut d = Diagnostic::new(codes::POINTER_NO_EXTENT, u.span, format!("pointer `{}` is used in an offloaded region but what it points to is not mapped", u.name))
                     .with_label("pointer used here")
                     .with_secondary(sym.span, "declared here")
                     .with_help(format!(
                         "map the data it points to with an array section, e.g. `{}`",
                         if dir.model == Model::Omp { format!("map(tofrom: {}[0:n])", u.name) } else { format!("copy({}[0:n])", u.name) }
-                    )),
-            );
+                    ));
+            if dir.model == Model::Acc {
+                d = d.with_note(
+                    "OpenACC 3.3 2.6.2: a pointer with no data clause is a scalar (firstprivate in parallel and serial constructs, copy in kernels): only its value goes to the device, the data it points to is not mapped, so the device would use a host address (write `present(p[0:n])` when a caller maps the data)",
+                );
+            }
+            diags.push(d);
             continue;
         };
         out.push(VarAttr {
