@@ -361,6 +361,55 @@ inline char *p2c_enter(struct p2c_range r, int kind, int ref, const char *where)
     return m->dev + (r.host - m->host);
 }
 
+/* OpenACC attachment (OpenACC 3.3, 2.6.8 and 2.7.2): a host pointer `host`
+ * lying inside a mapping, whose device copy holds the device address
+ * `target` instead of the host value, and its attachment counter. */
+struct p2c_attachment {
+    void **host;
+    char *target;
+    long count;
+};
+
+inline struct p2c_attachment *p2c_attached;
+inline size_t p2c_attached_count, p2c_attached_capacity;
+
+inline struct p2c_attachment *p2c_attachment_of(void **host)
+{
+    for (size_t i = 0; i < p2c_attached_count; i++)
+        if (p2c_attached[i].host == host)
+            return &p2c_attached[i];
+    return NULL;
+}
+
+/* Writes `value` into the device copy (in mapping `m`) of the host pointer
+ * at `hp`; after what the current queue has, before anything later. */
+inline void p2c_set_device_pointer(struct p2c_mapping *m, void **hp, const void *value, const char *where)
+{
+    char *dev = m->dev + ((const char *)hp - m->host);
+    if (p2c_stream)
+        p2c_check(cudaStreamSynchronize(p2c_stream), where, "cudaStreamSynchronize");
+    p2c_check(cudaMemcpy(dev, &value, sizeof value, cudaMemcpyHostToDevice), where, "setting a pointer's device copy");
+}
+
+/* The device copy of `m` ends (or is copied back for the last time): the
+ * pointers attached inside it get their host values back first, so a copy
+ * back never writes a device address into host memory, and their
+ * attachments end with it. */
+inline void p2c_detach_inside(struct p2c_mapping *m, const char *where)
+{
+    size_t i = 0;
+    while (i < p2c_attached_count) {
+        struct p2c_attachment *a = &p2c_attached[i];
+        const char *h = (const char *)a->host;
+        if (h >= m->host && h < m->host + m->bytes) {
+            p2c_set_device_pointer(m, a->host, *a->host, where);
+            *a = p2c_attached[--p2c_attached_count];
+        } else {
+            i++;
+        }
+    }
+}
+
 /* Map-exiting. Absent data is left alone (it may have been deleted by an
  * exit data inside the region). The last reference copies back (from /
  * tofrom, not release or delete) and frees the device copy; `always` copies
@@ -410,6 +459,8 @@ inline void p2c_exit(struct p2c_range r, int kind, int ref, const char *where)
             p2c_transfer(m, r, 0, where);
         return;
     }
+    if (p2c_attached_count)
+        p2c_detach_inside(m, where);
     if (copy_back)
         p2c_transfer(m, r, 0, where);
     /* The data is no longer present from here on; on a queue its device
@@ -417,6 +468,111 @@ inline void p2c_exit(struct p2c_range r, int kind, int ref, const char *where)
     if (m->owned)
         p2c_free_device(m->dev, where);
     *m = p2c_present_table[--p2c_present_count];
+}
+
+/* The attach action on the host pointer at `hp` (OpenACC 3.3, 2.7.2): when
+ * the pointer lies in device memory (inside a mapping) and `probe`, an
+ * address of the data it points to, is present, its device copy is set to
+ * the device address that corresponds to its host value, with attachment
+ * counter one; attached to that address already, the counter grows.
+ * Otherwise nothing happens. */
+inline void p2c_attach_at(void **hp, const void *probe, const char *where, const char *name)
+{
+    if (!*hp)
+        return;
+    struct p2c_mapping *m = p2c_find(p2c_bytes(hp, sizeof *hp, name), where);
+    if (!m)
+        return;
+    struct p2c_mapping *t = p2c_find(p2c_bytes(probe, 0, name), where);
+    if (!t)
+        return;
+    char *target = t->dev + ((const char *)*hp - t->host);
+    struct p2c_attachment *a = p2c_attachment_of(hp);
+    if (a && a->target == target) {
+        a->count++;
+        return;
+    }
+    p2c_set_device_pointer(m, hp, target, where);
+    if (!a) {
+        if (p2c_attached_count == p2c_attached_capacity) {
+            size_t cap = p2c_attached_capacity ? 2 * p2c_attached_capacity : 16;
+            struct p2c_attachment *t2 = (struct p2c_attachment *)realloc(p2c_attached, cap * sizeof *t2);
+            if (!t2)
+                p2c_fail(where, "out of host memory", NULL);
+            p2c_attached = t2;
+            p2c_attached_capacity = cap;
+        }
+        a = &p2c_attached[p2c_attached_count++];
+        a->host = hp;
+    }
+    a->target = target;
+    a->count = 1;
+}
+
+/* The detach action: nothing for a pointer not in device memory or not
+ * attached; else the counter drops by one (to zero with finalize) and at
+ * zero the device copy gets the pointer's host value back. */
+inline void p2c_detach_at(void **hp, int kind, const char *where, const char *name)
+{
+    struct p2c_mapping *m = p2c_find(p2c_bytes(hp, sizeof *hp, name), where);
+    struct p2c_attachment *a = p2c_attachment_of(hp);
+    if (!m || !a)
+        return;
+    a->count = (kind & P2C_MAP_FINALIZE) ? 0 : a->count - 1;
+    if (a->count > 0)
+        return;
+    p2c_set_device_pointer(m, hp, *hp, where);
+    *a = p2c_attached[--p2c_attached_count];
+}
+
+/* attach(p) / detach(p) clauses: `p` must be a pointer. */
+template <class T>
+inline void p2c_attach_ptr(T **hp, const void *probe, const char *where, const char *name)
+{
+    p2c_attach_at((void **)hp, probe, where, name);
+}
+
+template <class T>
+inline void p2c_attach_ptr(T *, const void *, const char *where, const char *name)
+{
+    p2c_fail_var(where, name, "is not a pointer", "attach and detach take a pointer");
+}
+
+template <class T>
+inline void p2c_detach_ptr(T **hp, int kind, const char *where, const char *name)
+{
+    p2c_detach_at((void **)hp, kind, where, name);
+}
+
+template <class T>
+inline void p2c_detach_ptr(T *, int, const char *where, const char *name)
+{
+    p2c_fail_var(where, name, "is not a pointer", "attach and detach take a pointer");
+}
+
+/* A section of a member, `s.p[lo:n]`: a pointer reference when the member
+ * is a pointer (attached / detached); an array member lies inside the
+ * structure and has nothing to attach. */
+template <class T>
+inline void p2c_attach_member(T **hp, const void *probe, const char *where, const char *name)
+{
+    p2c_attach_at((void **)hp, probe, where, name);
+}
+
+template <class T>
+inline void p2c_attach_member(T *, const void *, const char *, const char *)
+{
+}
+
+template <class T>
+inline void p2c_detach_member(T **hp, int kind, const char *where, const char *name)
+{
+    p2c_detach_at((void **)hp, kind, where, name);
+}
+
+template <class T>
+inline void p2c_detach_member(T *, int, const char *, const char *)
+{
 }
 
 enum p2c_update_dir { P2C_TO_HOST = 0, P2C_TO_DEVICE = 1 };

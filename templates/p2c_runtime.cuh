@@ -979,6 +979,47 @@ inline void p2c_acc_memcpy_from_device_async(void *h, const void *d, size_t byte
         p2c_check(cudaMemcpyAsync(h, d, bytes, cudaMemcpyDeviceToHost, q.stream), "acc_memcpy_from_device_async", "copy from device");
 }
 
+/* acc_attach / acc_detach (OpenACC 3.3, 3.2.29): the attach and detach
+ * actions on the pointer at `ptr_addr` (templates/p2c_host.cuh). */
+template <class T>
+inline void p2c_acc_attach(T **ptr_addr)
+{
+    p2c_attach_at((void **)ptr_addr, (const void *)*ptr_addr, "acc_attach", "the pointer");
+}
+
+template <class T>
+inline void p2c_acc_attach_async(T **ptr_addr, int async)
+{
+    p2c_acc_queue q(async, "acc_attach_async");
+    p2c_attach_at((void **)ptr_addr, (const void *)*ptr_addr, "acc_attach_async", "the pointer");
+}
+
+template <class T>
+inline void p2c_acc_detach(T **ptr_addr)
+{
+    p2c_detach_at((void **)ptr_addr, 0, "acc_detach", "the pointer");
+}
+
+template <class T>
+inline void p2c_acc_detach_async(T **ptr_addr, int async)
+{
+    p2c_acc_queue q(async, "acc_detach_async");
+    p2c_detach_at((void **)ptr_addr, 0, "acc_detach_async", "the pointer");
+}
+
+template <class T>
+inline void p2c_acc_detach_finalize(T **ptr_addr)
+{
+    p2c_detach_at((void **)ptr_addr, P2C_MAP_FINALIZE, "acc_detach_finalize", "the pointer");
+}
+
+template <class T>
+inline void p2c_acc_detach_finalize_async(T **ptr_addr, int async)
+{
+    p2c_acc_queue q(async, "acc_detach_finalize_async");
+    p2c_detach_at((void **)ptr_addr, P2C_MAP_FINALIZE, "acc_detach_finalize_async", "the pointer");
+}
+
 } /* namespace p2c_prelude_1 */
 
 /* The standard names. */
@@ -1074,4 +1115,10 @@ inline void p2c_acc_memcpy_from_device_async(void *h, const void *d, size_t byte
 #define acc_update_self_async p2c_acc_update_self_async
 #define acc_memcpy_to_device_async p2c_acc_memcpy_to_device_async
 #define acc_memcpy_from_device_async p2c_acc_memcpy_from_device_async
+#define acc_attach p2c_acc_attach
+#define acc_attach_async p2c_acc_attach_async
+#define acc_detach p2c_acc_detach
+#define acc_detach_async p2c_acc_detach_async
+#define acc_detach_finalize p2c_acc_detach_finalize
+#define acc_detach_finalize_async p2c_acc_detach_finalize_async
 /* ---- end of runtime API ---- */

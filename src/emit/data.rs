@@ -28,7 +28,75 @@ fn range(item: &DataItem, where_: &str) -> String {
         RangeExpr::Section2 { lo, len, lo2, len2 } => {
             format!("p2c_section2({n}, {lo}, {len}, {lo2}, {len2}, {where_}, \"{n}\")")
         }
+        // Nothing is mapped (attach / detach only): an empty range.
+        RangeExpr::Pointer => "p2c_range()".to_string(),
     }
+}
+
+/// The entries of a construct's items, each with its range (an
+/// expression): `p2c_enter` of every mapped range, then the attach action
+/// of every OpenACC pointer reference and `attach` item, so that a
+/// structure and the sections its members point to may come in any order.
+fn enter_lines(items: &[(&DataItem, String)], refs: &str, w: &str) -> String {
+    let mut o = String::new();
+    for (it, r) in items {
+        if it.range != RangeExpr::Pointer {
+            let _ = writeln!(o, "p2c_enter({r}, {}, {refs}, {w});", it.kind);
+        }
+    }
+    for (it, _) in items {
+        let n = &it.name;
+        match &it.range {
+            RangeExpr::Pointer => {
+                let _ = writeln!(o, "p2c_attach_ptr(&{n}, {n}, {w}, \"{n}\");");
+            }
+            RangeExpr::Section { lo, .. } if it.attach => {
+                let _ = writeln!(o, "p2c_attach_member(&{n}, {n} + ({lo}), {w}, \"{n}\");");
+            }
+            _ => {}
+        }
+    }
+    o
+}
+
+/// The exits of a construct's items, in the order given: first the detach
+/// action of every OpenACC pointer reference and `detach` item, then
+/// `p2c_exit` of every mapped range.
+fn exit_lines(items: &[(&DataItem, String)], refs: &str, w: &str) -> String {
+    let mut o = String::new();
+    for (it, _) in items {
+        let (n, k) = (&it.name, &it.kind);
+        if it.range == RangeExpr::Pointer {
+            let _ = writeln!(o, "p2c_detach_ptr(&{n}, {k}, {w}, \"{n}\");");
+        } else if it.attach {
+            let _ = writeln!(o, "p2c_detach_member(&{n}, {k}, {w}, \"{n}\");");
+        }
+    }
+    for (it, r) in items {
+        if it.range != RangeExpr::Pointer {
+            let _ = writeln!(o, "p2c_exit({r}, {}, {refs}, {w});", it.kind);
+        }
+    }
+    o
+}
+
+/// `text`, each line indented by `ind` and ended.
+fn indented(text: &str, ind: &str) -> String {
+    text.lines().map(|l| format!("{ind}{l}\n")).collect()
+}
+
+/// A name for generated identifiers: the item's text with every character
+/// that is not an identifier's replaced (`s.p` -> `s_p`).
+fn stem(name: &str) -> String {
+    name.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect()
 }
 
 /// The condition under which the construct acts: `if` and `device` clauses.
@@ -96,9 +164,12 @@ fn region_text(
     let ranges: Vec<String> = op
         .items
         .iter()
-        .map(|it| namer.fresh(&format!("p2c_range_{}", it.name)))
+        .map(|it| namer.fresh(&format!("p2c_range_{}", stem(&it.name))))
         .collect();
     for (it, r) in op.items.iter().zip(&ranges) {
+        if it.range == RangeExpr::Pointer {
+            continue; // nothing mapped: no range
+        }
         let value = match &on {
             Some(on) => format!("{on} ? {} : p2c_range()", range(it, w)),
             None => range(it, w),
@@ -120,9 +191,8 @@ fn region_text(
     if let Some((q, name)) = &queue {
         o.push_str(&super::queue::waits(q, name, &inner));
     }
-    for (it, r) in op.items.iter().zip(&ranges) {
-        let _ = writeln!(o, "{inner}p2c_enter({r}, {}, {}, {w});", it.kind, op.refs);
-    }
+    let pairs: Vec<(&DataItem, String)> = op.items.iter().zip(ranges.iter().cloned()).collect();
+    o.push_str(&indented(&enter_lines(&pairs, op.refs, w), &inner));
     o.push_str(&guard_close);
     if let Some((_, name)) = &queue {
         let _ = writeln!(
@@ -142,9 +212,8 @@ fn region_text(
         let _ = writeln!(c, "{ind}{name}.resume();");
     }
     c.push_str(&guard_open);
-    for (it, r) in op.items.iter().zip(&ranges).rev() {
-        let _ = writeln!(c, "{inner}p2c_exit({r}, {}, {}, {w});", it.kind, op.refs);
-    }
+    let reversed: Vec<(&DataItem, String)> = pairs.into_iter().rev().collect();
+    c.push_str(&indented(&exit_lines(&reversed, op.refs, w), &inner));
     c.push_str(&guard_close);
     c.push('}');
     DataText {
@@ -282,30 +351,26 @@ pub fn emit_data(op: &DataOp, file_name: &str, namer: &mut Namer) -> DataText {
             if let Some((q, name)) = &queue {
                 o.push_str(&super::queue::open(q, name, &w, &inner));
             }
-            for it in &op.items {
-                let r = range(it, &w);
-                let _ = match op.kind {
-                    DataKind::Enter => {
-                        writeln!(o, "{inner}p2c_enter({r}, {}, {}, {w});", it.kind, op.refs)
-                    }
-                    DataKind::Exit => {
-                        writeln!(o, "{inner}p2c_exit({r}, {}, {}, {w});", it.kind, op.refs)
-                    }
-                    _ => writeln!(
-                        o,
-                        "{inner}p2c_update({r}, {}, {}, {w});",
-                        if it.to_device {
+            let pairs: Vec<(&DataItem, String)> =
+                op.items.iter().map(|it| (it, range(it, &w))).collect();
+            match op.kind {
+                DataKind::Enter => o.push_str(&indented(&enter_lines(&pairs, op.refs, &w), &inner)),
+                DataKind::Exit => o.push_str(&indented(&exit_lines(&pairs, op.refs, &w), &inner)),
+                _ => {
+                    for (it, r) in &pairs {
+                        let dir = if it.to_device {
                             "P2C_TO_DEVICE"
                         } else {
                             "P2C_TO_HOST"
-                        },
-                        if it.absent_ok {
+                        };
+                        let absent = if it.absent_ok {
                             "P2C_ABSENT_IS_SKIPPED"
                         } else {
                             "P2C_ABSENT_IS_ERROR"
-                        }
-                    ),
-                };
+                        };
+                        let _ = writeln!(o, "{inner}p2c_update({r}, {dir}, {absent}, {w});");
+                    }
+                }
             }
             for call in &op.calls {
                 let head = call.strip_suffix(')').unwrap_or(call);

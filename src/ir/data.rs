@@ -69,6 +69,9 @@ pub enum RangeExpr {
         lo2: String,
         len2: String,
     },
+    /// Nothing mapped: the item is a pointer (`attach(s.p)` / `detach(s.p)`
+    /// of OpenACC), whose device copy is attached or detached.
+    Pointer,
 }
 
 #[derive(Clone, Debug)]
@@ -85,6 +88,11 @@ pub struct DataItem {
     /// The clause name as written (for the plan).
     pub clause: String,
     pub span: Span,
+    /// OpenACC pointer reference (`s.p[lo:n]`, OpenACC 3.3 2.7.2): `name`
+    /// is the member pointer, attached to the device copy after the entry
+    /// and detached before the exit (2.6.8). Always true for
+    /// `RangeExpr::Pointer`.
+    pub attach: bool,
 }
 
 /// A list item of `use_device_ptr` / `use_device_addr` (OpenMP `target
@@ -142,6 +150,9 @@ pub struct DataOp {
 impl DataOp {
     /// The variables this construct maps for the code it covers.
     pub fn mapped_names(&self) -> impl Iterator<Item = &str> {
-        self.items.iter().map(|i| i.name.as_str())
+        self.items
+            .iter()
+            .filter(|i| !i.attach)
+            .map(|i| i.name.as_str())
     }
 }

@@ -321,10 +321,16 @@ fn refuse_unlowered_clauses(d: &Directive, diags: &mut Vec<Diagnostic>) {
         // leaves, and `default(none)` only asks for listings that
         // valid/default_none.rs checked: neither changes the lowering.
         // `default(private | firstprivate)`: lower/default_private.rs.
-        let default_kept = d.model == Model::Omp
-            && c.name == "default"
-            && (matches!(c.keyword(), Some("shared") | Some("none"))
-                || super::default_private::lowered(d));
+        // OpenACC `default(none)` only asks for listings (validation) and
+        // `default(present)` is an implicit rule of sema/sharing.rs.
+        let default_kept = c.name == "default"
+            && match d.model {
+                Model::Omp => {
+                    matches!(c.keyword(), Some("shared") | Some("none"))
+                        || super::default_private::lowered(d)
+                }
+                Model::Acc => matches!(c.keyword(), Some("none") | Some("present")),
+            };
         if !lowered_clause(d.model, &c.name) && !loop_form_clause(d, c) && !default_kept {
             diags.push(
                 Diagnostic::new(

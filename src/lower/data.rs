@@ -170,6 +170,8 @@ fn acc_clause_kind(kind: DataKind, name: &str) -> Option<&'static str> {
         "no_create" if kind == DataKind::Region => Some("P2C_MAP_NO_CREATE"),
         "copyout" if kind == DataKind::Exit => Some("P2C_MAP_FROM"),
         "delete" if kind == DataKind::Exit => Some("P2C_MAP_RELEASE"),
+        "attach" if kind == DataKind::Region || kind == DataKind::Enter => Some("P2C_MAP_ATTACH"),
+        "detach" if kind == DataKind::Exit => Some("P2C_MAP_ATTACH"),
         _ => None,
     }
 }
@@ -495,6 +497,28 @@ fn read_clauses(
             continue;
         }
         for item in c.items() {
+            if d.model == Model::Acc
+                && (!item.path.is_empty() || super::acc_attach::pointer_clause(&c.name))
+            {
+                let declared = symbols
+                    .get(&item.name)
+                    .is_some_and(|s| !s.is_typedef && !s.ty.is_function());
+                if let Some((name, range)) =
+                    super::acc_attach::member_item(d, kind, &c.name, item, declared, diags)
+                {
+                    st.items.push(DataItem {
+                        name,
+                        range,
+                        kind: item_kind.clone(),
+                        to_device,
+                        absent_ok: st.present_ok && !present,
+                        clause: c.name.clone(),
+                        span: item.span,
+                        attach: true,
+                    });
+                }
+                continue;
+            }
             let Some((sym, range)) = resolve_item(d, item, symbols, diags) else {
                 continue;
             };
@@ -519,6 +543,7 @@ fn read_clauses(
                 absent_ok: st.present_ok && !present,
                 clause: c.name.clone(),
                 span: item.span,
+                attach: false,
             });
         }
     }

@@ -6,6 +6,7 @@
 //! Architecture invariant: lowering decides everything the emitter writes;
 //! the emitter makes no decision of its own beyond spelling.
 
+pub mod acc_attach;
 pub mod acc_auto;
 pub mod acc_modifiers;
 pub mod acc_runtime;

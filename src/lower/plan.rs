@@ -24,6 +24,7 @@ fn range(r: &RangeExpr) -> String {
                 "[{lo}:{len}][{lo2}:{len2}] (whole rows on the device, the columns transferred)"
             )
         }
+        RangeExpr::Pointer => " (the pointer)".to_string(),
     }
 }
 
@@ -80,6 +81,15 @@ fn render_data(file: &SourceFile, data: &[DataOp], declare: &DeclarePlan, o: &mu
                         ", absent is an error"
                     }
                 )
+            } else if it.range == RangeExpr::Pointer {
+                format!(
+                    "{} action on the pointer's device copy (attachment counter)",
+                    if op.kind == DataKind::Exit {
+                        "detach"
+                    } else {
+                        "attach"
+                    }
+                )
             } else {
                 let words: Vec<String> = it
                     .kind
@@ -99,6 +109,13 @@ fn render_data(file: &SourceFile, data: &[DataOp], declare: &DeclarePlan, o: &mu
                 range(&it.range),
                 it.clause
             );
+            if it.attach && it.range != RangeExpr::Pointer {
+                let _ = writeln!(
+                    o,
+                    "  attach:    {} -- pointer reference: attached after the entry, detached before the exit",
+                    it.name
+                );
+            }
         }
         for c in &op.calls {
             let _ = writeln!(o, "  call:      {c}");

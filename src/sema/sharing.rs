@@ -741,6 +741,11 @@ pub fn decide(
                 mapped(MapKind::ToFrom),
                 "scalar listed by an enclosing data construct (present: the device copy)",
             )
+        } else if acc_default_present(dir)
+            && ((sym.ty.is_scalar() && is_struct(sym, symbols))
+                || (sym.ty.is_array() && !unknown_extent(sym)))
+        {
+            (mapped(MapKind::Present), ACC_DEFAULT_PRESENT)
         } else if sym.ty.is_scalar() && is_struct(sym, symbols) {
             if sym.ty.is_const_base() {
                 (mapped(MapKind::To), STRUCT_CONST_TO)
@@ -783,15 +788,19 @@ pub fn decide(
                 },
             )
         } else {
-            diags.push(
-                Diagnostic::new(codes::POINTER_NO_EXTENT, u.span, format!("pointer `{}` is used in an offloaded region but what it points to is not mapped", u.name))
+            let mut d = Diagnostic::new(codes::POINTER_NO_EXTENT, u.span, format!("pointer `{}` is used in an offloaded region but what it points to is not mapped", u.name))
                     .with_label("pointer used here")
                     .with_secondary(sym.span, "declared here")
                     .with_help(format!(
                         "map the data it points to with an array section, e.g. `{}`",
                         if dir.model == Model::Omp { format!("map(tofrom: {}[0:n])", u.name) } else { format!("copy({}[0:n])", u.name) }
-                    )),
-            );
+                    ));
+            if dir.model == Model::Acc {
+                d = d.with_note(
+                    "OpenACC 3.3 2.6.2: a pointer with no data clause is a scalar (firstprivate in parallel and serial constructs, copy in kernels): only its value goes to the device, the data it points to is not mapped, so the device would use a host address (write `present(p[0:n])` when a caller maps the data)",
+                );
+            }
+            diags.push(d);
             continue;
         };
         out.push(VarAttr {
@@ -802,6 +811,19 @@ pub fn decide(
         });
     }
     out
+}
+
+/// OpenACC `default(present)` (OpenACC 3.3 2.6.2): an array or composite
+/// variable with no data clause and no enclosing data construct is treated
+/// as if it appeared in a `present` clause. Scalars keep their rules.
+pub const ACC_DEFAULT_PRESENT: &str =
+    "array or structure under default(present) (present: the device copy must exist)";
+
+fn acc_default_present(dir: &Directive) -> bool {
+    dir.model == Model::Acc
+        && dir
+            .clause("default")
+            .is_some_and(|c| c.keyword() == Some("present"))
 }
 
 /// The rule of a structure or union used in a region with no clause: an
