@@ -36,6 +36,23 @@
  * different pragma2cuda versions never share a definition. */
 inline namespace p2c_prelude_2 {
 
+/* A copy of `bytes` bytes (a multiple of `A`, both addresses aligned to `A`)
+ * in words of min(A, 8) bytes, not unrolled: a whole array's lastprivate
+ * store (emit/lastprivate_array.rs). nvcc's memcpy unrolled it and kept 20-32
+ * registers for a copy one thread runs once (ptxas, sm_90). */
+template <int A> struct p2c_word_of { typedef unsigned char type; };
+template <> struct p2c_word_of<2> { typedef unsigned short type; };
+template <> struct p2c_word_of<4> { typedef unsigned type; };
+template <> struct p2c_word_of<8> { typedef unsigned long long type; };
+template <int A>
+__device__ __forceinline__ void p2c_copy_words(void *dst, const void *src, unsigned long long bytes)
+{
+    typedef typename p2c_word_of<(A >= 8 ? 8 : A >= 4 ? 4 : A >= 2 ? 2 : 1)>::type W;
+    P2C_NO_UNROLL
+    for (unsigned long long c = 0; c < bytes / sizeof(W); c++)
+        ((W *)dst)[c] = ((const W *)src)[c];
+}
+
 /* bar.sync id, count: wait until `count` threads (a multiple of 32) arrive at barrier `id`. */
 __device__ __forceinline__ void p2c_bar_sync(unsigned id, unsigned count)
 {

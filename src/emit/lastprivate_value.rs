@@ -4,7 +4,8 @@
 //! `lastprivate` item into the original, which the loop's code names under
 //! an alias taken before the private copy shadows it:
 //! - a scalar: assigned;
-//! - a whole array (`sema::lastprivate_array`): its bytes, `memcpy`;
+//! - a whole array (`sema::lastprivate_array`): its bytes, in words of its
+//!   alignment (`p2c_copy_words`, as `emit/lastprivate_array.rs`);
 //! - a variable of the loop nest (`for (i = 0; i < n; i++)` with `i`
 //!   declared before the loop): its value after the sequential loop, the
 //!   lower bound plus the trip count times the step, as the SPMD path
@@ -60,7 +61,7 @@ pub fn assign_back(
         .iter()
         .any(|p| p.name == name && is_whole_array(&p.ty) && p.section.is_none());
     if array {
-        format!("memcpy({outer}, {name}, sizeof {name})")
+        format!("p2c_copy_words<__alignof__({name})>({outer}, {name}, sizeof {name})")
     } else {
         format!("{outer} = {name}")
     }

@@ -152,9 +152,12 @@ pub fn bind(r: &Region, pn: &[PrivNames], ind: &str) -> String {
                 ),
                 Per::Thread => ("0", "1"),
             };
+            // Not unrolled: nvcc unrolled the copy by 4 and kept four
+            // 64-bit addresses live (ptxas, sm_90: `omp_firstprivate_arrays`'
+            // main_L74 28 -> 20 registers, clang-19 16).
             let _ = writeln!(
                 o,
-                "{ind}for (long long {k} = {start}; {k} < {len}; {k} += {step})\n{ind}    {mine}[{k}] = {src}[{lo} + {k}];",
+                "{ind}P2C_NO_UNROLL\n{ind}for (long long {k} = {start}; {k} < {len}; {k} += {step})\n{ind}    {mine}[{k}] = {src}[{lo} + {k}];",
                 k = n.k,
                 len = n.len,
                 mine = n.mine,

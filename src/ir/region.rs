@@ -155,9 +155,11 @@ pub struct Region {
     pub nest: Vec<CanonLoop>,
     /// Types of the loop variables, in nest order.
     pub nest_types: Vec<CType>,
-    /// The nest is one loop over an integer of at most 32 bits: fewer than
-    /// 2^32 iterations unless it overflows its variable, so the kernel may
-    /// count in 32 bits (`lower::counter::narrow_nest`, `emit/counter.rs`).
+    /// The nest is one loop over an integer of at most 32 bits (fewer than
+    /// 2^32 iterations unless it overflows its variable), or a collapsed
+    /// nest of such loops whose constant bounds give at most 2^31
+    /// iterations: the kernel may count (and divide) in 32 bits
+    /// (`lower::counter`, `emit/counter.rs`; the host checks the count).
     pub narrow_counter: bool,
     pub body: Span,
     /// Free names of the innermost body: the variables the kernel itself

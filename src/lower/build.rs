@@ -245,6 +245,15 @@ pub fn build_region(
     let body_names: std::collections::BTreeSet<String> =
         body_uses.into_iter().map(|u| u.name).collect();
     let array_privates = super::privarray::loop_copies(&vars, &if_cond, diags)?;
+    let narrow_counter = super::counter::narrow_nest(&nest_types)
+        || super::counter::narrow_const_nest(
+            &nest_types,
+            &nest,
+            &crate::sema::visible::memo_for_text(&file.text, || {
+                crate::sema::layout::Consts::from_text(&file.text)
+            }),
+            &file.text,
+        );
     let mut region = Region {
         model: d.model,
         construct: d.name.clone(),
@@ -269,7 +278,7 @@ pub fn build_region(
         threads_x: shape.threads_x,
         threads_y: shape.threads_y,
         nest,
-        narrow_counter: super::counter::narrow_nest(&nest_types),
+        narrow_counter,
         nest_types,
         body,
         body_names,
