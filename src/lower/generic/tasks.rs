@@ -332,10 +332,16 @@ fn reduced_around(enclosing: &[&Directive], name: &str, op: Option<crate::ir::c:
         let named = d.clauses.iter().any(|c| {
             matches!(
                 c.name.as_str(),
-                "private" | "firstprivate" | "lastprivate" | "reduction" | "linear" | "task_reduction"
+                "private"
+                    | "firstprivate"
+                    | "lastprivate"
+                    | "reduction"
+                    | "linear"
+                    | "task_reduction"
             ) && names(c)
         });
-        let tasking = d.name.contains("task") && !matches!(d.name.as_str(), "taskgroup" | "taskwait" | "taskyield");
+        let tasking = d.name.contains("task")
+            && !matches!(d.name.as_str(), "taskgroup" | "taskwait" | "taskyield");
         if !passes_on && (named || tasking) {
             return false;
         }
