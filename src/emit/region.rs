@@ -996,6 +996,12 @@ fn host_text(r: &Region, fallback: &str, file_name: &str, n: &Names) -> String {
             "{t} /* depend: the tasks this construct depends on complete first */"
         );
     }
+    if let Some(t) = &r.reduction_task {
+        let _ = writeln!(
+            h,
+            "{t} /* in_reduction: the launch is an included host task of the enclosing task reduction */"
+        );
+    }
     let w = &n.where_;
     let _ = writeln!(
         h,

@@ -1,18 +1,29 @@
-//! OpenMP `metadirective` in host code, resolved at translation time: the
-//! directive whose context selector matches replaces it, so the pipeline
-//! lowers (or passes through) that variant as if it were written. The
-//! metadirective stands in host code (no construct of the file encloses
-//! it), where the selectors this resolver knows are static:
-//! - `device={kind(k, ...)}`: the device that runs the code, the host
-//!   (`host`, `cpu`, `any` match; `nohost`, `gpu`, `fpga` do not);
-//! - `target_device={kind(k, ...)}` (5.1): the default device, the GPU
-//!   (`gpu`, `nohost`, `any` match; `host`, `cpu`, `fpga` do not).
+//! OpenMP `metadirective` resolved at translation time: the directive
+//! whose context selector matches replaces it, so the pipeline lowers (or
+//! passes through) that variant as if it were written. A metadirective in
+//! host code (no construct encloses it) runs on the host; one nested in an
+//! offload construct (`target ...`) runs on the GPU, and the region's
+//! lowering takes its variant over. The selectors this resolver knows:
+//! - `device={kind(k, ...)}`: the device that runs the code (`host`, `cpu`
+//!   match on the host, `nohost`, `gpu` on the GPU; `any` everywhere;
+//!   `fpga` nowhere); `device={arch(a)}`: `nvptx` / `nvptx64` hold on the
+//!   GPU only, `amdgcn` nowhere;
+//! - `target_device={kind(k, ...)}` (5.1): the default device, the GPU;
+//!   `target_device={device_num(n)}` alone (it only names the device the
+//!   other traits would be about) holds;
+//! - `implementation={vendor(v)}`: false for the vendors this translator is
+//!   not (`amd`, `arm`, `bsc`, `cray`, `fujitsu`, `ibm`, `intel`, `nec`,
+//!   `pgi`, `ti`);
+//! - `user={condition(c)}` with an integer literal.
 //!
-//! Every other selector (`arch`, `isa`, `device_num`, `vendor`,
-//! `condition`, `construct`, scores) is refused with a located E0901, as
-//! is a metadirective where two matching variants differ (OpenMP ranks them
-//! by score) or a metadirective nested in a construct (its context is not
-//! the host's alone). `nothing`, or no directive, is the empty variant.
+//! A trait whose value depends on the compiler that builds the output
+//! (`vendor(nvidia)`, `vendor(gnu)`, other `arch` names, `isa`) is
+//! undecided: it is refused (E0901) only when it could change the variant
+//! selected. Every other selector (`construct`, `condition` of a run-time
+//! expression, `device_num` with other traits, scores) is refused with a
+//! located E0901, as is a metadirective where two matching variants differ
+//! (OpenMP ranks them by score) or a metadirective nested in a host
+//! construct. `nothing`, or no directive, is the empty variant.
 
 use super::attach::Attached;
 use crate::diag::{codes, Diagnostic};
@@ -27,6 +38,9 @@ pub struct Resolved {
     pub text: String,
     /// The selected variant (`omp` and the directive), on one line.
     pub variant: String,
+    /// Nested in an offload construct: the region's lowering takes the
+    /// variant over.
+    pub on_device: bool,
 }
 
 /// Replaces each resolvable host metadirective in `attached` by its variant
@@ -42,16 +56,22 @@ pub fn resolve(
         if d.model != Model::Omp || d.name != "metadirective" {
             continue;
         }
-        if nested(attached, k) {
-            continue;
-        }
-        match variant(file, d) {
+        // Nested in an offload construct, the code runs on the GPU; nested
+        // in a host construct, it is not resolved (left for lowering to
+        // refuse).
+        let on_device = match enclosing(attached, k) {
+            Enclosing::None => false,
+            Enclosing::Offload => true,
+            Enclosing::Host => continue,
+        };
+        match variant(file, d, on_device) {
             Ok((v, variant)) => {
                 let text = crate::source::pragma_text::pragma_one_line(file.slice(d.span));
                 out.push(Resolved {
                     pragma: d.span,
                     text,
                     variant,
+                    on_device,
                 });
                 attached[k].directive = v;
             }
@@ -69,26 +89,57 @@ pub fn resolve(
     out
 }
 
-/// Whether another directive's construct encloses directive `k`.
-fn nested(attached: &[Attached], k: usize) -> bool {
+/// What encloses directive `k`.
+enum Enclosing {
+    None,
+    /// An OpenMP construct that offloads its block (`target`, `target
+    /// teams ...`, `target parallel ...`, `target simd`).
+    Offload,
+    /// Host constructs only.
+    Host,
+}
+
+fn enclosing(attached: &[Attached], k: usize) -> Enclosing {
     let at = attached[k].directive.span;
-    attached.iter().enumerate().any(|(j, o)| {
-        j != k
+    let mut out = Enclosing::None;
+    for (j, o) in attached.iter().enumerate() {
+        let encloses = j != k
             && o.stmt.is_some_and(|s| {
                 o.directive.span.start < at.start && at.end <= s.end && s.start <= at.start
-            })
-    })
+            });
+        if !encloses {
+            continue;
+        }
+        let n = o.directive.name.as_str();
+        let offload = o.directive.model == Model::Omp
+            && (n == "target"
+                || n.starts_with("target teams")
+                || n.starts_with("target parallel")
+                || n == "target simd");
+        if offload {
+            return Enclosing::Offload;
+        }
+        out = Enclosing::Host;
+    }
+    out
 }
 
 type Refusal = (Span, String);
 
 /// The selected variant as a directive spanning the metadirective's pragma,
 /// and its text.
-fn variant(file: &SourceFile, d: &Directive) -> Result<(Directive, String), Refusal> {
+fn variant(
+    file: &SourceFile,
+    d: &Directive,
+    on_device: bool,
+) -> Result<(Directive, String), Refusal> {
     if !file.slice(d.span).trim_start().starts_with('#') {
         return Err((d.name_span, "a `_Pragma` spelling".into()));
     }
     let mut chosen: Option<(Span, String)> = None;
+    // Variants whose selector may hold (a trait this resolver cannot
+    // decide): the text of each, and what could not be decided.
+    let mut maybe: Vec<(Span, String, String)> = Vec::new();
     let mut fallback: Option<Span> = None;
     for c in &d.clauses {
         let Some(e) = arg_span(file, c) else {
@@ -98,7 +149,12 @@ fn variant(file: &SourceFile, d: &Directive) -> Result<(Directive, String), Refu
             "when" => {
                 let (sel, body) = split_selector(file, e)
                     .ok_or_else(|| (c.span, "a `when` clause it cannot read".to_string()))?;
-                if matches(file.slice(sel)).map_err(|why| (c.span, why))? {
+                let holds = matches(file.slice(sel), on_device).map_err(|why| (c.span, why))?;
+                if let Err(why) = holds {
+                    maybe.push((c.span, norm(file.slice(body)), why));
+                    continue;
+                }
+                if holds == Ok(true) {
                     let text = norm(file.slice(body));
                     match &chosen {
                         Some((_, t)) if *t != text => {
@@ -112,6 +168,15 @@ fn variant(file: &SourceFile, d: &Directive) -> Result<(Directive, String), Refu
             "default" | "otherwise" => fallback = Some(e),
             other => return Err((c.span, format!("clause `{other}`"))),
         }
+    }
+    // A selector it cannot decide matters unless a decided one selects
+    // the same variant.
+    if let Some((at, text, why)) = maybe
+        .into_iter()
+        .find(|(_, t, _)| chosen.as_ref().map_or(true, |(_, c)| c != t))
+    {
+        let _ = text;
+        return Err((at, why));
     }
     let body = match (chosen, fallback) {
         (Some((b, _)), _) => Some(b),
@@ -193,11 +258,20 @@ fn parse_variant(file: &SourceFile, body: Span) -> Option<Directive> {
     d.filter(|d| d.model == Model::Omp && d.name != "metadirective")
 }
 
-/// Whether a context selector holds in host code; `Err` names what this
-/// resolver does not evaluate.
-fn matches(sel: &str) -> Result<bool, String> {
+/// Whether a context selector holds in host code (`on_device` false) or
+/// in a target region (true): `Ok(Ok(b))` decided, `Ok(Err(what))` a trait
+/// whose value this resolver cannot know (it matters only when it would
+/// change the selected variant), `Err` a selector it does not evaluate.
+fn matches(sel: &str, on_device: bool) -> Result<Result<bool, String>, String> {
     let sel = norm(sel);
-    let mut all = true;
+    let mut all: Result<bool, String> = Ok(true);
+    let mut and = |v: Result<bool, String>| {
+        all = match (&all, v) {
+            (Ok(false), _) | (_, Ok(false)) => Ok(false),
+            (Err(w), _) => Err(w.clone()),
+            (Ok(true), v) => v,
+        }
+    };
     for set in split_top(&sel, ',') {
         let (name, traits) = set
             .split_once('=')
@@ -208,28 +282,61 @@ fn matches(sel: &str) -> Result<bool, String> {
             .strip_prefix('{')
             .and_then(|t| t.strip_suffix('}'))
             .ok_or_else(|| format!("the selector `{set}`"))?;
-        let host_site = match name {
-            "device" => true,
-            "target_device" => false,
-            _ => return Err(format!("the `{name}` selector set")),
-        };
-        for t in split_top(inner, ',') {
+        let list = split_top(inner, ',');
+        for t in &list {
             let t = t.trim();
-            let kinds = t
-                .strip_prefix("kind")
-                .map(str::trim)
-                .and_then(|t| t.strip_prefix('('))
-                .and_then(|t| t.strip_suffix(')'))
+            let (trait_name, args) = t
+                .split_once('(')
+                .and_then(|(n, a)| Some((n.trim(), a.trim().strip_suffix(')')?)))
                 .ok_or_else(|| format!("the trait `{t}` in `{name}`"))?;
-            for k in kinds.split(',').map(str::trim) {
-                let on_host = match k {
-                    "any" => true,
-                    "host" | "cpu" => host_site,
-                    "nohost" | "gpu" => !host_site,
-                    "fpga" => false,
-                    _ => return Err(format!("the device kind `{k}`")),
+            if args.contains("score") {
+                return Err(format!("the trait `{t}` in `{name}` (scores)"));
+            }
+            let undecided = || Err(format!("the trait `{t}` in `{name}`"));
+            for a in split_top(args, ',')
+                .into_iter()
+                .map(|a| a.trim().trim_matches('"'))
+            {
+                let v = match (name, trait_name) {
+                    ("device" | "target_device", "kind") => {
+                        // The device that runs the code (`device`), the
+                        // default device, the GPU (`target_device`).
+                        let gpu = name == "target_device" || on_device;
+                        match a {
+                            "any" => Ok(true),
+                            "host" | "cpu" => Ok(!gpu),
+                            "nohost" | "gpu" => Ok(gpu),
+                            "fpga" => Ok(false),
+                            _ => return Err(format!("the device kind `{a}`")),
+                        }
+                    }
+                    ("device" | "target_device", "arch") => {
+                        let gpu = name == "target_device" || on_device;
+                        match (a, gpu) {
+                            ("nvptx" | "nvptx64", g) => Ok(g),
+                            ("amdgcn", _) => Ok(false),
+                            _ => undecided(),
+                        }
+                    }
+                    ("device" | "target_device", "isa") => undecided(),
+                    // Alone, `device_num` only names the device the other
+                    // traits are about: the selector holds for any device.
+                    ("target_device", "device_num") if list.len() == 1 => Ok(true),
+                    ("implementation", "vendor") => match a {
+                        "amd" | "arm" | "bsc" | "cray" | "fujitsu" | "ibm" | "intel" | "nec"
+                        | "pgi" | "ti" => Ok(false),
+                        _ => undecided(),
+                    },
+                    ("user", "condition") => match a.parse::<i64>() {
+                        Ok(n) => Ok(n != 0),
+                        Err(_) => return Err(format!("the trait `{t}` in `{name}`")),
+                    },
+                    ("device" | "target_device" | "implementation" | "user", _) => {
+                        return Err(format!("the trait `{t}` in `{name}`"))
+                    }
+                    _ => return Err(format!("the `{name}` selector set")),
                 };
-                all &= on_host;
+                and(v);
             }
         }
     }
@@ -261,15 +368,35 @@ mod tests {
 
     #[test]
     fn kinds_resolve_for_the_host_and_the_gpu() {
-        assert_eq!(matches("device = {kind(nohost)}"), Ok(false));
-        assert_eq!(matches("device={kind(host)}"), Ok(true));
-        assert_eq!(matches("target_device={kind(gpu)}"), Ok(true));
-        assert_eq!(matches("target_device={kind(host, cpu)}"), Ok(false));
+        let host = |s: &str| matches(s, false);
+        assert_eq!(host("device = {kind(nohost)}"), Ok(Ok(false)));
+        assert_eq!(host("device={kind(host)}"), Ok(Ok(true)));
+        assert_eq!(host("target_device={kind(gpu)}"), Ok(Ok(true)));
+        assert_eq!(host("target_device={kind(host, cpu)}"), Ok(Ok(false)));
         assert_eq!(
-            matches("device={kind(any)}, target_device={kind(nohost)}"),
-            Ok(true)
+            host("device={kind(any)}, target_device={kind(nohost)}"),
+            Ok(Ok(true))
         );
-        assert!(matches("device={arch(nvptx)}").is_err());
-        assert!(matches("user={condition(n > 4)}").is_err());
+        assert_eq!(host("device={arch(nvptx)}"), Ok(Ok(false)));
+        assert!(host("user={condition(n > 4)}").is_err());
+        assert_eq!(host("user={condition(1)}"), Ok(Ok(true)));
+        assert!(host("device={isa(avx)}").unwrap().is_err());
+        assert!(host("construct={parallel}").is_err());
+        assert_eq!(host("target_device={device_num(dev)}"), Ok(Ok(true)));
+        assert!(host("target_device={device_num(dev), kind(host)}").is_err());
+    }
+
+    #[test]
+    fn in_a_target_region_the_device_is_the_gpu() {
+        let dev = |s: &str| matches(s, true);
+        assert_eq!(dev("device={kind(nohost)}"), Ok(Ok(true)));
+        assert_eq!(dev("device={kind(host)}"), Ok(Ok(false)));
+        assert_eq!(dev("device={arch(\"nvptx\")}"), Ok(Ok(true)));
+        assert_eq!(dev("implementation={vendor(amd)}"), Ok(Ok(false)));
+        assert!(dev("implementation={vendor(nvidia)}").unwrap().is_err());
+        assert_eq!(
+            dev("device={kind(host)}, implementation={vendor(nvidia)}"),
+            Ok(Ok(false))
+        );
     }
 }

@@ -188,6 +188,11 @@ pub struct Region {
     /// OpenMP `depend`: the `_Pragma("omp taskwait depend(...)")` run
     /// before the construct (`lower::asynchrony::omp_task_wait`, #21).
     pub task_wait: Option<String>,
+    /// OpenMP `in_reduction` on a target construct: the
+    /// `_Pragma("omp task if(0) in_reduction(...)")` that makes the host
+    /// launch block an included task of the enclosing task reduction
+    /// (`lower::asynchrony::omp_in_reduction_task`).
+    pub reduction_task: Option<String>,
     /// OpenACC `async` / `wait`: the queue the region runs on (#21).
     pub acc_queue: Option<super::data::AccQueue>,
     /// Generic mode (a structured block with sequential code and nested

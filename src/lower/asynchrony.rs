@@ -195,6 +195,34 @@ pub fn omp_task_wait(d: &Directive, text: &str, diags: &mut Vec<Diagnostic>) -> 
     ))
 }
 
+/// OpenMP `in_reduction` on a target construct (5.0): the target task
+/// joins the task reduction of the enclosing host `taskgroup` /
+/// `reduction(task, ...)`. The region's host block runs as an included
+/// host task with the same `in_reduction` clauses, so inside it each item
+/// names the task's reduction copy, which the launch maps `tofrom` (the
+/// caller turns the clauses into `map(tofrom: ...)`). Without host OpenMP
+/// the pragma is ignored and the item is the variable itself, which is
+/// what a sequential run needs. The `_Pragma(...)` text; `None` without
+/// `in_reduction`.
+pub fn omp_in_reduction_task(d: &Directive, text: &str) -> Option<String> {
+    let clauses: Vec<&str> = d
+        .clauses_named("in_reduction")
+        .map(|c| text.get(c.span.start..c.span.end).unwrap_or(""))
+        .collect();
+    if d.model != Model::Omp || clauses.is_empty() {
+        return None;
+    }
+    let pragma = format!("omp task if(0) {}", clauses.join(" "))
+        .replace("\\\n", " ")
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    Some(format!(
+        "_Pragma(\"{}\")",
+        pragma.replace('\\', "\\\\").replace('"', "\\\"")
+    ))
+}
+
 /// What [`depend_part`] gives for a clause that names `omp_all_memory`.
 const ALL_MEMORY: &str = "omp_all_memory";
 

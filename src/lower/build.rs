@@ -298,6 +298,7 @@ pub fn build_region(
         in_order: vec![],
         tile: vec![],
         task_wait,
+        reduction_task: None,
         acc_queue: super::asynchrony::acc_queue(d),
     };
     if !tile.is_empty() {

@@ -336,6 +336,18 @@ fn map_kind_of(
     }
 }
 
+/// The operator of a `reduction` clause whose modifiers are `op` alone or
+/// `task` / `default` then `op` (OpenMP 5.0's reduction modifiers; `task`
+/// lets `in_reduction` tasks contribute, which included tasks do by
+/// updating the encountering thread's copy). `inscan` gives `None`.
+pub fn red_op_with_modifier(mods: &[crate::directives::Word]) -> Option<RedOp> {
+    match mods {
+        [m] => red_op(&m.text),
+        [k, m] if matches!(k.text.as_str(), "task" | "default") => red_op(&m.text),
+        _ => None,
+    }
+}
+
 pub fn red_op(text: &str) -> Option<RedOp> {
     match text {
         "+" => Some(RedOp::Add),

@@ -11,6 +11,12 @@
 //!   `taskloop`, `critical`, `ordered`, `atomic` or `masked` region;
 //! - `masked` (`master`) may not be closely nested in a worksharing, `loop`,
 //!   `atomic`, `task` or `taskloop` region;
+//! - except that a `scope` region encloses worksharing and `masked`
+//!   constructs freely: OpenMP 5.1 defines `scope` (2.9) apart from the
+//!   worksharing constructs (2.10), so its nesting rule (2.22) lets a `for`
+//!   be closely nested in a `scope`, as gcc accepts; 5.2 (11.2) gives
+//!   `scope` the worksharing property, which would forbid it. A 5.1
+//!   program is taken as written;
 //! - only `distribute`, `parallel`, `loop` and `atomic` constructs may be
 //!   strictly nested in a `teams` region;
 //! - only `simd`, `loop`, `atomic`, `scan` and `ordered simd` may be nested
@@ -97,7 +103,10 @@ fn violation(d: &Directive, p: &Directive) -> Option<String> {
                 .into(),
         );
     }
-    let binding_ws = WORKSHARING.contains(&inner)
+    // `scope` binds like a worksharing construct only as the inner one
+    // (see the module comment).
+    let ws_parent = WORKSHARING.contains(&inner) && inner != "scope";
+    let binding_ws = ws_parent
         || matches!(
             inner,
             "loop" | "task" | "taskloop" | "critical" | "ordered" | "atomic" | "masked" | "master"
@@ -108,7 +117,7 @@ fn violation(d: &Directive, p: &Directive) -> Option<String> {
         ));
     }
     if matches!(first, "masked" | "master")
-        && (WORKSHARING.contains(&inner)
+        && (ws_parent
             || matches!(inner, "loop" | "atomic" | "task" | "taskloop"))
     {
         return Some(format!(

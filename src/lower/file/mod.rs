@@ -217,7 +217,11 @@ fn directive(cx: &Cx, w: &mut Walk, at: &Attached, diags: &mut Vec<Diagnostic>) 
     let a = cx.input;
     let d = &at.directive;
     if generic::handles(d) {
-        nested::generic_region(cx, w, at, diags);
+        if d.model == crate::directives::Model::Omp && d.clause("in_reduction").is_some() {
+            in_reduction_region(cx, w, at, diags);
+        } else {
+            nested::generic_region(cx, w, at, diags);
+        }
         return;
     }
     let kind = build::classify(d, at.function.is_some());
@@ -266,11 +270,59 @@ fn directive(cx: &Cx, w: &mut Walk, at: &Attached, diags: &mut Vec<Diagnostic>) 
     }
 }
 
+/// A target construct with `in_reduction` (generic mode): its items mapped
+/// `tofrom`, its host block an included task with the same clauses
+/// (`asynchrony::omp_in_reduction_task`). With an `if` clause the host
+/// fallback would run outside that task: E0901.
+fn in_reduction_region(cx: &Cx, w: &mut Walk, at: &Attached, diags: &mut Vec<Diagnostic>) {
+    use crate::directives::{ClauseArgs, Word};
+    let d = &at.directive;
+    if let Some(c) = d.clause("if") {
+        diags.push(
+            Diagnostic::new(
+                codes::NOT_SUPPORTED,
+                c.span,
+                format!(
+                    "`in_reduction` with an `if` clause on `omp {}` is not supported yet",
+                    d.name
+                ),
+            )
+            .with_label("not lowered yet"),
+        );
+        return;
+    }
+    let mut m = at.clone();
+    for c in m
+        .directive
+        .clauses
+        .iter_mut()
+        .filter(|c| c.name == "in_reduction")
+    {
+        let items = c.items().to_vec();
+        c.name = "map".into();
+        c.args = ClauseArgs::List {
+            modifiers: vec![Word {
+                text: "tofrom".into(),
+                span: c.name_span,
+            }],
+            items,
+        };
+    }
+    let before = w.regions.len();
+    nested::generic_region(cx, w, &m, diags);
+    if w.regions.len() > before {
+        if let Some(r) = w.regions.last_mut() {
+            r.reduction_task =
+                crate::lower::asynchrony::omp_in_reduction_task(d, &cx.input.file.text);
+        }
+    }
+}
+
 /// A metadirective whose variant is host code (or `nothing`): its pragma
 /// becomes the variant's, after a comment that says what it was. Variants
 /// that are lowered replace the pragma with the host code of the construct.
 fn resolved_in_host_code(a: &Input, declare: &mut DeclarePlan) {
-    for r in a.resolved {
+    for r in a.resolved.iter().filter(|r| !r.on_device) {
         let Some(at) = a.attached.iter().find(|at| at.directive.span == r.pragma) else {
             continue;
         };

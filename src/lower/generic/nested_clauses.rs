@@ -227,17 +227,15 @@ pub(super) fn reductions(
     let syms = symbols::visible_at(root, &cx.file.text, at);
     for c in d.clauses.iter().filter(|c| c.name == "reduction") {
         let mods = c.modifiers();
-        let op = match mods {
-            [m] => sharing::red_op(&m.text),
-            _ => None,
-        };
+        let op = sharing::red_op_with_modifier(mods);
         let Some(op) = op else {
             let (span, text) = mods
                 .last()
                 .map(|m| (m.span, m.text.as_str()))
                 .unwrap_or((c.span, "?"));
-            let msg = if mods.len() > 1 {
-                "reduction modifiers (`inscan`, `task`, `default`) inside an offloaded region are not supported yet".to_string()
+            let msg = if mods.iter().any(|m| m.text == "inscan") {
+                "the reduction modifier `inscan` inside an offloaded region is not supported yet"
+                    .to_string()
             } else {
                 format!("reduction operator `{text}` is not supported yet")
             };

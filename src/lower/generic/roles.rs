@@ -37,7 +37,16 @@ pub(super) fn role(d: &Directive, kind: GenKind, in_fork: bool, fork_is_loop: bo
             if matches!(n, "single" | "master" | "masked" | "critical") {
                 return Role::Serial;
             }
+            // The `nothing` variant of a metadirective.
+            if n == "nothing" {
+                return Role::Strip("nothing: no effect");
+            }
             if super::tasks::handles(n) {
+                // `parallel master taskloop` in a parallel region would be a
+                // nested team: not lowered.
+                if in_fork && n.starts_with("parallel ") {
+                    return Role::Unsupported;
+                }
                 return Role::Task;
             }
             if n == "loop" {
@@ -68,6 +77,12 @@ pub(super) fn role(d: &Directive, kind: GenKind, in_fork: bool, fork_is_loop: bo
                         Role::Fork(Spread::Grid)
                     }
                     "distribute" | "distribute simd" => Role::MasterLoop,
+                    // A team of one thread (the number of threads is the
+                    // implementation's to choose, OpenMP 5.2 12.1.1), whose
+                    // master runs the block: the sequential part's thread.
+                    "parallel master" | "parallel masked" => Role::Strip(
+                        "parallel master: a team of one thread, its master, runs the block",
+                    ),
                     "simd" => Role::Strip("simd: the master runs the loop in order"),
                     "for" | "for simd" => {
                         Role::Strip("worksharing loop of a team of one thread: the master runs it")

@@ -21,9 +21,15 @@
 //! `scope` in a parallel region: every thread runs it with its own copies,
 //! then a team barrier unless `nowait`. `flush`: `__threadfence()`.
 //! `master taskloop` / `masked taskloop`: the masked region around the
-//! included taskloop.
+//! included taskloop; `parallel master taskloop [simd]` in the sequential
+//! part: a team of one thread whose master runs it (no `filter`,
+//! `copyin`, `reduction` on it).
 //!
-//! Refused (E0901): `in_reduction`, `task_reduction`, `detach`, `allocate`,
+//! `in_reduction(op: x)` on a task or taskloop whose enclosing construct in
+//! the region has `reduction(task, op: x)`: the included task updates the
+//! encountering thread's reduction copy of `x` in place.
+//!
+//! Refused (E0901): other `in_reduction`, `task_reduction`, `detach`, `allocate`,
 //! `reduction` on a taskloop or scope; a taskloop whose loop variable is
 //! declared before the loop, or with `grainsize` / `num_tasks` and
 //! firstprivate copies (each task would start from the original value);
@@ -52,6 +58,10 @@ pub(super) fn handles(name: &str) -> bool {
             | "master taskloop simd"
             | "masked taskloop"
             | "masked taskloop simd"
+            | "parallel master taskloop"
+            | "parallel master taskloop simd"
+            | "parallel masked taskloop"
+            | "parallel masked taskloop simd"
             | "taskwait"
             | "taskyield"
             | "taskgroup"
@@ -79,7 +89,7 @@ pub(super) fn lower(
 ) {
     let nd = &na.directive;
     let name = nd.name.as_str();
-    if !clauses_ok(cx, nd) {
+    if !clauses_ok(cx, nd) || !in_reduction_ok(cx, rc, nd) {
         return;
     }
     let in_loop = at.fork_is_loop
@@ -119,7 +129,12 @@ pub(super) fn lower(
     let Some(node) = node_at(cx.tree, stmt) else {
         return;
     };
-    let masked = name.starts_with("master ") || name.starts_with("masked ");
+    // `parallel master taskloop` in the sequential part: a team of one
+    // thread, its master, runs the included taskloop (`roles.rs`).
+    let masked = name.starts_with("master ")
+        || name.starts_with("masked ")
+        || name.starts_with("parallel master ")
+        || name.starts_with("parallel masked ");
     if in_loop && (masked || name == "scope") {
         cx.diags.push(not_supported(
             nd.name_span,
@@ -205,9 +220,10 @@ fn clauses_ok(cx: &mut Ctx<'_>, nd: &Directive) -> bool {
             "taskwait" => matches!(n, "depend" | "nowait"),
             "taskyield" | "taskgroup" => false,
             "scope" => matches!(n, "private" | "firstprivate" | "nowait"),
-            "task" => task_common(n) || matches!(n, "depend" | "affinity"),
+            "task" => task_common(n) || matches!(n, "depend" | "affinity" | "in_reduction"),
             name => {
                 task_common(n)
+                    || (n == "in_reduction" && !name.contains("master") && !name.contains("masked"))
                     || matches!(
                         n,
                         "lastprivate"
@@ -222,6 +238,7 @@ fn clauses_ok(cx: &mut Ctx<'_>, nd: &Directive) -> bool {
                             | "nontemporal"
                     )
                     || (n == "filter" && name.starts_with("masked"))
+                    || (name.starts_with("parallel ") && matches!(n, "num_threads" | "proc_bind"))
             }
         };
         if !fine {
@@ -239,6 +256,97 @@ fn clauses_ok(cx: &mut Ctx<'_>, nd: &Directive) -> bool {
         }
     }
     ok
+}
+
+/// `in_reduction(op: x)` of an included task: the task runs on the
+/// encountering thread, whose copy of `x` is the private copy of the
+/// enclosing `reduction(task, op: x)` (of the compute construct or of a
+/// construct around the task inside the region): the task updates that
+/// copy in place (no copy of its own), and the enclosing reduction
+/// combines it as it combines the thread's other contributions. Lowered
+/// when such an enclosing reduction with the same operator is found;
+/// otherwise (a `taskgroup task_reduction`, an array section, a member) E0901.
+fn in_reduction_ok(cx: &mut Ctx<'_>, rc: &Construct<'_>, nd: &Directive) -> bool {
+    use crate::sema::sharing::red_op_with_modifier;
+    let mut around: Vec<&Attached> = rc
+        .nested
+        .iter()
+        .filter(|n| {
+            n.stmt
+                .is_some_and(|s| nd.span.within(Span::new(n.directive.span.start, s.end)))
+                && n.directive.span != nd.span
+        })
+        .copied()
+        .collect();
+    around.sort_by_key(|n| n.directive.span.start);
+    // Innermost first, the compute construct last.
+    let enclosing: Vec<&Directive> = around
+        .iter()
+        .rev()
+        .map(|n| &n.directive)
+        .chain(rc.teams.map(|t| &t.directive))
+        .chain(std::iter::once(rc.d))
+        .collect();
+    let mut ok = true;
+    for c in nd.clauses_named("in_reduction") {
+        let op = red_op_with_modifier(c.modifiers());
+        for item in c.items() {
+            let plain = item.path.is_empty() && item.sections.is_empty();
+            let found = op.is_some() && plain && reduced_around(&enclosing, &item.name, op);
+            if !found {
+                cx.diags.push(
+                    not_supported(
+                        item.span,
+                        format!(
+                            "`in_reduction` on `{}` in `omp {}`, whose closest enclosing construct in the offloaded region that names it is not a `reduction(task, ...)` with the same operator, is not supported yet",
+                            item.name, nd.name
+                        ),
+                    )
+                    .with_note("lowered: `in_reduction` of a scalar that a `reduction(task, op: ...)` around the task inside the region reduces, with no other task or data-sharing clause on it in between"),
+                );
+                ok = false;
+            }
+        }
+    }
+    ok
+}
+
+/// Whether the closest of `enclosing` (innermost first) that names `name`
+/// or generates tasks reduces it with `reduction(task, op: ...)`; an
+/// enclosing task with the same `in_reduction` passes the question on.
+fn reduced_around(enclosing: &[&Directive], name: &str, op: Option<crate::ir::c::RedOp>) -> bool {
+    use crate::sema::sharing::red_op_with_modifier;
+    let names = |c: &crate::directives::Clause| c.items().iter().any(|i| i.name == name);
+    for d in enclosing {
+        let reduced = d.clauses_named("reduction").any(|r| {
+            names(r)
+                && r.modifiers().first().is_some_and(|m| m.text == "task")
+                && red_op_with_modifier(r.modifiers()) == op
+        });
+        if reduced {
+            return true;
+        }
+        let passes_on = d
+            .clauses_named("in_reduction")
+            .any(|r| names(r) && red_op_with_modifier(r.modifiers()) == op);
+        let named = d.clauses.iter().any(|c| {
+            matches!(
+                c.name.as_str(),
+                "private"
+                    | "firstprivate"
+                    | "lastprivate"
+                    | "reduction"
+                    | "linear"
+                    | "task_reduction"
+            ) && names(c)
+        });
+        let tasking = d.name.contains("task")
+            && !matches!(d.name.as_str(), "taskgroup" | "taskwait" | "taskyield");
+        if !passes_on && (named || tasking) {
+            return false;
+        }
+    }
+    false
 }
 
 /// The variables the task references that it must copy: every one with
@@ -264,7 +372,12 @@ fn implicit_copies(
         .filter(|c| {
             matches!(
                 c.name.as_str(),
-                "private" | "firstprivate" | "lastprivate" | "shared" | "reduction"
+                "private"
+                    | "firstprivate"
+                    | "lastprivate"
+                    | "shared"
+                    | "reduction"
+                    | "in_reduction"
             )
         })
         .flat_map(|c| c.items().iter().map(|i| i.name.clone()).collect::<Vec<_>>())
