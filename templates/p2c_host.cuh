@@ -207,22 +207,35 @@ inline struct p2c_range p2c_section2(T *base, long long lo, long long len, long 
  * a constructor before main, without touching CUDA) is turned into a
  * permanent present-table entry linking the two addresses the first time the
  * table is used, so that map clauses and `update` find the mirror. */
+enum { P2C_DECLARED_LINK = 1 };
+
 struct p2c_declared {
     const void *host;
     size_t bytes;
     void *(*device)(void);
     const char *name;
+    int link;
     struct p2c_declared *next;
-    p2c_declared(const void *h, size_t n, void *(*d)(void), const char *nm);
+    p2c_declared(const void *h, size_t n, void *(*d)(void), const char *nm, int lk = 0);
 };
 
 inline struct p2c_declared *p2c_declared_pending;
 
-inline p2c_declared::p2c_declared(const void *h, size_t n, void *(*d)(void), const char *nm)
-    : host(h), bytes(n), device(d), name(nm), next(p2c_declared_pending)
+inline p2c_declared::p2c_declared(const void *h, size_t n, void *(*d)(void), const char *nm, int lk)
+    : host(h), bytes(n), device(d), name(nm), link(lk), next(p2c_declared_pending)
 {
     p2c_declared_pending = this;
 }
+
+/* `declare target link` variables: not present by themselves; a map of a
+ * range inside one uses its mirror as the device copy (no allocation). */
+struct p2c_link {
+    const char *host;
+    size_t bytes;
+    char *dev;
+};
+inline struct p2c_link *p2c_links;
+inline size_t p2c_link_count;
 
 inline struct p2c_mapping *p2c_table_add(const void *host, size_t bytes, char *dev, const char *name, const char *where)
 {
@@ -254,6 +267,14 @@ inline void p2c_register_declared(void)
         void *dev = d->device();
         if (!dev)
             p2c_fail_var("pragma2cuda", d->name, "(declare target): its device copy cannot be found", NULL);
+        if (d->link) {
+            struct p2c_link *t = (struct p2c_link *)realloc(p2c_links, (p2c_link_count + 1) * sizeof *t);
+            if (!t)
+                p2c_fail("pragma2cuda", "out of host memory", NULL);
+            p2c_links = t;
+            p2c_links[p2c_link_count++] = {(const char *)d->host, d->bytes, (char *)dev};
+            continue;
+        }
         struct p2c_mapping *m = p2c_table_add(d->host, d->bytes, (char *)dev, d->name, d->name);
         m->permanent = 1;
         m->owned = 0;
@@ -339,14 +360,23 @@ inline char *p2c_enter(struct p2c_range r, int kind, int ref, const char *where)
             p2c_fail_var(where, r.name, "is not present on the device", "a `present` clause or modifier requires it to be mapped already");
         void *dev = NULL;
         const size_t bytes = p2c_range_bytes(r);
-        if (p2c_deferred_count)
-            p2c_reap_frees(0, where);
-        p2c_check(cudaMalloc(&dev, bytes ? bytes : 1), where, "cudaMalloc");
+        const struct p2c_link *link = NULL;
+        for (size_t i = 0; i < p2c_link_count && !link; i++)
+            if (r.host >= p2c_links[i].host && r.host + bytes <= p2c_links[i].host + p2c_links[i].bytes)
+                link = &p2c_links[i];
+        if (link) {
+            dev = link->dev + (r.host - link->host);
+        } else {
+            if (p2c_deferred_count)
+                p2c_reap_frees(0, where);
+            p2c_check(cudaMalloc(&dev, bytes ? bytes : 1), where, "cudaMalloc");
+        }
         if (kind & P2C_MAP_ZERO)
             p2c_check(p2c_stream ? cudaMemsetAsync(dev, 0, bytes ? bytes : 1, p2c_stream)
                                  : cudaMemset(dev, 0, bytes ? bytes : 1),
                       where, "zero-filling the device copy");
         m = p2c_table_add(r.host, bytes, (char *)dev, r.name, where);
+        m->owned = !link;
         if (k == P2C_MAP_TO || k == P2C_MAP_TOFROM)
             p2c_transfer(m, r, 1, where);
     } else if ((kind & P2C_MAP_ALWAYS) && (k == P2C_MAP_TO || k == P2C_MAP_TOFROM)) {

@@ -99,6 +99,13 @@ __host__ __device__ inline int p2c_omp_get_thread_limit(void)
     return P2C_DEVICE_OR_HOST((int)p2c_block_threads(), P2C_HOST_OMP(omp_get_thread_limit(), INT_MAX));
 }
 
+/* nteams-var: its initial value, zero, on the device (a host
+ * omp_set_num_teams sets the host's copy only); the host's own on the host. */
+__host__ __device__ inline int p2c_omp_get_max_teams(void)
+{
+    return P2C_DEVICE_OR_HOST(0, P2C_HOST_OMP(omp_get_max_teams(), 0));
+}
+
 __host__ __device__ inline int p2c_omp_get_team_num(void)
 {
     return P2C_DEVICE_OR_HOST((int)blockIdx.x, P2C_HOST_OMP(omp_get_team_num(), 0));
@@ -1029,6 +1036,7 @@ inline void p2c_acc_detach_finalize_async(T **ptr_addr, int async)
 #define omp_get_thread_limit p2c_omp_get_thread_limit
 #define omp_get_team_num p2c_omp_get_team_num
 #define omp_get_num_teams p2c_omp_get_num_teams
+#define omp_get_max_teams p2c_omp_get_max_teams
 #define omp_in_parallel p2c_omp_in_parallel
 #define omp_get_level p2c_omp_get_level
 #define omp_get_active_level p2c_omp_get_active_level

@@ -74,6 +74,26 @@ pub fn spell(site: &AtomicSite, render: &dyn Fn(Span) -> String, namer: &mut Nam
                 }
             }
         }
+        AtomicKind::Compare { op, e, x_left, d } => {
+            let ev = namer.fresh("p2c_atomic_e");
+            let o = namer.fresh("p2c_atomic_old");
+            let (ddecl, dv) = match d {
+                Some(d) => {
+                    let dv = namer.fresh("p2c_atomic_d");
+                    (format!("const auto {dv} = ({}); ", render(*d)), dv)
+                }
+                None => (String::new(), ev.clone()),
+            };
+            let test = if *x_left {
+                format!("{o} {op} {ev}")
+            } else {
+                format!("{ev} {op} {o}")
+            };
+            format!(
+                "{{ const auto {ev} = ({}); {ddecl}(void)p2c_atom_apply(&({x}), [&]({ty} {o}) {{ return ({ty})(({test}) ? {dv} : {o}); }}); }}",
+                render(*e)
+            )
+        }
     };
     if site.fence {
         format!(

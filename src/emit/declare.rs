@@ -41,8 +41,9 @@ pub fn declare_edits(plan: &DeclarePlan, namer: &mut Namer) -> Vec<Edit> {
             SPEC_ORDER,
             format!(
                 "\n{stat}__device__ {decl}{init}; /* pragma2cuda: the device copy of `{n}` ({}) */\n\
-                 static p2c_declared {entry}(&{n}, sizeof({n}), []() -> void * {{ void *p = NULL; cudaGetSymbolAddress(&p, {mirror}); return p; }}, \"{n}\");",
-                v.rule
+                 static p2c_declared {entry}(&{n}, sizeof({n}), []() -> void * {{ void *p = NULL; cudaGetSymbolAddress(&p, {mirror}); return p; }}, \"{n}\"{});",
+                v.rule,
+                if v.link { ", P2C_DECLARED_LINK" } else { "" }
             ),
         ));
         mirrors.insert(&v.name, mirror);

@@ -150,7 +150,7 @@ fn chunk_head(
     ind: &str,
 ) -> String {
     let n = match c {
-        crate::ir::region::Chunk::Size(n) => format!("{n}ull"),
+        crate::ir::region::Chunk::Size(n) | crate::ir::region::Chunk::Teams(n) => format!("{n}ull"),
         crate::ir::region::Chunk::Even => format!("(({trip} + ({stride}) - 1ull) / ({stride}))"),
     };
     format!(
@@ -176,7 +176,7 @@ fn grid_chunk_head(
     ind: &str,
 ) -> String {
     let n = match c {
-        crate::ir::region::Chunk::Size(n) => format!("{n}ull"),
+        crate::ir::region::Chunk::Size(n) | crate::ir::region::Chunk::Teams(n) => format!("{n}ull"),
         crate::ir::region::Chunk::Even => {
             format!("(({block_end} - {block} + ({team}) - 1ull) / ({team}))")
         }
@@ -1440,6 +1440,7 @@ impl<'a> Gen<'a> {
             kp.params.join(", ")
         );
         let ind = "    ";
+        k.push_str(&region::local_type_scopes(r));
         k.push_str(&kp.complex_prologue);
         let _ = writeln!(k, "{ind}(void){};", self.n.trip);
         for s in &g.staged {

@@ -439,6 +439,7 @@ fn kernel_text(r: &Region, body: &str, n: &Names) -> String {
         params.join(", ")
     );
     k.push_str("{\n");
+    k.push_str(&local_type_scopes(r));
     k.push_str(&prologue);
     k.push_str(&loop_head(r, body, n));
     k.push_str(&loop_vars(r, body, n));
@@ -672,6 +673,16 @@ fn chunk_head(
     let size = match c {
         Chunk::Size(n) => format!("{n}ull"),
         Chunk::Even => return even_chunk_head(it, trip, (start, stride), narrow),
+        Chunk::Teams(n) => {
+            // The team's chunks (blocks round-robin), its threads within each.
+            return format!(
+                "    const unsigned long long p2c_chunk = {n}ull;\n    \
+                 for (unsigned long long p2c_chunk_lo = (unsigned long long)blockIdx.x * p2c_chunk; p2c_chunk_lo < {trip}; \
+                 p2c_chunk_lo += (unsigned long long)gridDim.x * p2c_chunk)\n    \
+                 for (unsigned long long {it} = p2c_chunk_lo + p2c_thread_id(); {it} < {trip} && {it} < p2c_chunk_lo + p2c_chunk; \
+                 {it} += p2c_block_threads()) {{\n"
+            );
+        }
     };
     format!(
         "    const unsigned long long p2c_chunk = {size};\n    \
@@ -1602,6 +1613,16 @@ fn escape(s: &str) -> String {
 #[allow(dead_code)]
 fn map_word(k: MapKind) -> &'static str {
     k.as_str()
+}
+
+/// `using namespace` of each hoisted local enum, so the kernel's body
+/// names its constants (`lower/localtype.rs`).
+pub(crate) fn local_type_scopes(r: &Region) -> String {
+    r.local_types
+        .iter()
+        .filter_map(|h| h.scope.as_ref())
+        .map(|ns| format!("    using namespace {ns};\n"))
+        .collect()
 }
 
 /// The host's argument for variable `name` of a region with hoisted types.

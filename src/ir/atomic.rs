@@ -89,6 +89,15 @@ pub enum AtomicKind {
         reversed: bool,
         capture: Option<(Span, bool)>,
     },
+    /// OpenMP 5.1 `atomic compare`: `if (e OP x) { x = e; }` or `if (x OP
+    /// e) { x = e; }` with OP `<` / `>` (`x_left`: x is the comparison's
+    /// left operand), and `if (x == e) { x = d; }` (`d` set, OP `==`).
+    Compare {
+        op: &'static str,
+        e: Span,
+        x_left: bool,
+        d: Option<Span>,
+    },
 }
 
 /// One atomic construct, replaced from its pragma to the end of its statement.
@@ -126,6 +135,13 @@ impl AtomicSite {
                     "compare-and-swap loop"
                 }
             ),
+            AtomicKind::Compare { .. } => String::new(),
+        };
+        let what = match &self.kind {
+            AtomicKind::Compare { op, .. } => format!(
+                "compare `{op}`: compare-and-swap loop storing the new value only when the comparison holds"
+            ),
+            _ => what,
         };
         format!(
             "atomic on `{}` ({}): {what}",

@@ -32,6 +32,10 @@ pub struct DeviceVar {
     /// End of the defining declaration: the mirror is declared after it.
     pub after: usize,
     pub rule: String,
+    /// `declare target link`: the mirror is not present by itself; a map
+    /// clause that maps the variable uses it as the device copy (copies in
+    /// and back, reference counts as for any mapping) instead of allocating.
+    pub link: bool,
 }
 
 /// Everything declared for the device in one file.

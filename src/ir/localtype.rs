@@ -11,4 +11,7 @@ pub struct Hoisted {
     pub host_ty: String,
     /// The file-scope definition, ending with `;` and a newline.
     pub def: String,
+    /// The namespace the kernel opens (`using namespace`) for a hoisted
+    /// enum's constants; `None` for struct and union types.
+    pub scope: Option<String>,
 }

@@ -27,6 +27,10 @@ pub enum Chunk {
     Size(u64),
     /// One chunk per worker: the trip count over the workers, rounded up.
     Even,
+    /// `dist_schedule(static, c)` on a grid-stride loop: chunks of c
+    /// round-robin over the teams (blocks), each split by the team's
+    /// threads.
+    Teams(u64),
 }
 
 impl Schedule {

@@ -11,8 +11,13 @@
 //! `x = e op x`), and the capture forms (`v = x++`, `v = x op= e`,
 //! `{v = x; x op= e;}`, `{x op= e; v = x;}`, `{v = x; x = e;}`). Memory-order
 //! clauses other than `relaxed` add `__threadfence()` before and after.
-//! Everything else (`compare`, `if`, 1- and 2-byte types, structure members,
-//! pointers) is a located E0901.
+//! OpenMP 5.1 `atomic compare` (no `capture`): `if (e < x) { x = e; }`,
+//! `>`, x on either side, and `if (x == e) { x = d; }`, as a
+//! compare-and-swap loop that stores the new value only when the comparison
+//! holds (the old value otherwise, no change).
+//! Everything else (`compare capture`, the conditional-expression forms of
+//! `compare`, `if`, 1- and 2-byte types, structure members, pointers) is a
+//! located E0901.
 
 use crate::diag::{codes, Diagnostic};
 use crate::directives::Directive;
@@ -207,6 +212,7 @@ pub fn lower(
 ) -> Option<AtomicSite> {
     let text = &file.text;
     let mut form = "update";
+    let mut compare = false;
     // `omp requires atomic_default_mem_order(...)` orders the OpenMP
     // atomics that name no order; an explicit clause overrides it.
     let mut fence =
@@ -217,6 +223,7 @@ pub fn lower(
             "seq_cst" | "acq_rel" | "acquire" | "release" => fence = true,
             "relaxed" => fence = false,
             "hint" => {}
+            "compare" if d.model == crate::directives::Model::Omp => compare = true,
             _ => {
                 diags.push(not_supported(
                     c.name_span,
@@ -243,8 +250,9 @@ pub fn lower(
             not_supported(
                 stmt,
                 format!(
-                    "this statement is not a form of `{} atomic {form}` that pragma2cuda lowers",
-                    d.model.as_str()
+                    "this statement is not a form of `{} atomic {}` that pragma2cuda lowers",
+                    d.model.as_str(),
+                    if compare { "compare" } else { form }
                 ),
             )
             .with_secondary(d.span, "atomic construct"),
@@ -252,6 +260,17 @@ pub fn lower(
         None
     };
     let (x, kind) = match form {
+        _ if compare && form != "update" => {
+            diags.push(not_supported(
+                d.span,
+                format!("`omp atomic compare {form}` is not supported yet"),
+            ));
+            return None;
+        }
+        _ if compare => match compare_form(n, text) {
+            Some(r) => r,
+            None => return bad(diags),
+        },
         "read" => {
             let Some((v, x)) = expr_of(n).and_then(|e| plain_assign(e, text)) else {
                 return bad(diags);
@@ -328,6 +347,57 @@ pub fn lower(
         fence,
         pragma_text: crate::source::pragma_text::pragma_one_line(file.slice(d.span)),
     })
+}
+
+/// OpenMP 5.1's conditional update statements (`atomic compare`):
+/// `if (e OP x) { x = e; }`, `if (x OP e) { x = e; }` with OP `<` or `>`,
+/// and `if (x == e) { x = d; }` (braces optional, no `else`); `e` written
+/// the same way twice. Returns x and the kind.
+fn compare_form<'t>(n: Node<'t>, text: &str) -> Option<(Node<'t>, AtomicKind)> {
+    if n.kind_name() != "if_statement" || n.field("alternative").is_some() {
+        return None;
+    }
+    let cond = unparen(n.field("condition")?);
+    if cond.kind_name() != "binary_expression" {
+        return None;
+    }
+    let op = match operator_text(cond, text) {
+        "<" => "<",
+        ">" => ">",
+        "==" => "==",
+        _ => return None,
+    };
+    let mut then = n.field("consequence")?;
+    if then.kind_name() == "compound_statement" {
+        if then.named_child_count() != 1 {
+            return None;
+        }
+        then = then.named_child(0)?;
+    }
+    let (x, rhs) = expr_of(then).and_then(|e| plain_assign(e, text))?;
+    let t = |n: Node<'_>| squash(text.get(n.start_byte()..n.end_byte()).unwrap_or(""));
+    let (l, r) = (unparen(cond.field("left")?), unparen(cond.field("right")?));
+    let x_left = if t(l) == t(x) {
+        true
+    } else if t(r) == t(x) {
+        false
+    } else {
+        return None;
+    };
+    let e = if x_left { r } else { l };
+    if op != "==" && t(e) != t(rhs) {
+        return None;
+    }
+    let d = (op == "==").then(|| span_of(rhs));
+    Some((
+        x,
+        AtomicKind::Compare {
+            op,
+            e: span_of(e),
+            x_left,
+            d,
+        },
+    ))
 }
 
 fn leak(s: &str) -> &'static str {
@@ -552,6 +622,45 @@ mod tests {
         let d = "#pragma omp requires atomic_default_mem_order(relaxed)\nint x, v, a[4];";
         let o = lower(d, "#pragma omp atomic\n x++;").unwrap();
         assert!(!line_of(&o).contains("__threadfence"), "{}", line_of(&o));
+    }
+
+    #[test]
+    fn compare_forms() {
+        let d = "int x; int v; int a[4];";
+        let o = lower(
+            d,
+            "#pragma omp atomic compare\n if (a[i % 4] > x) { x = a[i % 4]; }",
+        )
+        .unwrap();
+        assert!(
+            line_of(&o).contains(
+                "return (int)((p2c_atomic_e > p2c_atomic_old) ? p2c_atomic_e : p2c_atomic_old)"
+            ),
+            "{}",
+            line_of(&o)
+        );
+        let o = lower(d, "#pragma omp atomic compare\n if (x < v) x = v;").unwrap();
+        assert!(
+            line_of(&o).contains("(p2c_atomic_old < p2c_atomic_e)"),
+            "{}",
+            line_of(&o)
+        );
+        let o = lower(d, "#pragma omp atomic compare\n if (x == 3) { x = v; }").unwrap();
+        assert!(
+            line_of(&o)
+                .contains("(p2c_atomic_old == p2c_atomic_e) ? p2c_atomic_d : p2c_atomic_old"),
+            "{}",
+            line_of(&o)
+        );
+        // Different expressions in the test and the assignment.
+        let e = lower(d, "#pragma omp atomic compare\n if (x < v) x = v + 1;").unwrap_err();
+        assert_eq!(e, vec!["E0901"]);
+        let e = lower(
+            d,
+            "#pragma omp atomic compare\n if (x < v) x = v; else x = 0;",
+        )
+        .unwrap_err();
+        assert_eq!(e, vec!["E0901"]);
     }
 
     #[test]

@@ -221,7 +221,7 @@ pub fn build_region(
     };
     super::shape::check_block_size(d, &shape, diags);
     let chunk = match d.model {
-        Model::Omp => super::chunk::decide(file, d, shape.schedule, !tile.is_empty(), diags),
+        Model::Omp => super::chunk::decide_spmd(file, d, shape.schedule, !tile.is_empty(), diags),
         Model::Acc => None,
     };
     notes.extend(super::chunk::describe(d, &chunk));

@@ -12,8 +12,10 @@
 //!   chunks: a `dist_schedule(static, c x threads)`, the implementation's
 //!   choice when no `dist_schedule` is given.
 //! - `dist_schedule(static[, c])` on `target teams distribute` (a worker is
-//!   a team) exactly; on loops with threads it is refused (two levels of
-//!   chunks).
+//!   a team) exactly; on `target teams distribute parallel for` without
+//!   `schedule` chunks over the teams, split by each team's threads
+//!   ([`decide_spmd`]); with `schedule` too, or in generic mode, it is
+//!   refused (two levels of chunks).
 //! - `schedule(dynamic[, c])`, `guided[, c]`: chunks of c (default 1)
 //!   assigned round-robin, one of the assignments those kinds allow (each
 //!   chunk runs on one thread, each thread takes its next chunk after the
@@ -107,6 +109,48 @@ pub fn decide(
     chunk
 }
 
+/// [`decide`] for an SPMD loop construct (`lower/build.rs`), where a
+/// grid-stride loop (`target teams distribute parallel for`) with
+/// `dist_schedule` and no `schedule` is lowered too:
+/// `dist_schedule(static, c)` gives team t the chunks t, t + T, ... of c
+/// iterations and the team's threads split each chunk (`Chunk::Teams`);
+/// `dist_schedule(static)` is the even split over the grid's threads, which
+/// gives each team one contiguous range of about trip / T iterations.
+pub fn decide_spmd(
+    file: &SourceFile,
+    d: &Directive,
+    schedule: Schedule,
+    tiled: bool,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<Chunk> {
+    let (None, Some(c), Schedule::GridStride, false) = (
+        d.clause("schedule"),
+        d.clause("dist_schedule"),
+        schedule,
+        tiled,
+    ) else {
+        return decide(file, d, schedule, tiled, diags);
+    };
+    let (kind, size) = args(c);
+    if kind != "static" {
+        return decide(file, d, schedule, tiled, diags);
+    }
+    let Some(t) = size else {
+        return Some(Chunk::Even);
+    };
+    let consts = crate::sema::visible::memo_for_text(&file.text, || Consts::from_text(&file.text));
+    match consts.eval(&t) {
+        Some(v) if (1..=u32::MAX as i128).contains(&v) => Some(Chunk::Teams(v as u64)),
+        _ => {
+            diags.push(refuse(
+                c,
+                format!("a chunk size `{t}` that is not a constant from 1 up is not supported yet"),
+            ));
+            None
+        }
+    }
+}
+
 /// The kind (modifiers dropped) and the chunk size's text.
 fn args(c: &Clause) -> (String, Option<String>) {
     let args: Vec<String> = c
@@ -132,6 +176,10 @@ pub fn describe(d: &Directive, chunk: &Option<Chunk>) -> Option<String> {
         ),
         Some(Chunk::Size(n)) if kind == "static" => format!(
             "{}(static, {n}): chunks of {n} consecutive iterations, round-robin over the workers",
+            c.name
+        ),
+        Some(Chunk::Teams(n)) => format!(
+            "{}(static, {n}): chunks of {n} consecutive iterations round-robin over the teams; each team's threads split its chunk",
             c.name
         ),
         Some(Chunk::Size(n)) => format!(

@@ -185,7 +185,7 @@ pub fn collect(
             ));
             continue;
         }
-        if at.function.is_some() {
+        if at.function.is_some() && !names_file_scope_only(d, root, file.text.as_str()) {
             refuse_in_function(d, diags);
             continue;
         }
@@ -218,6 +218,34 @@ fn is_assumption(d: &Directive) -> bool {
             d.name.as_str(),
             "assume" | "assumes" | "begin assumes" | "end assumes"
         )
+}
+
+/// An `omp declare target` list form (`declare target(f)`, `to(f)`,
+/// `enter(f)`, `link(v)`) inside a function whose every item is a
+/// file-scope function or variable visible there: OpenMP 5.0 allows it at
+/// block scope, and it marks those file-scope declarations as at file scope.
+fn names_file_scope_only(d: &Directive, root: Node<'_>, text: &str) -> bool {
+    if d.model != Model::Omp || d.name != "declare target" || d.opens_declare_target_range() {
+        return false;
+    }
+    let scope = symbols::visible_before(root, text, d.span.start);
+    let mut items: Vec<&str> = Vec::new();
+    if let Some(ClauseArgs::List { items: its, .. }) = d.arg.as_ref().map(|a| &a.args) {
+        items.extend(its.iter().map(|i| i.name.as_str()));
+    }
+    for c in &d.clauses {
+        match c.name.as_str() {
+            "to" | "enter" | "link" => items.extend(c.items().iter().map(|i| i.name.as_str())),
+            "device_type" => {}
+            _ => return false,
+        }
+    }
+    !items.is_empty()
+        && items.iter().all(|n| {
+            scope
+                .get(n)
+                .is_some_and(|s| s.storage == Storage::Global && !s.is_typedef)
+        })
 }
 
 /// `declare target` and `acc routine` inside a function (`acc declare` in a
@@ -301,12 +329,20 @@ impl<'a> Reading<'a> {
         for c in d.clauses_named("to").chain(d.clauses_named("enter")) {
             items.extend(c.items().iter().map(|i| (i.name.clone(), i.name_span)));
         }
-        for c in d.clauses_named("link") {
-            for i in c.items() {
-                self.plan.notes.push(format!(
-                    "`{}` (declare target link): mapped by the map clauses of each region, like any variable",
-                    i.name
-                ));
+        if let Some(spec) = spec {
+            // `link`: a device copy that exists only while a construct maps
+            // the variable (OpenMP 5.2, 7.8.1); the mirror is its storage,
+            // which the map clauses fill and empty (lower/declare.rs
+            // `DeviceVar::link`).
+            for c in d.clauses_named("link") {
+                for i in c.items() {
+                    self.marks.push(Mark {
+                        name: i.name.clone(),
+                        span: i.name_span,
+                        spec,
+                        rule: format!("declare target link (line {})", self.line(d)),
+                    });
+                }
             }
         }
         if let Some(spec) = spec {
@@ -519,6 +555,14 @@ fn resolve_marks(
             );
             continue;
         };
+        let link = m.rule.starts_with("declare target link");
+        if link && decls.iter().any(|t| t.is_function) {
+            plan.notes.push(format!(
+                "`{}` ({}) is a function: `link` names variables only",
+                m.name, m.rule
+            ));
+            continue;
+        }
         if decls.iter().any(|t| t.is_function) {
             if let Some(f) = device_fn(&m.name, decls, m.spec, m.rule, m.span, diags) {
                 plan.fns.push(f);
@@ -532,6 +576,7 @@ fn resolve_marks(
                     init: def.init.clone(),
                     after: def.end,
                     rule: m.rule,
+                    link,
                 }),
                 None => diags.push(
                     Diagnostic::new(

@@ -11,8 +11,13 @@
 //! tagged (`struct pair {...} v`), anonymous (`struct {...} v, w[5]`, also
 //! with a comment before the brace) or
 //! named by a local typedef; variables of one definition share one copy.
+//! An `enum` (tagged, anonymous or a typedef of an anonymous one) is hoisted
+//! into a namespace of its own (`namespace p2c_local_<kernel>_<tag> { enum
+//! e {...}; }`) that the kernel opens with `using namespace`, so the body's
+//! constants name the copy's and two functions' enums never clash; an enum
+//! whose constant is also a visible variable or function stays E0303.
 //! Everything else stays E0303: a body that names the type itself (its tag
-//! or typedef name), enums (their constants are local names too), members
+//! or typedef name), members
 //! of another local type, members sized by a local variable (a VLA's size)
 //! or by a preprocessor branch, and arrays of several dimensions.
 
@@ -55,23 +60,66 @@ pub fn hoist(
     if !members_are_plain(&def.members, symbols) {
         return None;
     }
-    let ty_name = format!("{} p2c_local_{kernel}_{}", def.kw, def.key);
-    let text = if earlier.iter().any(|h| h.ty_name == ty_name) {
-        String::new()
+    let shown = def.name.as_deref().unwrap_or("(anonymous)");
+    let (ty_name, scope, def_text) = if def.kw == "enum" {
+        // The constants are names of the function too: the copy lives in
+        // a namespace of its own, which the kernel opens.
+        let consts = enumerators(&def.members)?;
+        if consts.iter().any(|c| symbols.get(c).is_some()) {
+            return None;
+        }
+        let ns = format!("p2c_local_{kernel}_{}", def.key);
+        let text = format!(
+            "/* `enum {shown}` is defined inside the function: the kernel names this copy and opens its namespace for the constants (lower/localtype.rs) */\nnamespace {ns} {{ enum e {{{}}}; }}\n\n",
+            def.members
+        );
+        (format!("{ns}::e"), Some(ns), text)
     } else {
-        let shown = def.name.as_deref().unwrap_or("(anonymous)");
-        format!(
+        let ty_name = format!("{} p2c_local_{kernel}_{}", def.kw, def.key);
+        let text = format!(
             "/* `{} {shown}` is defined inside the function: the kernel names this copy (lower/localtype.rs) */\n{ty_name} {{{}}};\n\n",
             def.kw, def.members
-        )
+        );
+        (ty_name, None, text)
     };
+    let already = earlier.iter().any(|h| h.ty_name == ty_name);
     v.sym.ty.base = ty_name.clone();
     Some(Hoisted {
         var: v.sym.name.clone(),
         ty_name,
         host_ty: base,
-        def: text,
+        def: if already { String::new() } else { def_text },
+        scope: if already { None } else { scope },
     })
+}
+
+/// The constants of an enumerator list (`A = 1, B, C`), or `None` when an
+/// item is not `NAME` or `NAME = value`.
+fn enumerators(members: &str) -> Option<Vec<String>> {
+    let mut out = Vec::new();
+    let mut depth = 0i32;
+    let mut item = String::new();
+    for c in members.chars().chain(std::iter::once(',')) {
+        match c {
+            '(' => depth += 1,
+            ')' => depth -= 1,
+            ',' if depth == 0 => {
+                let name = item.split('=').next().unwrap_or("").trim().to_string();
+                item.clear();
+                if name.is_empty() {
+                    continue; // a trailing comma
+                }
+                if !is_ident(&name) {
+                    return None;
+                }
+                out.push(name);
+                continue;
+            }
+            _ => {}
+        }
+        item.push(c);
+    }
+    (!out.is_empty()).then_some(out)
 }
 
 /// Firstprivate values, and mapped data whose device address the host can
@@ -94,7 +142,7 @@ fn find_def(base: &str, func_text: &str, symbols: &Scope) -> Option<Def> {
         .find(|c: char| c.is_whitespace() || c == '{')
         .unwrap_or(base.len());
     let kw = &base[..kw_end];
-    if matches!(kw, "struct" | "union") {
+    if matches!(kw, "struct" | "union" | "enum") {
         let rest = base[kw_end..].trim_start();
         let (tag, braces) = match rest.find('{') {
             Some(i) => (rest[..i].trim(), Some(&rest[i..])),

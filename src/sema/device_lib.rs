@@ -142,6 +142,7 @@ const RUNTIME_DEVICE_CALLABLE: &[&str] = &[
     "omp_get_active_level",
     "omp_get_device_num",
     "omp_get_level",
+    "omp_get_max_teams",
     "omp_get_max_threads",
     "omp_get_num_teams",
     "omp_get_num_threads",

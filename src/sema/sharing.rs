@@ -81,6 +81,66 @@ fn merge_into_map(
     true
 }
 
+/// How a variable in both `firstprivate` and a map clause of a combined
+/// `target` construct is lowered.
+enum FpPair {
+    /// The firstprivate came first: this map clause adds nothing.
+    KeepFirst,
+    /// The map came first: the firstprivate replaces it.
+    ReplaceMap,
+}
+
+/// OpenMP 5.1+ (combined constructs, 17.2 in 5.2): on a combined `target`
+/// construct a variable may be in `firstprivate` and `map`; the map applies
+/// to `target` and the firstprivate to the inner leaf (teams, distribute,
+/// parallel, for), whose private copies start from the device copy. When
+/// that device copy is created by this map (the variable is in no enclosing
+/// data construct, not `declare target`, and the file maps nothing
+/// dynamically) and the map is `to` / `tofrom` without modifiers, the
+/// device copy equals the host's and nothing writes it (every reference in
+/// the region is to a private copy): the result is the firstprivate alone,
+/// copied from the host. Other forms stay "not supported yet".
+#[allow(clippy::too_many_arguments)]
+fn firstprivate_map_pair(
+    dir: &Directive,
+    env: &DataEnv,
+    out: &[VarAttr],
+    claimed: &Claimed,
+    name: &str,
+    kind: Option<MapKind>,
+    mods: MapMods,
+    sym: &Symbol,
+) -> Option<FpPair> {
+    let (_, prev_clause, _, _) = claimed.get(&sym.name)?;
+    let combined_target = dir.model == Model::Omp
+        && dir.name.starts_with("target ")
+        && !dir.name.starts_with("target data")
+        && !dir.name.starts_with("target update")
+        && !dir.name.starts_with("target enter")
+        && !dir.name.starts_with("target exit");
+    let not_present = !env.unstructured
+        && !env.enclosing.contains(&sym.name)
+        && !env.declared.contains(&sym.name);
+    let shape = sym.ty.is_scalar() || sym.ty.is_array();
+    if !(combined_target && not_present && shape) {
+        return None;
+    }
+    let copies_in =
+        |k: MapKind, m: MapMods| matches!(k, MapKind::To | MapKind::ToFrom) && m.is_none();
+    if prev_clause == "firstprivate" {
+        return kind
+            .filter(|k| copies_in(*k, mods))
+            .map(|_| FpPair::KeepFirst);
+    }
+    if name != "firstprivate" {
+        return None;
+    }
+    match &out.iter().find(|v| v.sym.name == sym.name)?.attr {
+        Attr::Mapped { kind, mods, .. } if copies_in(*kind, *mods) => Some(FpPair::ReplaceMap),
+        _ => None,
+    }
+}
+
 /// The OpenACC data clauses that take the `zero` modifier (3.3, 2.7.7 and
 /// 2.7.9, with their `p` / `present_or_` aliases).
 pub fn acc_zero_clause(name: &str) -> bool {
@@ -548,6 +608,14 @@ pub fn decide(
                     out.retain(|v| v.sym.name != item.name);
                     claimed.remove(&item.name);
                 }
+            }
+            match firstprivate_map_pair(dir, env, &out, &claimed, name, kind, mods, &sym) {
+                Some(FpPair::KeepFirst) => continue,
+                Some(FpPair::ReplaceMap) => {
+                    out.retain(|v| v.sym.name != item.name);
+                    claimed.remove(&item.name);
+                }
+                None => {}
             }
             if let Some((prev, prev_clause, _, prev_kind)) = claimed.get(&item.name) {
                 if !reported_here.insert(item.name.as_str()) {

@@ -61,7 +61,12 @@ pub(super) fn data_env(
         }
     }
     DataEnv {
-        declared: declare.vars.iter().map(|v| v.name.clone()).collect(),
+        declared: declare
+            .vars
+            .iter()
+            .filter(|v| !v.link)
+            .map(|v| v.name.clone())
+            .collect(),
         enclosing,
         unstructured,
         // With `if` / `self` the region may run on the host, where such a

@@ -126,7 +126,14 @@ fn host_version(
             );
         }
     }
-    if rc.kind == GenKind::OmpTeams {
+    // A league of one team, its initial thread running the block, is what
+    // the host may do for a teams construct with no `num_teams` and no
+    // nested construct (the number of teams is then the
+    // implementation's choice).
+    let one_team_ok = rc.nested.is_empty()
+        && d.clause("num_teams").is_none()
+        && d.clause("thread_limit").is_none();
+    if rc.kind == GenKind::OmpTeams && !one_team_ok {
         refuse(
             at,
             format!("clause `if` on `{what}` with a structured block is not supported yet (the host would run the block with a league of teams)"),
@@ -142,6 +149,18 @@ fn host_version(
         );
     }
     let mut edits = Vec::new();
+    if let (true, Some(t)) = (rc.kind == GenKind::OmpTeams && one_team_ok, rc.teams) {
+        // The merged `teams` of `target { teams ... }`: the host copy is the
+        // block of its one team.
+        edits.push((
+            t.directive.span,
+            format!(
+                "/* {}: a league of one team on the host */",
+                crate::source::pragma_text::pragma_one_line(cx.file.slice(t.directive.span))
+                    .replace("*/", "* /")
+            ),
+        ));
+    }
     for n in &rc.nested {
         let nd = &n.directive;
         if !nd.span.within(rc.block) {

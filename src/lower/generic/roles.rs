@@ -211,6 +211,9 @@ pub(super) fn nested_clause_ok(model: Model, name: &str) -> bool {
                 | "nowait"
                 | "simdlen"
                 | "safelen"
+                // A promise about the data's alignment, which a compiler
+                // may ignore: the kernel is correct without it.
+                | "aligned"
                 | "order"
                 | "bind"
         ),
