@@ -134,6 +134,7 @@ pub fn lower_file(
             directive(&cx, &mut w, at, diags);
         }
     }
+    metadirective_in_fallback(input, &w.regions, diags);
     orphans::finish(input, &mut w.regions, &mut w.declare, w.namer, diags);
     Module {
         regions: w.regions,
@@ -341,6 +342,34 @@ fn resolved_in_host_code(a: &Input, declare: &mut DeclarePlan) {
             t.push_str(&format!("\n#pragma {}", r.variant));
         }
         declare.rewrites.push((r.pragma, t));
+    }
+}
+
+/// A metadirective resolved for the GPU inside a region that also runs on
+/// the host (an `if` clause, or a `device` clause that may name the host):
+/// the host copy of the block would keep the GPU's variant or the pragma
+/// itself, so it is refused until the host copy is resolved for the host.
+fn metadirective_in_fallback(a: &Input, regions: &[Region], diags: &mut Vec<Diagnostic>) {
+    for r in regions.iter().filter(|r| r.if_cond.is_some()) {
+        let whole = Span::new(r.pragma.start.min(r.stmt.start), r.stmt.end);
+        for m in a.resolved.iter().filter(|m| m.on_device) {
+            if whole.start <= m.pragma.start && m.pragma.end <= whole.end {
+                diags.push(
+                    Diagnostic::new(
+                        codes::NOT_SUPPORTED,
+                        m.pragma,
+                        "`omp metadirective` in a region that may run on the host (an `if` or \
+                         `device` clause) is not supported yet"
+                            .to_string(),
+                    )
+                    .with_label("resolved for the GPU only")
+                    .with_secondary(
+                        Span::new(r.pragma.start, r.pragma.start),
+                        "the region's host copy would need the host's variant",
+                    ),
+                );
+            }
+        }
     }
 }
 
