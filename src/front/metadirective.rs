@@ -195,7 +195,7 @@ fn variant(
 }
 
 /// Between the parentheses of a clause.
-fn arg_span(file: &SourceFile, c: &crate::directives::ast::Clause) -> Option<Span> {
+pub(crate) fn arg_span(file: &SourceFile, c: &crate::directives::ast::Clause) -> Option<Span> {
     let text = file.slice(Span::new(c.name_span.end, c.span.end));
     let open = text.find('(')?;
     let close = text.rfind(')')?;
@@ -263,6 +263,18 @@ fn parse_variant(file: &SourceFile, body: Span) -> Option<Directive> {
 /// whose value this resolver cannot know (it matters only when it would
 /// change the selected variant), `Err` a selector it does not evaluate.
 fn matches(sel: &str, on_device: bool) -> Result<Result<bool, String>, String> {
+    selector_holds(sel, on_device, None)
+}
+
+/// [`matches`] with the construct set of the context (`constructs`,
+/// outermost first): a `construct={a, b}` selector holds when its
+/// constructs appear in that order among them. Without `constructs`, the
+/// `construct` selector set is refused.
+pub(crate) fn selector_holds(
+    sel: &str,
+    on_device: bool,
+    constructs: Option<&[&str]>,
+) -> Result<Result<bool, String>, String> {
     let sel = norm(sel);
     let mut all: Result<bool, String> = Ok(true);
     let mut and = |v: Result<bool, String>| {
@@ -283,6 +295,11 @@ fn matches(sel: &str, on_device: bool) -> Result<Result<bool, String>, String> {
             .and_then(|t| t.strip_suffix('}'))
             .ok_or_else(|| format!("the selector `{set}`"))?;
         let list = split_top(inner, ',');
+        if let ("construct", Some(set)) = (name, constructs) {
+            and(Ok(construct_holds(&list, set)
+                .map_err(|t| format!("the trait `{t}` in `construct`"))?));
+            continue;
+        }
         for t in &list {
             let t = t.trim();
             let (trait_name, args) = t
@@ -339,6 +356,22 @@ fn matches(sel: &str, on_device: bool) -> Result<Result<bool, String>, String> {
                 and(v);
             }
         }
+    }
+    Ok(all)
+}
+
+/// Whether the constructs of `list` appear in this order in `set`; `Err`
+/// with a trait that has properties (`simd(...)`) or a name this resolver
+/// does not know.
+fn construct_holds<'t>(list: &[&'t str], set: &[&str]) -> Result<bool, &'t str> {
+    let mut rest = set.iter();
+    let mut all = true;
+    for t in list {
+        let t = t.trim();
+        if !matches!(t, "target" | "teams" | "parallel" | "for") {
+            return Err(t);
+        }
+        all &= rest.any(|c| c == &t);
     }
     Ok(all)
 }

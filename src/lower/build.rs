@@ -46,6 +46,8 @@ pub fn classify(d: &Directive, in_function: bool) -> Kind {
                 "target enter data" => return Kind::Data(DataKind::Enter),
                 "target exit data" => return Kind::Data(DataKind::Exit),
                 "target update" => return Kind::Data(DataKind::Update),
+                // Resolved at each call (`lower::declare_variant`).
+                "declare variant" => return Kind::Declare,
                 "declare target" | "begin declare target" | "end declare target" => {
                     return Kind::Declare
                 }

@@ -21,6 +21,7 @@ pub mod counter;
 pub mod cxx;
 pub mod data;
 pub mod declare;
+pub mod declare_variant;
 pub mod default_private;
 pub mod device_clause;
 pub mod device_complex;

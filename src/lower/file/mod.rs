@@ -431,12 +431,25 @@ pub fn cxx_plan(
     namer: &mut dyn FreshName,
     diags: &mut Vec<Diagnostic>,
 ) -> CxxPlan {
-    crate::lower::cxx::compat_edits(
+    let mut plan = crate::lower::cxx::compat_edits(
         a.tree,
         &a.file.text,
         &offloaded_spans(&module.regions),
         &kernel_locals(&module.regions),
         namer,
         diags,
-    )
+    );
+    let variants = crate::lower::declare_variant::edits(
+        a.file,
+        a.tree,
+        a.attached,
+        &module.regions,
+        &module.declare,
+        diags,
+    );
+    if !variants.is_empty() {
+        plan.edits.extend(variants);
+        plan.edits.sort_by_key(|e| e.span.start);
+    }
+    plan
 }
