@@ -158,11 +158,17 @@ fn render_data(file: &SourceFile, data: &[DataOp], declare: &DeclarePlan, o: &mu
         }
     }
     for v in &declare.vars {
+        let presence = if v.link {
+            "present only where a map clause maps it"
+        } else {
+            "present from the start"
+        };
         let _ = writeln!(
             o,
-            "device variable {} : {} -- __device__ copy, present from the start [{}]",
+            "device variable {} : {} -- __device__ copy, {} [{}]",
             v.name,
             v.ty.type_name(),
+            presence,
             v.rule
         );
     }
