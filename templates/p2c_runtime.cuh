@@ -331,6 +331,46 @@ inline int p2c_omp_target_is_accessible(const void *ptr, size_t size, int device
     return pageable != 0;
 }
 
+/* `omp requires unified_shared_memory`: host memory no map clause covers
+ * reaches the GPU by its host address, so the GPU must access pageable host
+ * memory (cudaDevAttrPageableMemoryAccess: HMM or ATS). A static object the
+ * translation puts in place of the directive checks it at program start. The
+ * emulator then models such a system (its launches accept host addresses). */
+struct p2c_requires_pageable {
+    explicit p2c_requires_pageable(const char *where)
+    {
+#ifdef P2C_SIMT_EMULATOR
+        p2c_sim_model_pageable_memory();
+#endif
+        if (p2c_omp_get_num_devices() == 0)
+            return;
+        int pageable = 0;
+        if (cudaDeviceGetAttribute(&pageable, cudaDevAttrPageableMemoryAccess, 0) != cudaSuccess) {
+            (void)cudaGetLastError();
+            pageable = 0;
+        }
+        if (!pageable)
+            p2c_fail(where, "`omp requires unified_shared_memory`: this GPU cannot access pageable host memory", "cudaDevAttrPageableMemoryAccess is 0 (it needs HMM or ATS)");
+    }
+};
+
+/* `omp requires unified_address`: device and host pointers in one address
+ * space (CUDA's unified virtual addressing), checked at program start. */
+struct p2c_requires_unified_address {
+    explicit p2c_requires_unified_address(const char *where)
+    {
+        if (p2c_omp_get_num_devices() == 0)
+            return;
+        int unified = 0;
+        if (cudaDeviceGetAttribute(&unified, cudaDevAttrUnifiedAddressing, 0) != cudaSuccess) {
+            (void)cudaGetLastError();
+            unified = 0;
+        }
+        if (!unified)
+            p2c_fail(where, "`omp requires unified_address`: this GPU has no unified virtual addressing", "cudaDevAttrUnifiedAddressing is 0");
+    }
+};
+
 /* A `device(n)` clause of a data construct: 1 to act on the GPU (device 0),
  * 0 when n is the host's device number (the construct does nothing); any
  * other number is an error. */

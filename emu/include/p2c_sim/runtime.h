@@ -286,6 +286,21 @@ inline cudaError_t cudaGetDeviceProperties(cudaDeviceProp *prop, int device) {
     prop->l2CacheSize = 0;
     return cudaSuccess;
 }
+namespace p2c_sim {
+// Whether the emulated GPU accesses pageable host memory (HMM or ATS): off (a
+// discrete GPU) until the program calls p2c_sim_model_pageable_memory().
+inline std::atomic<bool> &pageable_memory() {
+    static std::atomic<bool> on{false};
+    return on;
+}
+} // namespace p2c_sim
+
+// The prelude's check of `omp requires unified_shared_memory` calls it before
+// querying cudaDevAttrPageableMemoryAccess: from then on the emulator models a
+// system whose GPU reads and writes host memory in place (the attribute is 1
+// and a kernel launch accepts host addresses).
+inline void p2c_sim_model_pageable_memory() { p2c_sim::pageable_memory() = true; }
+
 inline cudaError_t cudaDeviceGetAttribute(int *value, cudaDeviceAttr attr, int device) {
     if (!value) return p2c_sim::set_error(cudaErrorInvalidValue);
     cudaDeviceProp prop;
@@ -298,8 +313,10 @@ inline cudaError_t cudaDeviceGetAttribute(int *value, cudaDeviceAttr attr, int d
     case cudaDevAttrMaxThreadsPerMultiProcessor: *value = prop.maxThreadsPerMultiProcessor; break;
     case cudaDevAttrComputeCapabilityMajor: *value = prop.major; break;
     case cudaDevAttrComputeCapabilityMinor: *value = prop.minor; break;
-    // A discrete GPU's: kernel arguments that are host addresses are refused.
-    case cudaDevAttrPageableMemoryAccess: *value = 0; break;
+    case cudaDevAttrUnifiedAddressing: *value = prop.unifiedAddressing; break;
+    // A discrete GPU's (kernel arguments that are host addresses are refused),
+    // unless the program asked for a system with HMM or ATS (see below).
+    case cudaDevAttrPageableMemoryAccess: *value = p2c_sim::pageable_memory() ? 1 : 0; break;
     default: return p2c_sim::set_error(cudaErrorInvalidValue);
     }
     return cudaSuccess;
@@ -431,7 +448,7 @@ inline void check_pointer_args(const Tuple &args) {
         using T = std::tuple_element_t<I, Tuple>;
         if constexpr (std::is_pointer_v<T> && !std::is_function_v<std::remove_pointer_t<T>>) {
             const void *p = static_cast<const void *>(std::get<I>(args));
-            if (p && !arena().holds(p) && !allocations().contains(p, 0) &&
+            if (p && !pageable_memory() && !arena().holds(p) && !allocations().contains(p, 0) &&
                 !allocations().is_host_value(p))
                 fail("kernel launch: argument %zu is the host address %p, not device memory "
                      "(cudaMalloc it and copy, or map it); a GPU cannot read it",

@@ -119,6 +119,7 @@ enum cudaDeviceAttr {
     cudaDevAttrMultiProcessorCount = 16,
     cudaDevAttrMaxThreadsPerMultiProcessor = 39,
     cudaDevAttrComputeCapabilityMajor = 75,
+    cudaDevAttrUnifiedAddressing = 41,
     cudaDevAttrComputeCapabilityMinor = 76,
     cudaDevAttrPageableMemoryAccess = 88
 };

@@ -230,8 +230,22 @@ fn directive(cx: &Cx, w: &mut Walk, at: &Attached, diags: &mut Vec<Diagnostic>) 
         return;
     }
     if crate::lower::requires::is_requires(d) {
-        // Provided requirements stay in the host code as written.
-        crate::lower::requires::check(d, diags);
+        // Provided requirements stay in the host code as written, or become
+        // the prelude's checks at program start.
+        let (name, line) = a.file.origin(d.span.start);
+        let where_ = format!("{name}:{line}");
+        let lowered = crate::lower::requires::lower(
+            d,
+            &a.file.text,
+            &where_,
+            line,
+            at.function.is_some(),
+            diags,
+        );
+        if let Some(text) = lowered.rewrite {
+            w.declare.rewrites.push((d.span, text));
+        }
+        w.declare.notes.extend(lowered.notes);
         return;
     }
     if matches!(kind, Kind::NotSupported) {
