@@ -20,8 +20,8 @@ use crate::source::Span;
 use std::collections::{HashMap, HashSet};
 
 pub use crate::ir::c::{
-    Attr, MapKind, MapMods, RedOp, VarAttr, ARRAY_PARAM_WHOLE, DEVICE_PTR, ENCLOSING_DEVICE_PTR, EXPLICIT, LOOP_VAR,
-    POINTER_ATTACH,
+    Attr, MapKind, MapMods, RedOp, VarAttr, ARRAY_PARAM_WHOLE, DEVICE_PTR, ENCLOSING_DEVICE_PTR,
+    EXPLICIT, LOOP_VAR, POINTER_ATTACH,
 };
 
 /// The map-type modifiers of clause `name` (only OpenMP `map` has them).
@@ -722,23 +722,23 @@ pub fn decide(
                     }
                 },
                 (_, Some(kind), _) => {
-                    let sections = match super::param_extent::declared_section(
-                        dir.model, item, &sym, symbols,
-                    ) {
-                        Ok(Some(whole)) => {
-                            whole_param = true;
-                            vec![whole]
-                        }
-                        Ok(None) if check_sections(dir.model, item, &sym, diags) => {
-                            item.sections.clone()
-                        }
-                        Ok(None) => continue,
-                        Err(d) => {
-                            diags.push(*d);
-                            refused_extent.insert(item.name.clone());
-                            continue;
-                        }
-                    };
+                    let sections =
+                        match super::param_extent::declared_section(dir.model, item, &sym, symbols)
+                        {
+                            Ok(Some(whole)) => {
+                                whole_param = true;
+                                vec![whole]
+                            }
+                            Ok(None) if check_sections(dir.model, item, &sym, diags) => {
+                                item.sections.clone()
+                            }
+                            Ok(None) => continue,
+                            Err(d) => {
+                                diags.push(*d);
+                                refused_extent.insert(item.name.clone());
+                                continue;
+                            }
+                        };
                     Attr::Mapped {
                         kind,
                         sections,
