@@ -231,6 +231,18 @@ pub fn resolve_item(
             return None;
         }
     };
+    match crate::sema::param_extent::declared_section(d.model, item, &sym, symbols) {
+        Ok(Some(whole)) => {
+            let len = whole.length.map(|e| e.text).unwrap_or_default();
+            let lo = "0".to_string();
+            return Some((sym, RangeExpr::Section { lo, len }));
+        }
+        Ok(None) => {}
+        Err(e) => {
+            diags.push(*e);
+            return None;
+        }
+    }
     if !check_sections(d.model, item, &sym, diags) {
         return None;
     }

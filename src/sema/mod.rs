@@ -15,6 +15,7 @@ pub mod lastprivate_array;
 pub mod layout;
 pub mod loops;
 pub mod map_merge;
+pub mod param_extent;
 pub mod privarray;
 pub mod sharing;
 pub mod symbols;

@@ -20,8 +20,8 @@ use crate::source::Span;
 use std::collections::{HashMap, HashSet};
 
 pub use crate::ir::c::{
-    Attr, MapKind, MapMods, RedOp, VarAttr, DEVICE_PTR, ENCLOSING_DEVICE_PTR, EXPLICIT, LOOP_VAR,
-    POINTER_ATTACH,
+    Attr, MapKind, MapMods, RedOp, VarAttr, ARRAY_PARAM_WHOLE, DEVICE_PTR, ENCLOSING_DEVICE_PTR,
+    EXPLICIT, LOOP_VAR, POINTER_ATTACH,
 };
 
 /// The map-type modifiers of clause `name` (only OpenMP `map` has them).
@@ -460,6 +460,9 @@ pub fn decide(
     // pair with a second clause (a whole scalar in `reduction` or a map
     // clause), and the map kind of that map clause.
     let mut claimed: Claimed = HashMap::new();
+    // Whole array parameters whose extent was refused: already reported,
+    // so their uses get no second diagnostic.
+    let mut refused_extent: HashSet<String> = HashSet::new();
     let lookup = |item: &ListItem,
                   reduction: bool,
                   diags: &mut Vec<Diagnostic>|
@@ -653,6 +656,7 @@ pub fn decide(
                 item.name.clone(),
                 (item.name_span, name.to_string(), pairable, kind),
             );
+            let mut whole_param = false;
             let attr = match (name, kind, op) {
                 _ if device_ptr => match device_ptr_attr(dir, name, item, &sym) {
                     Ok(a) => a,
@@ -718,12 +722,26 @@ pub fn decide(
                     }
                 },
                 (_, Some(kind), _) => {
-                    if !check_sections(dir.model, item, &sym, diags) {
-                        continue;
-                    }
+                    let sections =
+                        match super::param_extent::declared_section(dir.model, item, &sym, symbols)
+                        {
+                            Ok(Some(whole)) => {
+                                whole_param = true;
+                                vec![whole]
+                            }
+                            Ok(None) if check_sections(dir.model, item, &sym, diags) => {
+                                item.sections.clone()
+                            }
+                            Ok(None) => continue,
+                            Err(d) => {
+                                diags.push(*d);
+                                refused_extent.insert(item.name.clone());
+                                continue;
+                            }
+                        };
                     Attr::Mapped {
                         kind,
-                        sections: item.sections.clone(),
+                        sections,
                         mods,
                     }
                 }
@@ -748,7 +766,13 @@ pub fn decide(
             out.push(VarAttr {
                 sym,
                 attr,
-                rule: if device_ptr { DEVICE_PTR } else { EXPLICIT },
+                rule: if device_ptr {
+                    DEVICE_PTR
+                } else if whole_param {
+                    ARRAY_PARAM_WHOLE
+                } else {
+                    EXPLICIT
+                },
                 span: clause.span,
             });
         }
@@ -760,7 +784,7 @@ pub fn decide(
         let Some(sym) = symbols.get(&u.name) else {
             continue;
         };
-        if sym.is_typedef || sym.ty.is_function() {
+        if sym.is_typedef || sym.ty.is_function() || refused_extent.contains(&u.name) {
             continue;
         }
         if loop_vars.contains(&u.name) {

@@ -7,6 +7,7 @@
 
 use super::ctype::{declarator, specifiers_and_declarators, CType};
 use crate::front::fields::NodeFields;
+use crate::ir::c::Deriv;
 use crate::source::Span;
 use std::cell::OnceCell;
 use std::collections::HashMap;
@@ -51,7 +52,11 @@ pub fn declared_by(decl: Node<'_>, text: &str, storage: Storage, out: &mut Vec<S
                 }
             };
             let ty = CType { base, derivs };
-            // An array parameter is a pointer.
+            // An array parameter is a pointer; its declared bound is kept.
+            let param_bound = match ty.derivs.first() {
+                Some(Deriv::Array(bound)) if storage == Storage::Param => Some(bound.clone()),
+                _ => None,
+            };
             let ty = if storage == Storage::Param {
                 ty.decayed()
             } else {
@@ -66,6 +71,7 @@ pub fn declared_by(decl: Node<'_>, text: &str, storage: Storage, out: &mut Vec<S
                 is_typedef,
                 span,
                 decl_span: Span::new(decl.start_byte(), decl.end_byte()),
+                param_bound,
             });
         }
     }
@@ -759,6 +765,7 @@ pub(crate) fn collect_file_scope(item: Node<'_>, text: &str, out: &mut Vec<Symbo
                         is_typedef: false,
                         span,
                         decl_span: Span::new(item.start_byte(), item.end_byte()),
+                        param_bound: None,
                     });
                 }
             }

@@ -20,7 +20,7 @@ pub use crate::source::Model;
 pub use clauses::{ExprText, Section};
 pub use loops::{CanonLoop, TestOp};
 pub use sharing::{
-    Attr, MapKind, MapMods, RedOp, VarAttr, DEVICE_PTR, ENCLOSING_DEVICE_PTR, EXPLICIT, LOOP_VAR,
-    POINTER_ATTACH,
+    Attr, MapKind, MapMods, RedOp, VarAttr, ARRAY_PARAM_WHOLE, DEVICE_PTR, ENCLOSING_DEVICE_PTR,
+    EXPLICIT, LOOP_VAR, POINTER_ATTACH,
 };
 pub use types::{Arith, CType, Deriv, Layout, Storage, Symbol};

@@ -241,6 +241,12 @@ pub struct VarAttr {
 /// The rule of every attribute that a clause gave.
 pub const EXPLICIT: &str = "explicit clause";
 
+/// The rule of an array parameter (`double a[N][M]`, a pointer) named
+/// whole in an OpenACC data clause: the data is the array its declaration
+/// gives, the section `[0:N]` (OpenACC 3.3 2.7.1, `sema::param_extent`).
+pub const ARRAY_PARAM_WHOLE: &str =
+    "explicit clause naming an array parameter whole (the data is the array its declared outer bound gives, [0:N])";
+
 /// The rule of a pointer in `is_device_ptr` (OpenMP 5.2 5.4.7) or
 /// `deviceptr` (OpenACC 3.3 2.7.4), on the construct or (`deviceptr`) on an
 /// enclosing `acc data`: its value is already a device address, copied into
@@ -267,6 +273,6 @@ pub const LOOP_VAR: &str = "loop iteration variable (predetermined private)";
 impl VarAttr {
     /// Decided by an implicit rule, not by a clause of the construct.
     pub fn is_implicit(&self) -> bool {
-        self.rule != EXPLICIT && self.rule != DEVICE_PTR
+        self.rule != EXPLICIT && self.rule != DEVICE_PTR && self.rule != ARRAY_PARAM_WHOLE
     }
 }

@@ -261,6 +261,10 @@ pub struct Symbol {
     pub span: Span,
     /// The whole declaration's span.
     pub decl_span: Span,
+    /// For a parameter declared as an array (`double a[N][M]`, adjusted to
+    /// `double (*a)[M]` in `ty`): the outer bound as written, `Some("N")`,
+    /// or `None` for `a[][M]`. `None` outside (not an array parameter).
+    pub param_bound: Option<Option<String>>,
 }
 
 #[cfg(test)]
