@@ -24,6 +24,7 @@ pub mod guard;
 pub mod host_fallback;
 pub mod lastprivate_array;
 pub mod lastprivate_value;
+pub mod linear;
 pub mod lines;
 pub mod local_macros;
 pub mod namer;

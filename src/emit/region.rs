@@ -24,6 +24,7 @@ struct Names {
     red: Option<RedNames>,                   // the reduction code's names
     fp: Vec<String>,                         // per var: firstprivate saved copy (host fallback)
     last: String,                            // lastprivate: this thread ran the last iteration
+    lin: Vec<(String, String)>,              // per r.linear: the original's value, the step
     cond: Vec<String>, // per var: lastprivate(conditional) last assigning iteration + 1
     lpc: Vec<String>,  // per var: lastprivate(conditional) device scratch
     arr: Vec<ArrNames>, // per array reduction (r.array_reductions order)
@@ -122,6 +123,7 @@ fn names(r: &Region, namer: &mut Namer) -> Names {
         })
         .collect();
     Names {
+        lin: super::linear::names(r, namer),
         privs: super::privarray::names(r, namer),
         team_areas: super::array_team_area::host_names(r, namer),
         arr,
@@ -554,6 +556,7 @@ fn kernel_params(r: &Region, body: &str, n: &Names) -> (Vec<String>, String) {
             Attr::Lastprivate { conditional } => {
                 let t = v.sym.ty.unqualified_base();
                 params.push(format!("{t} *{}", n.dev[i]));
+                params.extend(super::linear::params(r, i, &n.lin));
                 if *conditional {
                     // Read after the loop even by threads that never assign it.
                     let _ = writeln!(prologue, "    {t} {name}{{}}; /* lastprivate */");
@@ -772,7 +775,23 @@ fn loop_vars(r: &Region, body: &str, n: &Names) -> String {
             let _ = writeln!(k, "        p2c_rest /= {trip};");
         }
     }
+    k.push_str(&super::linear::iteration_starts(r, &n.lin, &n.iter));
     k
+}
+
+/// The trip count of loop `li` of the nest in the kernel: the total for
+/// one loop; in a collapsed nest the inner loops' are parameters and the
+/// outermost's is the total over their product (read only by the thread
+/// that ran the last iteration, so no inner trip count is zero).
+fn loop_trip(r: &Region, n: &Names, li: usize) -> String {
+    match (r.nest.len(), li) {
+        (1, _) => n.trip.clone(),
+        (_, 0) => {
+            let inner: Vec<&str> = n.per_loop[1..].iter().map(|p| p.0.as_str()).collect();
+            format!("{} / ({})", n.trip, inner.join(" * "))
+        }
+        _ => n.per_loop[li].0.clone(),
+    }
 }
 
 /// After the loop: lastprivate stores, array and scalar reductions.
@@ -795,7 +814,7 @@ fn kernel_epilogue(r: &Region, n: &Names) -> String {
                         format!(
                             "{} {sign} {}",
                             n.per_loop[li].1,
-                            fold::scaled(&r.nest_types[li].type_name(), &n.trip, &step)
+                            fold::scaled(&r.nest_types[li].type_name(), &loop_trip(r, n, li), &step)
                         )
                     }
                     None => v.sym.name.clone(),
@@ -1438,6 +1457,7 @@ fn data_env(
                     "{ind}{t} *{dev} = p2c_map_scalar(&{name}, P2C_MAP_TOFROM, {w}); /* lastprivate */"
                 );
                 args.push(dev.clone());
+                args.extend(super::linear::host_args(r, i, &n.lin, dev, w, h));
                 if *conditional {
                     let slot = r.vars[..i]
                         .iter()

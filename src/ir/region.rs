@@ -127,6 +127,16 @@ pub struct ArrayReduction {
     pub span: Span,
 }
 
+/// OpenMP `linear` on an SPMD loop (`lower::linear`): the variable (index
+/// into `vars`, a lastprivate scalar) whose copy starts every iteration as
+/// the original plus the iteration's number times `step` (C text, evaluated
+/// on the host before the launch).
+#[derive(Clone, Debug)]
+pub struct Linear {
+    pub var: usize,
+    pub step: String,
+}
+
 /// One offloaded region.
 #[derive(Clone, Debug)]
 pub struct Region {
@@ -205,6 +215,8 @@ pub struct Region {
     /// `lastprivate(conditional:)`: per variable (index into `vars`), the
     /// assignments to it in the loop body.
     pub lastprivate_assigns: Vec<(usize, Vec<Span>)>,
+    /// OpenMP `linear` variables of an SPMD loop (`lower::linear`).
+    pub linear: Vec<Linear>,
     /// Atomic constructs in the region (`lower::atomic`), set by the driver.
     pub atomics: Vec<super::atomic::AtomicSite>,
     /// Loop constructs in an SPMD body that each thread runs in order:

@@ -107,6 +107,7 @@ fn lowered_clause(model: Model, name: &str) -> bool {
                 | "depend"
                 | "device"
                 | "lastprivate"
+                | "linear"
                 | "defaultmap"
                 | "shared"
                 | "is_device_ptr"
@@ -205,6 +206,7 @@ pub fn build_region(
         d, is_kernels, &used, &symbols, &loop_vars, env, &file.text, diags,
     );
     super::default_private::apply(d, &mut vars, &symbols, diags);
+    let linear = super::linear::apply(d, &mut vars, &loop_vars, &symbols, diags)?;
     super::device_complex::refuse(
         d,
         &vars,
@@ -296,6 +298,7 @@ pub fn build_region(
         notes,
         generic: None,
         lastprivate_assigns,
+        linear,
         atomics: vec![],
         in_order: vec![],
         tile: vec![],
@@ -583,14 +586,16 @@ fn launch_condition(
     })
 }
 
-/// E0901 for `lastprivate` of a loop variable of a collapsed nest.
+/// E0901 for `lastprivate(conditional:)` of a loop variable of a collapsed
+/// nest (a plain `lastprivate` of one gets the value after the nest:
+/// each loop's bound plus its trip count times its step, emit/region.rs).
 fn refuse_collapsed_lastprivate(
     vars: &[sharing::VarAttr],
     nest: &[CanonLoop],
     diags: &mut Vec<Diagnostic>,
 ) -> Option<()> {
     for v in vars {
-        if matches!(v.attr, Attr::Lastprivate { .. })
+        if matches!(v.attr, Attr::Lastprivate { conditional: true })
             && nest.len() > 1
             && nest.iter().any(|l| l.var == v.sym.name)
         {
@@ -598,7 +603,7 @@ fn refuse_collapsed_lastprivate(
                 Diagnostic::new(
                     codes::NOT_SUPPORTED,
                     v.span,
-                    "lastprivate of a loop variable of a collapsed nest is not supported yet",
+                    "lastprivate(conditional:) of a loop variable of a collapsed nest is not supported yet",
                 )
                 .with_label("not lowered yet"),
             );

@@ -23,6 +23,7 @@ pub mod data;
 pub mod declare;
 pub mod declare_variant;
 pub mod default_private;
+pub mod linear;
 pub mod device_clause;
 pub mod device_complex;
 pub mod file;

@@ -283,6 +283,17 @@ pub fn render(
                 Attr::Lastprivate { .. } if v.sym.ty.is_array() => {
                     "lastprivate (a local array in each thread; the last iteration's thread copies the whole array back)".to_string()
                 }
+                Attr::Lastprivate { conditional: false }
+                    if r.generic.is_none()
+                        && r.nest.len() > 1
+                        && r.nest.iter().any(|l| l.var == v.sym.name) =>
+                {
+                    "lastprivate loop variable (the value after the nest: its bound + its loop's trip count * step, written back by the thread that ran the last iteration)".to_string()
+                }
+                Attr::Lastprivate { .. } if linear_step(r, &v.sym.name).is_some() => format!(
+                    "linear step {} (each iteration sets the private copy to the original + the iteration's number * step, both read on the host before the launch; the last iteration's value is written back)",
+                    linear_step(r, &v.sym.name).unwrap_or("1")
+                ),
                 Attr::Lastprivate { conditional } => format!(
                     "lastprivate{} (private; the {} iteration's value is written back)",
                     if *conditional { "(conditional)" } else { "" },
@@ -346,4 +357,12 @@ fn queue_text(q: &crate::ir::data::AccQueue) -> String {
         Some(list) => t.push_str(&format!(", after queue(s) {}", list.join(", "))),
     }
     t
+}
+
+/// The step of `name` if it is a `linear` variable of the SPMD region `r`.
+fn linear_step<'r>(r: &'r Region, name: &str) -> Option<&'r str> {
+    r.linear
+        .iter()
+        .find(|l| r.vars[l.var].sym.name == name)
+        .map(|l| l.step.as_str())
 }

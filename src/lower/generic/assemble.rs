@@ -130,6 +130,7 @@ pub(super) fn region(
         notes,
         generic: Some(Box::new(g)),
         lastprivate_assigns: vec![],
+        linear: vec![],
         atomics: vec![],
         in_order: vec![],
         task_wait: crate::lower::asynchrony::omp_task_wait(d, &file.text, cx.diags),
