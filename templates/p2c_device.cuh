@@ -9,11 +9,12 @@
 #include <stdlib.h>
 
 /* A launch goes to p2c_stream: the stream of the running construct's OpenACC
- * queue, 0 (the default stream) otherwise (templates/p2c_host.cuh). */
+ * queue, 0 (the default stream) otherwise, and stops the program while the
+ * OpenACC host device is selected (p2c_device_grid, templates/p2c_host.cuh). */
 #if defined(P2C_SIMT_EMULATOR)
-#define P2C_LAUNCH(kernel, grid, block, shmem) p2c_sim_launch((kernel), (grid), (block), (shmem), p2c_stream)
+#define P2C_LAUNCH(kernel, grid, block, shmem) p2c_sim_launch((kernel), p2c_device_grid(grid), (block), (shmem), p2c_stream)
 #else
-#define P2C_LAUNCH(kernel, grid, block, shmem) kernel<<<(grid), (block), (shmem), p2c_stream>>>
+#define P2C_LAUNCH(kernel, grid, block, shmem) kernel<<<p2c_device_grid(grid), (block), (shmem), p2c_stream>>>
 #endif
 
 /* `#pragma unroll 1` before a loop whose body keeps many registers live (one

@@ -91,6 +91,29 @@ inline void p2c_check(cudaError_t err, const char *where, const char *what)
         p2c_fail(where, what, cudaGetErrorString(err));
 }
 
+/* ---- the OpenACC current device type ----------------------------------------
+ * 1 while `acc set device_type(host)` or acc_set_device_type(acc_device_host)
+ * selects the host device (templates/p2c_runtime.cuh). The translation runs
+ * compute constructs and data clauses on the GPU only, so a kernel launch or
+ * a present-table look-up while the host is selected stops the program
+ * rather than run on the device the program did not select. */
+inline int p2c_acc_host_selected;
+
+inline void p2c_require_device(const char *where)
+{
+    if (p2c_acc_host_selected)
+        p2c_fail(where, "a compute construct or data operation while `acc set device_type(host)` selects the host device",
+                 "the translation runs them on the GPU only; select the GPU again first (device_type(nvidia) or device_type(default))");
+}
+
+/* The grid of a launch (P2C_LAUNCH), after the check above. */
+template <class G>
+inline G p2c_device_grid(G grid)
+{
+    p2c_require_device("kernel launch");
+    return grid;
+}
+
 /* ---- asynchrony (#21) ------------------------------------------------------
  * The stream the data movement and the launches of the running construct go
  * to: 0, the default stream (each operation completes before the host goes
@@ -288,6 +311,7 @@ inline void p2c_register_declared(void)
  * part of it that is present, as OpenMP and OpenACC say. */
 inline struct p2c_mapping *p2c_find(struct p2c_range r, const char *where, int implicit = 0)
 {
+    p2c_require_device(where);
     if (p2c_declared_pending)
         p2c_register_declared();
     const char *h = r.host;

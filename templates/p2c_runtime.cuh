@@ -444,12 +444,24 @@ inline int p2c_acc_get_num_devices(int dev)
 
 inline acc_device_t p2c_acc_get_device_type(void)
 {
+    if (p2c_acc_host_selected)
+        return acc_device_host;
     return p2c_omp_get_num_devices() > 0 ? acc_device_nvidia : acc_device_host;
+}
+
+/* The current device type (p2c_acc_host_selected, templates/p2c_host.cuh):
+ * the host, or the GPU again; other types name no device here and keep it. */
+inline void p2c_acc_select_type(int dev)
+{
+    if (dev == acc_device_host)
+        p2c_acc_host_selected = 1;
+    else if (dev == acc_device_nvidia || dev == acc_device_not_host || dev == acc_device_default)
+        p2c_acc_host_selected = 0;
 }
 
 inline void p2c_acc_set_device_type(int dev)
 {
-    (void)dev;
+    p2c_acc_select_type(dev);
 }
 
 inline int p2c_acc_get_device_num(int dev)
@@ -555,11 +567,14 @@ inline void p2c_acc_shutdown_device(int num, int dev, const char *where)
         p2c_check(cudaDeviceSynchronize(), where, "cudaDeviceSynchronize");
 }
 
-/* acc set device_type(t) / device_num(n): one GPU, so selecting it (or the
- * default type) keeps the current device; an unavailable one is an error. */
+/* acc set device_type(t) / device_num(n): one GPU and the host; selecting
+ * the host makes later compute constructs and data clauses stop the program
+ * (p2c_require_device) until the GPU or the default type is selected again;
+ * an unavailable device is an error. */
 inline void p2c_acc_set_device_type_at(int dev, const char *where)
 {
     (void)p2c_acc_device_is_gpu(-1, dev, where);
+    p2c_acc_select_type(dev);
 }
 
 inline void p2c_acc_set_device_num_at(int num, int dev, const char *where)

@@ -10,10 +10,13 @@
 //! names (`multicore`, `radeon`, ...) name no available device: initialising,
 //! shutting down or selecting one is implementation-defined (OpenACC 3.3,
 //! 3.2.7 / 3.2.8 / 3.2.2) and here does nothing; the plan and a comment in
-//! the output say so. `set device_type(host)` (or `*`) would make later
-//! compute constructs run on the host, which the translation does not do:
-//! refused (E0901). `set default_async` belongs to the asynchronous queues:
-//! refused (E0901).
+//! the output say so. `set device_type(host)` makes the host the current
+//! device (acc-current-device-type-var, OpenACC 3.3, 2.14.3): the runtime
+//! keeps it (`p2c_acc_host_selected`), `acc_get_device_type()` answers
+//! `acc_device_host`, and since compute constructs and data clauses run on
+//! the GPU only, one reached while the host is selected stops the program
+//! with a runtime error instead of running on the GPU (until `set
+//! device_type(nvidia|default)`). `device_type(*)` is refused (E0901).
 
 use crate::diag::{codes, Diagnostic};
 use crate::directives::{ClauseArgs, Directive};
@@ -89,6 +92,9 @@ fn per_type(
     }
 }
 
+/// The plan's note on `set device_type(host)`.
+const HOST_SELECTED: &str = "the host device becomes current: acc_get_device_type() returns acc_device_host, and a compute construct or data clause run before the GPU is selected again stops the program with a runtime error (compute constructs run on the GPU only)";
+
 /// The calls and notes of `set`; None after a refusal.
 fn set_calls(
     d: &Directive,
@@ -115,14 +121,10 @@ fn set_calls(
             return None;
         }
         match dev_type(&names[0]) {
-            DevType::Known("acc_device_host") => {
-                refuse(
-                    d,
-                    c.span,
-                    "`device_type(host)` (compute constructs run on the GPU)",
-                    diags,
-                );
-                return None;
+            DevType::Known(k @ "acc_device_host") => {
+                ty = k;
+                calls.push(format!("p2c_acc_set_device_type_at({k})"));
+                notes.push(HOST_SELECTED.into());
             }
             DevType::Known(k) => {
                 ty = k;
