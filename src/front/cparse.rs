@@ -38,7 +38,7 @@ impl CTree {
 /// header's include guard was then split by an inserted `extern "C"`). The
 /// blanks at the end of a directive line are moved after its newline: every
 /// token keeps its offset.
-fn directive_blanks_last(mut text: String) -> String {
+pub fn directive_blanks_last(mut text: String) -> String {
     let mut swaps: Vec<(usize, usize)> = Vec::new();
     let b = text.as_bytes();
     let mut line = 0;

@@ -6,10 +6,11 @@
 //! not parse is reported (E0003) and skipped by later stages.
 
 mod attach;
+pub mod c;
 mod cparse;
 pub mod depth;
 pub mod fields;
 pub mod metadirective;
 
 pub use attach::{attach, function_name, Attached};
-pub use cparse::{parse_c, CTree};
+pub use cparse::{directive_blanks_last, parse_c, CTree};
