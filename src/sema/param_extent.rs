@@ -90,3 +90,59 @@ fn variable_in<'a>(bound: &'a str, symbols: &Scope) -> Option<&'a str> {
                 .is_some_and(|s| !s.is_typedef && !s.ty.is_function())
         })
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::source::SourceFile;
+
+    fn translate(src: &str) -> crate::Translation {
+        crate::translate(&SourceFile::new("t.c", src), &crate::Options::default())
+    }
+
+    fn codes(src: &str) -> Vec<String> {
+        translate(src)
+            .diagnostics
+            .iter()
+            .filter(|d| d.is_error())
+            .map(|d| d.code.as_str().to_string())
+            .collect()
+    }
+
+    const BODY: &str =
+        "{\n#pragma acc parallel loop\n for (int i = 0; i < 4; i++) a[i][0] = i;\n}\n}\n";
+
+    #[test]
+    fn bounded_array_parameter_maps_its_declared_rows() {
+        let src =
+            format!("#define N 6\nvoid f(double a[N][3]) {{\n#pragma acc data copy(a)\n{BODY}");
+        let t = translate(&src);
+        assert!(!t.has_errors(), "{:?}", t.diagnostics);
+        let out = t.output.unwrap_or_default();
+        // The mapped range is the declared N rows of 3 doubles, not the pointer.
+        assert!(out.contains("(N)"), "the extent N is not in the mapping");
+    }
+
+    #[test]
+    fn no_outer_bound_is_one_e0401() {
+        let src = format!("void f(double a[][3]) {{\n#pragma acc data copy(a)\n{BODY}");
+        let src = src.replacen("#pragma acc data copy(a)\n{", "{", 1);
+        let src = src.replacen(
+            "#pragma acc parallel loop",
+            "#pragma acc parallel loop copy(a)",
+            1,
+        );
+        assert_eq!(codes(&src), vec!["E0401"]);
+    }
+
+    #[test]
+    fn variable_bound_is_e0901() {
+        let src = "void f(int n, double v[n]) {\n#pragma acc enter data copyin(v)\n}\n";
+        assert_eq!(codes(src), vec!["E0901"]);
+    }
+
+    #[test]
+    fn openmp_keeps_mapping_the_pointer_itself_refused() {
+        let src = "void f(double v[8]) {\n#pragma omp target enter data map(to: v)\n}\n";
+        assert_eq!(codes(src), vec!["E0901"]);
+    }
+}
