@@ -1247,7 +1247,23 @@ pub fn reduction_type(
         _ => return Err(bad("not an arithmetic scalar")),
     };
     if arith == Arith::LongDouble {
-        return Err(bad("CUDA device code has no `long double`"));
+        // nvcc and clang compute a device `long double` as `double`: the
+        // reduced value would lose the host's extra precision.
+        return Err(Box::new(
+            Diagnostic::new(
+                codes::NOT_SUPPORTED,
+                item.name_span,
+                format!(
+                    "`{}` reductions (of `{}`) are not supported yet",
+                    sym.ty.type_name(),
+                    item.name
+                ),
+            )
+            .with_label("CUDA device code computes `long double` as `double`")
+            .with_secondary(sym.span, "declared here")
+            .with_note("the host's `long double` has a 64-bit significand (x86-64), the device's `double` 53 bits, so the result would differ from the host's")
+            .with_help("reduce a `double` copy in the region if its precision is enough"),
+        ));
     }
     if arith.is_complex() {
         // `+ - *` combine complex values (seed 001: two parts of the
