@@ -146,8 +146,7 @@ fn lowered_clause(model: Model, name: &str) -> bool {
 /// Clauses of the `loop` and `simd` forms that the lowering meets as it
 /// stands: `bind` naming the binding the construct has, `order(concurrent)`
 /// (iterations already run concurrently, each always on the same thread),
-/// and on `target simd` (one thread, in order) `simdlen`, `safelen` and
-/// `nontemporal`.
+/// and the simd hints `simdlen`, `safelen`, `nontemporal`, `aligned`.
 fn loop_form_clause(d: &Directive, c: &crate::directives::Clause) -> bool {
     if d.model != Model::Omp {
         return false;
@@ -159,7 +158,13 @@ fn loop_form_clause(d: &Directive, c: &crate::directives::Clause) -> bool {
         ),
         // The parser accepts no other kind than `concurrent`.
         "order" => super::shape::omp_schedule(&d.name).is_some(),
-        "simdlen" | "safelen" | "nontemporal" => d.name == "target simd",
+        // Hints and assertions that change no result: on `target simd`
+        // (one thread, in order), and where the `for` leaf already lets
+        // any iterations run concurrently (each a thread, or a chunk run in
+        // order by one): `for simd`.
+        "simdlen" | "safelen" | "nontemporal" | "aligned" => {
+            d.name == "target simd" || d.name.ends_with(" for simd")
+        }
         // `lower/chunk.rs` decides them (or refuses them with its reason).
         "schedule" | "dist_schedule" => super::shape::omp_schedule(&d.name).is_some(),
         _ => false,

@@ -272,7 +272,10 @@ fn last_checks(cx: &mut Ctx<'_>, rc: &Construct<'_>, all: &mut Decided) -> Check
     crate::lower::privarray::in_order_privates_in_forks(in_order_privates, forks, text, cx.diags);
     if kind == GenKind::OmpParallel {
         for v in vars {
-            if v.attr == Attr::Firstprivate && written.contains(&v.sym.name) {
+            if v.attr == Attr::Firstprivate
+                && written.contains(&v.sym.name)
+                && super::privatized_writes::writes_shared(stmt, text, &v.sym.name, &rc.nested)
+            {
                 cx.diags.push(not_supported(
                     v.span,
                     format!("`{}` is shared by the threads of `target parallel` and written in it; this is not supported yet", v.sym.name),

@@ -55,6 +55,7 @@ mod syntax;
 
 // The other entry points.
 mod plan_text;
+mod privatized_writes;
 mod spmd_merge;
 
 pub use plan_text::{fork_threads, plan_lines};
