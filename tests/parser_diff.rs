@@ -20,7 +20,15 @@ fn parsed_text(raw: &str) -> String {
 }
 
 fn dump_ts(node: tree_sitter::Node<'_>, field: Option<&str>, depth: usize, out: &mut String) {
-    line(out, depth, field, node.kind(), node.start_byte(), node.end_byte(), node.is_missing());
+    line(
+        out,
+        depth,
+        field,
+        node.kind(),
+        node.start_byte(),
+        node.end_byte(),
+        node.is_missing(),
+    );
     let mut cursor = node.walk();
     if cursor.goto_first_child() {
         loop {
@@ -33,14 +41,30 @@ fn dump_ts(node: tree_sitter::Node<'_>, field: Option<&str>, depth: usize, out: 
 }
 
 fn dump_ours(node: c::Node<'_>, depth: usize, out: &mut String) {
-    line(out, depth, node.field_name(), node.kind(), node.start_byte(), node.end_byte(), node.is_missing());
+    line(
+        out,
+        depth,
+        node.field_name(),
+        node.kind(),
+        node.start_byte(),
+        node.end_byte(),
+        node.is_missing(),
+    );
     let mut cursor = node.walk();
     for child in node.children(&mut cursor) {
         dump_ours(child, depth + 1, out);
     }
 }
 
-fn line(out: &mut String, depth: usize, field: Option<&str>, kind: &str, s: usize, e: usize, missing: bool) {
+fn line(
+    out: &mut String,
+    depth: usize,
+    field: Option<&str>,
+    kind: &str,
+    s: usize,
+    e: usize,
+    missing: bool,
+) {
     let _ = writeln!(
         out,
         "{:w$}{}{:?} {s}..{e}{}",
@@ -63,13 +87,22 @@ fn dumps(text: &str) -> (String, String, bool, bool) {
     let ours = c::parse(text);
     let mut b = String::new();
     dump_ours(ours.root_node(), 0, &mut b);
-    (a, b, ts.root_node().has_error(), ours.root_node().has_error())
+    (
+        a,
+        b,
+        ts.root_node().has_error(),
+        ours.root_node().has_error(),
+    )
 }
 
 /// The first differing line of two dumps, with context.
 fn first_difference(a: &str, b: &str) -> String {
     let (la, lb): (Vec<&str>, Vec<&str>) = (a.lines().collect(), b.lines().collect());
-    let k = la.iter().zip(&lb).position(|(x, y)| x != y).unwrap_or(la.len().min(lb.len()));
+    let k = la
+        .iter()
+        .zip(&lb)
+        .position(|(x, y)| x != y)
+        .unwrap_or(la.len().min(lb.len()));
     let from = k.saturating_sub(3);
     format!(
         "tree-sitter:\n{}\nours:\n{}",
@@ -82,7 +115,9 @@ fn fixture_files() -> Vec<PathBuf> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
     let mut files = Vec::new();
     for dir in ["in", "bad", "directives", "link", "runtime"] {
-        let Ok(rd) = std::fs::read_dir(root.join(dir)) else { continue };
+        let Ok(rd) = std::fs::read_dir(root.join(dir)) else {
+            continue;
+        };
         for e in rd.flatten() {
             let p = e.path();
             if p.extension().is_some_and(|x| x == "c" || x == "h") {
@@ -98,12 +133,17 @@ fn fixture_files() -> Vec<PathBuf> {
 fn compare(files: &[PathBuf]) -> Vec<(PathBuf, String)> {
     let mut differ = Vec::new();
     for f in files {
-        let Ok(raw) = std::fs::read_to_string(f) else { continue };
+        let Ok(raw) = std::fs::read_to_string(f) else {
+            continue;
+        };
         let text = parsed_text(&raw);
         let (a, b, ea, eb) = dumps(&text);
         if a != b {
             let why = if ea || eb {
-                format!("(errors: tree-sitter {ea}, ours {eb})\n{}", first_difference(&a, &b))
+                format!(
+                    "(errors: tree-sitter {ea}, ours {eb})\n{}",
+                    first_difference(&a, &b)
+                )
             } else {
                 first_difference(&a, &b)
             };
@@ -140,8 +180,15 @@ fn fixtures_parse_as_tree_sitter_parses_them() {
             s.split("/fixtures/").last().unwrap_or(&s).to_string()
         })
         .collect();
-    let new: Vec<&String> = names.iter().filter(|n| !KNOWN_DIFFERENT.contains(&n.as_str())).collect();
-    assert!(new.is_empty(), "{} fixtures differ, not known to: {new:#?}", new.len());
+    let new: Vec<&String> = names
+        .iter()
+        .filter(|n| !KNOWN_DIFFERENT.contains(&n.as_str()))
+        .collect();
+    assert!(
+        new.is_empty(),
+        "{} fixtures differ, not known to: {new:#?}",
+        new.len()
+    );
 }
 
 /// The fixtures whose trees still differ (a ratchet: remove a line when its

@@ -814,7 +814,11 @@ fn kernel_epilogue(r: &Region, n: &Names) -> String {
                         format!(
                             "{} {sign} {}",
                             n.per_loop[li].1,
-                            fold::scaled(&r.nest_types[li].type_name(), &loop_trip(r, n, li), &step)
+                            fold::scaled(
+                                &r.nest_types[li].type_name(),
+                                &loop_trip(r, n, li),
+                                &step
+                            )
                         )
                     }
                     None => v.sym.name.clone(),

@@ -18,8 +18,8 @@
 
 use crate::diag::{codes, Diagnostic};
 use crate::directives::Directive;
-use crate::sema::sharing::{Attr, VarAttr};
 use crate::ir::region::Linear;
+use crate::sema::sharing::{Attr, VarAttr};
 use crate::sema::symbols::Scope;
 
 /// The rule a linear variable's attribute is reported with.
@@ -50,7 +50,10 @@ pub fn apply(
                 continue;
             }
             let Some(i) = vars.iter().position(|v| v.sym.name == item.name) else {
-                diags.push(refusal(item.span, "a `linear` variable the loop does not name"));
+                diags.push(refusal(
+                    item.span,
+                    "a `linear` variable the loop does not name",
+                ));
                 continue;
             };
             let v = &mut vars[i];
@@ -58,7 +61,10 @@ pub fn apply(
                 && crate::sema::arith::classify(&v.sym.ty.base, symbols)
                     .is_some_and(|a| a.is_integer());
             if !integer {
-                diags.push(refusal(item.span, "a `linear` variable that is not an integer scalar"));
+                diags.push(refusal(
+                    item.span,
+                    "a `linear` variable that is not an integer scalar",
+                ));
                 continue;
             }
             v.attr = Attr::Lastprivate { conditional: false };

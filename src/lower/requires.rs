@@ -192,13 +192,17 @@ mod tests {
         let l = lower(&d, src, "f.c:3", 3, false, &mut diags);
         assert!(diags.is_empty());
         let text = l.rewrite.expect("a rewrite");
-        assert!(text.contains("static p2c_requires_pageable p2c_requires_pageable_at_line3(\"f.c:3\");"));
+        assert!(text
+            .contains("static p2c_requires_pageable p2c_requires_pageable_at_line3(\"f.c:3\");"));
         assert!(text.contains("static p2c_requires_unified_address"));
         assert!(!text.contains("#pragma"));
         assert_eq!(l.notes.len(), 2);
         let src = "#pragma omp requires unified_shared_memory atomic_default_mem_order(relaxed)";
         let l = lower(&parse(src), src, "f.c:1", 1, false, &mut diags);
-        assert!(l.rewrite.unwrap().ends_with("\n#pragma omp requires atomic_default_mem_order(relaxed)"));
+        assert!(l
+            .rewrite
+            .unwrap()
+            .ends_with("\n#pragma omp requires atomic_default_mem_order(relaxed)"));
         let l = lower(&d, src, "f.c:3", 3, true, &mut diags);
         assert!(l.rewrite.is_none());
         assert_eq!(diags.len(), 2);

@@ -127,8 +127,7 @@ impl Builder {
 
     /// The kind of the last node made, if it is above `mark`.
     pub fn last_kind(&self, mark: usize) -> Option<u16> {
-        (self.stack.len() > mark)
-            .then(|| self.raws[*self.stack.last().unwrap_or(&0) as usize].kind)
+        (self.stack.len() > mark).then(|| self.raws[*self.stack.last().unwrap_or(&0) as usize].kind)
     }
 
     /// Names the last non-comment node above `mark` as field `field`.

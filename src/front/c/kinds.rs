@@ -493,7 +493,9 @@ pub const F_VALUE: u16 = 39;
 /// The kind of the anonymous token spelled `text`.
 pub fn anon(text: &str) -> Option<u16> {
     let anon = &KINDS[NAMED_KINDS as usize..];
-    anon.binary_search(&text).ok().map(|k| k as u16 + NAMED_KINDS)
+    anon.binary_search(&text)
+        .ok()
+        .map(|k| k as u16 + NAMED_KINDS)
 }
 
 /// The id of field `name`.
@@ -503,5 +505,8 @@ pub fn field(name: &str) -> Option<u16> {
 
 /// The id of named kind `name`.
 pub fn named(name: &str) -> Option<u16> {
-    KINDS[..NAMED_KINDS as usize].iter().position(|k| *k == name).map(|k| k as u16)
+    KINDS[..NAMED_KINDS as usize]
+        .iter()
+        .position(|k| *k == name)
+        .map(|k| k as u16)
 }

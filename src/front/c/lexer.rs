@@ -75,8 +75,8 @@ pub(super) struct Lexer<'s> {
 const PUNCTS: [&str; 54] = [
     "<<=", ">>=", "...", "->", "++", "--", "<<", ">>", "<=", ">=", "==", "!=", "&&", "||", "+=",
     "-=", "*=", "/=", "%=", "&=", "^=", "|=", "[[", "]]", "::", "(", ")", "[", "]", "{", "}", ",",
-    ";", ":", "?", "=", "+", "-", "*", "/", "%", "&", "|", "^", "!", "~", "<", ">", ".", "\"",
-    "'", "L\"", "u\"", "U\"",
+    ";", ":", "?", "=", "+", "-", "*", "/", "%", "&", "|", "^", "!", "~", "<", ">", ".", "\"", "'",
+    "L\"", "u\"", "U\"",
 ];
 
 impl<'s> Lexer<'s> {
@@ -98,10 +98,8 @@ impl<'s> Lexer<'s> {
             if self.at >= self.src.len() {
                 return;
             }
-            if self.peek(0) == b'#' {
-                if self.directive() {
-                    continue;
-                }
+            if self.peek(0) == b'#' && self.directive() {
+                continue;
             }
             self.token();
         }
@@ -201,9 +199,11 @@ impl<'s> Lexer<'s> {
             let c = self.peek(0);
             if matches!(c, b'e' | b'E' | b'p' | b'P') && matches!(self.peek(1), b'+' | b'-') {
                 self.at += 2;
-            } else if c.is_ascii_alphanumeric() || c == b'.' || c == b'_' {
-                self.at += 1;
-            } else if c == b'\'' && self.peek(1).is_ascii_alphanumeric() {
+            } else if c.is_ascii_alphanumeric()
+                || c == b'.'
+                || c == b'_'
+                || (c == b'\'' && self.peek(1).is_ascii_alphanumeric())
+            {
                 self.at += 1;
             } else {
                 return;

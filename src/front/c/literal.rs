@@ -9,9 +9,16 @@ use super::lexer::Token;
 pub(super) fn pieces(b: &mut Builder, src: &[u8], t: Token, quote: u8) {
     let (start, end) = (t.start as usize, t.end as usize);
     let text = &src[start..end];
-    let open = text.iter().position(|&c| c == quote).map_or(text.len(), |k| k + 1);
+    let open = text
+        .iter()
+        .position(|&c| c == quote)
+        .map_or(text.len(), |k| k + 1);
     let open_text = std::str::from_utf8(&text[..open]).unwrap_or("\"");
-    b.leaf(kinds::anon(open_text).unwrap_or(kinds::ERROR), t.start, (start + open) as u32);
+    b.leaf(
+        kinds::anon(open_text).unwrap_or(kinds::ERROR),
+        t.start,
+        (start + open) as u32,
+    );
     let closed = text.len() > open && text[text.len() - 1] == quote && !escaped_end(&text[open..]);
     let body_end = if closed { end - 1 } else { end };
     let mut at = start + open;
@@ -38,7 +45,11 @@ pub(super) fn pieces(b: &mut Builder, src: &[u8], t: Token, quote: u8) {
     }
     if closed {
         let q = if quote == b'"' { "\"" } else { "'" };
-        b.leaf(kinds::anon(q).unwrap_or(kinds::ERROR), (end - 1) as u32, end as u32);
+        b.leaf(
+            kinds::anon(q).unwrap_or(kinds::ERROR),
+            (end - 1) as u32,
+            end as u32,
+        );
     } else {
         let q = if quote == b'"' { "\"" } else { "'" };
         b.missing(kinds::anon(q).unwrap_or(kinds::ERROR), end as u32);
@@ -63,7 +74,11 @@ fn escaped_end(body: &[u8]) -> bool {
 /// The length of the escape sequence at the start of `s` (`s[0]` is `\`).
 fn escape_len(s: &[u8]) -> usize {
     let hex = |from: usize, max: usize| {
-        s[from..].iter().take(max).take_while(|c| c.is_ascii_hexdigit()).count()
+        s[from..]
+            .iter()
+            .take(max)
+            .take_while(|c| c.is_ascii_hexdigit())
+            .count()
     };
     match s.get(1) {
         None => 1,
@@ -71,7 +86,11 @@ fn escape_len(s: &[u8]) -> usize {
         Some(b'u') => 2 + hex(2, 4),
         Some(b'U') => 2 + hex(2, 8),
         Some(c) if c.is_ascii_digit() => {
-            let digits = s[1..].iter().take(3).take_while(|c| c.is_ascii_digit()).count();
+            let digits = s[1..]
+                .iter()
+                .take(3)
+                .take_while(|c| c.is_ascii_digit())
+                .count();
             1 + digits
         }
         Some(&c) => 1 + char_len(c).min(s.len() - 1),

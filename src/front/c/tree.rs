@@ -57,7 +57,10 @@ impl Tree {
     }
 
     fn point(&self, byte: u32) -> Point {
-        let row = self.line_starts.partition_point(|&s| s <= byte).saturating_sub(1);
+        let row = self
+            .line_starts
+            .partition_point(|&s| s <= byte)
+            .saturating_sub(1);
         let start = self.line_starts.get(row).copied().unwrap_or(0);
         Point {
             row,

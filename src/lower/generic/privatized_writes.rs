@@ -14,7 +14,13 @@ use tree_sitter::Node;
 use crate::front::Attached;
 
 /// The data-sharing clauses that give a nested construct its own copy.
-const PRIVATIZING: &[&str] = &["private", "firstprivate", "lastprivate", "reduction", "linear"];
+const PRIVATIZING: &[&str] = &[
+    "private",
+    "firstprivate",
+    "lastprivate",
+    "reduction",
+    "linear",
+];
 
 /// `name` is assigned in `stmt` outside every construct of `nested` that
 /// privatizes it, or its address is taken anywhere in `stmt`.

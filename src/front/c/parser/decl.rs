@@ -17,18 +17,36 @@ pub(super) enum Mode {
 }
 
 const STORAGE: [&str; 11] = [
-    "extern", "static", "auto", "register", "inline", "__inline", "__inline__",
-    "__forceinline", "thread_local", "__thread", "",
+    "extern",
+    "static",
+    "auto",
+    "register",
+    "inline",
+    "__inline",
+    "__inline__",
+    "__forceinline",
+    "thread_local",
+    "__thread",
+    "",
 ];
 const QUALIFIERS: [&str; 10] = [
-    "const", "constexpr", "volatile", "restrict", "__restrict__", "__extension__", "_Atomic",
-    "_Noreturn", "noreturn", "_Nonnull",
+    "const",
+    "constexpr",
+    "volatile",
+    "restrict",
+    "__restrict__",
+    "__extension__",
+    "_Atomic",
+    "_Noreturn",
+    "noreturn",
+    "_Nonnull",
 ];
 const SIZED: [&str; 4] = ["signed", "unsigned", "long", "short"];
 
 impl P<'_> {
     pub(super) fn is_any(&self, k: usize, words: &[&str]) -> bool {
-        self.kind_at(k) == Some(Tok::Ident) && words.iter().any(|w| !w.is_empty() && self.is_word(k, w))
+        self.kind_at(k) == Some(Tok::Ident)
+            && words.iter().any(|w| !w.is_empty() && self.is_word(k, w))
     }
 
     pub(super) fn is_qualifier(&self, k: usize) -> bool {
@@ -43,9 +61,22 @@ impl P<'_> {
         let w = self.word(k);
         is_primitive(w)
             || self.is_any(k, &STORAGE)
-            || (self.is_qualifier(k) && !(self.is_word(k, "__extension__") && !self.starts_declaration(k + 1) && !self.is_ident(k + 1)))
+            || (self.is_qualifier(k)
+                && !(self.is_word(k, "__extension__")
+                    && !self.starts_declaration(k + 1)
+                    && !self.is_ident(k + 1)))
             || self.is_any(k, &SIZED)
-            || self.is_any(k, &["struct", "union", "enum", "__attribute__", "__attribute", "__declspec"])
+            || self.is_any(
+                k,
+                &[
+                    "struct",
+                    "union",
+                    "enum",
+                    "__attribute__",
+                    "__attribute",
+                    "__declspec",
+                ],
+            )
     }
 
     /// Whether token `k` starts a type (for `(type)` and `sizeof(type)`).
@@ -622,7 +653,11 @@ impl P<'_> {
                 }
                 self.finish(mark, ATTRIBUTED_DECLARATOR);
             } else {
-                return if self.b.since(mark) > 0 { Ok(()) } else { Err(Fail) };
+                return if self.b.since(mark) > 0 {
+                    Ok(())
+                } else {
+                    Err(Fail)
+                };
             }
         }
     }
@@ -636,7 +671,12 @@ impl P<'_> {
         loop {
             if self.is_any(0, &["__attribute__", "__attribute"]) {
                 self.attribute_specifier()?;
-            } else if self.is_ident(0) && !self.is(1, "=") && !self.is(1, ";") && !self.is(1, ",") && self.is(1, "(") {
+            } else if self.is_ident(0)
+                && !self.is(1, "=")
+                && !self.is(1, ";")
+                && !self.is(1, ",")
+                && self.is(1, "(")
+            {
                 let m = self.b.mark();
                 self.bump_as(IDENTIFIER);
                 self.b.field(F_FUNCTION);
@@ -679,7 +719,10 @@ impl P<'_> {
     pub(super) fn parameter_declaration(&mut self) -> PResult {
         let mark = self.b.mark();
         self.specifiers()?;
-        if !self.is(0, ",") && !self.is(0, ")") && !self.is_any(0, &["__attribute__", "__attribute"]) {
+        if !self.is(0, ",")
+            && !self.is(0, ")")
+            && !self.is_any(0, &["__attribute__", "__attribute"])
+        {
             if self.attempt(|p| p.declarator(Mode::Plain)).is_err() {
                 self.declarator(Mode::Abstract)?;
             }

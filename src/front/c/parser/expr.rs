@@ -26,7 +26,9 @@ const BINARY: [(&str, u8); 18] = [
     ("%", 11),
 ];
 
-const ASSIGN: [&str; 11] = ["=", "*=", "/=", "%=", "+=", "-=", "<<=", ">>=", "&=", "^=", "|="];
+const ASSIGN: [&str; 11] = [
+    "=", "*=", "/=", "%=", "+=", "-=", "<<=", ">>=", "&=", "^=", "|=",
+];
 
 impl P<'_> {
     /// The level of binary operator `k` tokens ahead.
@@ -35,7 +37,10 @@ impl P<'_> {
             return None;
         };
         let w = self.word(k);
-        BINARY.iter().find(|(o, _)| o.as_bytes() == w).map(|&(_, p)| p)
+        BINARY
+            .iter()
+            .find(|(o, _)| o.as_bytes() == w)
+            .map(|&(_, p)| p)
     }
 
     /// `expression` or `comma_expression`.
@@ -118,7 +123,10 @@ impl P<'_> {
         let mark = self.b.mark();
         let signed_number = (self.is(0, "-") || self.is(0, "+"))
             && self.kind_at(1) == Some(Tok::Number)
-            && self.tok(0).zip(self.tok(1)).is_some_and(|(a, b)| a.end == b.start);
+            && self
+                .tok(0)
+                .zip(self.tok(1))
+                .is_some_and(|(a, b)| a.end == b.start);
         if signed_number {
             let (a, b) = (self.tok(0).ok_or(Fail)?, self.tok(1).ok_or(Fail)?);
             self.bump_as(NUMBER_LITERAL);
@@ -299,7 +307,10 @@ impl P<'_> {
     /// `(type) value`, `(type) { ... }` or `( expression )`.
     pub(super) fn parenthesized_or_cast(&mut self) -> PResult {
         let mark = self.b.mark();
-        if self.starts_type(1) || (self.is_ident(1) && self.is(2, ")") && self.cast_follows(3)) || (self.is_ident(1) && (self.is(2, "*") && (self.is(3, ")") || self.is(3, "*")))) {
+        if self.starts_type(1)
+            || (self.is_ident(1) && self.is(2, ")") && self.cast_follows(3))
+            || (self.is_ident(1) && (self.is(2, "*") && (self.is(3, ")") || self.is(3, "*"))))
+        {
             let s = self.state();
             if self.cast_or_literal(mark).is_ok() {
                 return Ok(());
@@ -345,7 +356,9 @@ impl P<'_> {
         loop {
             match self.kind_at(0) {
                 Some(Tok::Str) => self.string_literal(),
-                Some(Tok::Ident) if self.is_ident(0) && (n > 0 || self.kind_at(1) == Some(Tok::Str)) => {
+                Some(Tok::Ident)
+                    if self.is_ident(0) && (n > 0 || self.kind_at(1) == Some(Tok::Str)) =>
+                {
                     self.bump_as(IDENTIFIER)
                 }
                 _ => break,

@@ -101,10 +101,8 @@ impl P<'_> {
             if self.pos > start && depth == 0 && matches!(t.tok, Tok::Directive(_)) {
                 break;
             }
-            if depth == 0 && self.is(0, "}") && (ctx != Ctx::Top || self.pos == start) {
-                if ctx != Ctx::Top {
-                    break;
-                }
+            if depth == 0 && self.is(0, "}") && ctx != Ctx::Top {
+                break;
             }
             let w = self.word(0);
             if matches!(t.tok, Tok::Punct(_)) {

@@ -119,8 +119,7 @@ impl<'s> P<'s> {
     fn is(&self, k: usize, p: &str) -> bool {
         match self.tok(k) {
             Some(Token {
-                tok: Tok::Punct(_),
-                ..
+                tok: Tok::Punct(_), ..
             }) => self.word(k) == p.as_bytes(),
             _ => false,
         }
@@ -173,8 +172,9 @@ impl<'s> P<'s> {
             Tok::Punct(k) => k,
             Tok::Number => NUMBER_LITERAL,
             Tok::Ident if is_primitive(self.text(t)) => PRIMITIVE_TYPE,
-            Tok::Ident => kinds::anon(std::str::from_utf8(self.text(t)).unwrap_or(""))
-                .unwrap_or(IDENTIFIER),
+            Tok::Ident => {
+                kinds::anon(std::str::from_utf8(self.text(t)).unwrap_or("")).unwrap_or(IDENTIFIER)
+            }
             Tok::Str => return self.string_literal(),
             Tok::Char => return self.char_literal(),
             Tok::Comment => COMMENT,
@@ -239,7 +239,11 @@ impl<'s> P<'s> {
     /// Runs `f` one recursion level deeper.
     fn nested(&mut self, f: impl FnOnce(&mut Self) -> PResult) -> PResult {
         self.enter()?;
-        let r = if self.too_deep.is_some() { Err(Fail) } else { f(self) };
+        let r = if self.too_deep.is_some() {
+            Err(Fail)
+        } else {
+            f(self)
+        };
         self.leave();
         r
     }

@@ -224,15 +224,16 @@ impl P<'_> {
         }
         let decl = self.starts_declaration(0)
             || (self.is_ident(0)
-                && self.attempt(|p| {
-                    let s = p.b.save();
-                    p.declaration_or_definition()?;
-                    if p.b.dyn_prec(s) < 0 {
-                        return Err(Fail);
-                    }
-                    Ok(())
-                })
-                .is_ok()
+                && self
+                    .attempt(|p| {
+                        let s = p.b.save();
+                        p.declaration_or_definition()?;
+                        if p.b.dyn_prec(s) < 0 {
+                            return Err(Fail);
+                        }
+                        Ok(())
+                    })
+                    .is_ok()
                 && {
                     self.b.field(F_INITIALIZER);
                     return Ok(());
