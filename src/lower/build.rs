@@ -220,6 +220,14 @@ pub fn build_region(
         stmt_span.start,
         diags,
     );
+    super::device_long_double::refuse(
+        d,
+        &vars,
+        &symbols,
+        &file.text[stmt_span.start..stmt_span.end],
+        stmt_span.start,
+        diags,
+    );
     shared_on_combined(d, &vars, stmt, &file.text, diags);
     let hoisted = local_types(file, at, &symbols, &mut vars, &kernel, stmt_span, diags);
     let (reductions, array_reductions) = reductions_of(&vars, diags);

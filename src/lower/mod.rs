@@ -25,6 +25,7 @@ pub mod declare_variant;
 pub mod default_private;
 pub mod device_clause;
 pub mod device_complex;
+pub mod device_long_double;
 pub mod file;
 pub mod gen_lastprivate;
 pub mod generic;

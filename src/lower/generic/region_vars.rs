@@ -71,6 +71,14 @@ pub(super) fn decide(
         block.start,
         cx.diags,
     );
+    crate::lower::device_long_double::refuse(
+        d,
+        &vars,
+        &symbols_at_region,
+        block_text,
+        block.start,
+        cx.diags,
+    );
     let hoisted = crate::lower::build::local_types(
         cx.file,
         rc.at,
