@@ -120,9 +120,12 @@ impl Builder {
         self.stack.len()
     }
 
-    /// How many nodes are above `mark` (comments included).
+    /// How many nodes are above `mark`, comments apart.
     pub fn since(&self, mark: usize) -> usize {
-        self.stack.len() - mark
+        self.stack[mark.min(self.stack.len())..]
+            .iter()
+            .filter(|&&i| self.raws[i as usize].kind != kinds::COMMENT)
+            .count()
     }
 
     /// The kind of the last node made, if it is above `mark`.
@@ -230,29 +233,38 @@ impl Builder {
             flags |= self.raws[i as usize].flags & HAS_ERROR;
             self.kids.push(i);
         }
+        // tree-sitter's root starts at its first token (comments count).
+        let start = children
+            .first()
+            .map_or(src.len() as u32, |&i| self.raws[i as usize].start);
         self.raws.push(Raw {
             kind: root_kind,
             field: 0,
             flags,
-            start: 0,
+            start,
             end: src.len() as u32,
             kids_at,
             kids_len: children.len() as u32,
         });
         let nodes = layout(&self.raws, &self.kids);
-        let mut line_starts = vec![0u32];
-        line_starts.extend(
-            src.iter()
-                .enumerate()
-                .filter(|(_, &c)| c == b'\n')
-                .map(|(i, _)| i as u32 + 1),
-        );
         Tree {
             nodes,
-            line_starts,
+            line_starts: line_starts(src),
             too_deep_at,
         }
     }
+}
+
+/// Where each line of `src` starts.
+pub(super) fn line_starts(src: &[u8]) -> Vec<u32> {
+    let mut starts = vec![0u32];
+    starts.extend(
+        src.iter()
+            .enumerate()
+            .filter(|(_, &c)| c == b'\n')
+            .map(|(i, _)| i as u32 + 1),
+    );
+    starts
 }
 
 /// The nodes breadth first from the last raw (the root), with parents,

@@ -319,12 +319,22 @@ impl<'t> Node<'t> {
         self.data().descendants as usize
     }
 
-    /// The smallest node that spans `start..end`.
+    /// The smallest node that spans `start..end` (tree-sitter's rule: a
+    /// child must reach `end` and pass `start`, or touch it when empty).
     pub fn descendant_for_byte_range(&self, start: usize, end: usize) -> Option<Node<'t>> {
+        if start > end {
+            return None;
+        }
         let mut node = *self;
         'down: loop {
             for child in node.kids() {
-                if child.end_byte() < end || child.end_byte() <= start {
+                let child_end = child.end_byte();
+                let passes_start = if child.start_byte() == child_end {
+                    child_end >= start
+                } else {
+                    child_end > start
+                };
+                if child_end < end || !passes_start {
                     continue;
                 }
                 if start < child.start_byte() {
@@ -398,6 +408,26 @@ impl<'t> TreeCursor<'t> {
             return None;
         }
         self.node.field_name()
+    }
+
+    /// The id of the current node's field in its parent.
+    pub fn field_id(&self) -> Option<std::num::NonZeroU16> {
+        if self.depth == 0 {
+            return None;
+        }
+        std::num::NonZeroU16::new(self.node.data().field)
+    }
+
+    /// Moves to the first child that ends after `byte`; its index.
+    pub fn goto_first_child_for_byte(&mut self, byte: usize) -> Option<usize> {
+        let (i, child) = self
+            .node
+            .kids()
+            .enumerate()
+            .find(|(_, c)| c.end_byte() > byte)?;
+        self.node = child;
+        self.depth += 1;
+        Some(i)
     }
 
     pub fn goto_first_child(&mut self) -> bool {

@@ -95,15 +95,22 @@ impl P<'_> {
         let mark = self.b.mark();
         self.specifiers()?;
         if self.is(0, ";") && self.b.since(mark) == 1 {
+            if self.b.last_kind(mark) == Some(TYPE_IDENTIFIER) {
+                // `name;` is an expression statement.
+                return Err(Fail);
+            }
             // `struct s { ... };` is `_empty_declaration`, a hidden rule:
             // its children belong to the enclosing list.
             self.b.field(0);
             self.bump();
             return Ok(());
         }
+        if self.old_style_follows() {
+            return self.old_style_definition(mark);
+        }
         let first = self.b.mark();
         self.declarator(Mode::Plain)?;
-        if self.is(0, "{") && self.b.last_kind(first) == Some(FUNCTION_DECLARATOR) {
+        if self.is(0, "{") {
             self.b.field(F_DECLARATOR);
             self.compound_statement()?;
             self.b.field(F_BODY);
@@ -119,6 +126,60 @@ impl P<'_> {
         }
         self.expect(";")?;
         self.finish(mark, DECLARATION);
+        Ok(())
+    }
+
+    /// Whether `name(a, b)` and a declaration follow: a K&R definition
+    /// (`_old_style_function_definition`).
+    pub(super) fn old_style_follows(&self) -> bool {
+        if !self.is_ident(0) || !self.is(1, "(") {
+            return false;
+        }
+        let mut k = 2;
+        while self.is_ident(k) {
+            k += 1;
+            if self.is(k, ",") && self.is_ident(k + 1) {
+                k += 1;
+            }
+        }
+        k > 2 && self.is(k, ")") && (self.starts_declaration(k + 1) || self.is_ident(k + 1))
+    }
+
+    /// `name(a, b)`, its parameters' declarations, the body.
+    pub(super) fn old_style_definition(&mut self, mark: usize) -> PResult {
+        let d = self.b.mark();
+        self.bump_as(IDENTIFIER);
+        self.b.field(F_DECLARATOR);
+        let list = self.b.mark();
+        self.bump();
+        while !self.is(0, ")") {
+            self.bump_as(IDENTIFIER);
+            if self.is(0, ",") {
+                self.bump();
+            }
+        }
+        self.bump();
+        self.finish(list, PARAMETER_LIST);
+        self.b.field(F_PARAMETERS);
+        self.finish(d, FUNCTION_DECLARATOR);
+        self.b.field(F_DECLARATOR);
+        while !self.is(0, "{") {
+            let m = self.b.mark();
+            self.specifiers()?;
+            loop {
+                self.declarator(Mode::Plain)?;
+                self.b.field(F_DECLARATOR);
+                if !self.is(0, ",") {
+                    break;
+                }
+                self.bump();
+            }
+            self.expect(";")?;
+            self.finish(m, DECLARATION);
+        }
+        self.compound_statement()?;
+        self.b.field(F_BODY);
+        self.finish(mark, FUNCTION_DEFINITION);
         Ok(())
     }
 
@@ -189,7 +250,7 @@ impl P<'_> {
         let mark = self.b.mark();
         if self.is(0, ".") {
             self.bump();
-            self.ident_as(FIELD_IDENTIFIER)?;
+            self.word_as(FIELD_IDENTIFIER)?;
             self.finish(mark, FIELD_DESIGNATOR);
             return Ok(());
         }
@@ -304,8 +365,23 @@ impl P<'_> {
             }
             self.bump();
         }
-        self.expect("]]")?;
+        self.close_attribute()?;
         self.finish(mark, ATTRIBUTE_DECLARATION);
+        Ok(())
+    }
+
+    /// `]]`, lexed as two `]` next to each other: one token of the tree.
+    pub(super) fn close_attribute(&mut self) -> PResult {
+        let (Some(a), Some(b)) = (self.tok(0), self.tok(1)) else {
+            return Err(Fail);
+        };
+        if !self.is(0, "]") || !self.is(1, "]") || a.end != b.start {
+            return Err(Fail);
+        }
+        self.bump_as(kinds::anon("]]").unwrap_or(ERROR));
+        self.pos += 1;
+        self.done = self.sig[self.pos - 1] as usize + 1;
+        self.b.extend_last(b.end);
         Ok(())
     }
 
@@ -450,7 +526,7 @@ impl P<'_> {
                 self.preproc(Pp::Other, super::items::Ctx::Field)?;
             } else {
                 let e = self.b.mark();
-                self.ident_as(IDENTIFIER)?;
+                self.word_as(IDENTIFIER)?;
                 self.b.field(F_NAME);
                 if self.is(0, "=") {
                     self.bump();

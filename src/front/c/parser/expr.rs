@@ -172,7 +172,7 @@ impl P<'_> {
                 self.b.field(F_ARGUMENT);
                 self.bump();
                 self.b.field(F_OPERATOR);
-                self.ident_as(FIELD_IDENTIFIER)?;
+                self.word_as(FIELD_IDENTIFIER)?;
                 self.b.field(F_FIELD);
                 self.finish(mark, FIELD_EXPRESSION);
             } else if update && (self.is(0, "++") || self.is(0, "--")) {
@@ -269,7 +269,13 @@ impl P<'_> {
     pub(super) fn sizeof_expression(&mut self) -> PResult {
         let mark = self.b.mark();
         self.bump();
-        if self.is(0, "(") && (self.starts_type(1) || self.is_ident(1)) {
+        // `sizeof(name)` and `sizeof(name[2])` read as expressions, but
+        // `sizeof(name)(x)` as a call of `sizeof(type)`.
+        let expr_first = self.is_ident(1)
+            && !self.is(2, "*")
+            && !self.is_ident(2)
+            && !(self.is(2, ")") && self.is(3, "("));
+        if self.is(0, "(") && (self.starts_type(1) || (self.is_ident(1) && !expr_first)) {
             let typed = self.attempt(|p| {
                 p.bump();
                 p.type_descriptor()?;
@@ -326,9 +332,8 @@ impl P<'_> {
         match self.kind_at(k) {
             Some(Tok::Ident) => !self.is_word(k, "else"),
             Some(Tok::Number | Tok::Char | Tok::Str) => true,
-            Some(Tok::Punct(_)) => ["(", "!", "~", "{", "++", "--", "-", "+", "*", "&"]
-                .iter()
-                .any(|o| self.is(k, o)),
+            // `(name)(x)` is a call, `(name) - x` a binary expression.
+            Some(Tok::Punct(_)) => ["!", "~", "{", "++", "--"].iter().any(|o| self.is(k, o)),
             _ => false,
         }
     }

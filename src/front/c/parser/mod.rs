@@ -215,6 +215,17 @@ impl<'s> P<'s> {
         }
     }
 
+    /// Consumes any word as a leaf of kind `kind` (where tree-sitter
+    /// expects only a name, a keyword is read as one: `enum { false }`).
+    fn word_as(&mut self, kind: u16) -> PResult {
+        if self.kind_at(0) == Some(Tok::Ident) {
+            self.bump_as(kind);
+            Ok(())
+        } else {
+            Err(Fail)
+        }
+    }
+
     fn finish(&mut self, mark: usize, kind: u16) {
         self.b.finish(mark, kind);
     }
