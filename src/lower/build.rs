@@ -205,7 +205,7 @@ pub fn build_region(
     let (tile, nest, loop_vars, collapse_note) = loop_nest(file, d, stmt, diags)?;
     let symbols = symbols::visible_at(tree.root()?, &file.text, stmt);
     let nest_types = loop_variable_types(&nest, &symbols, diags)?;
-    let (used, _calls) = uses::free_identifiers(stmt, &file.text);
+    let (used, stmt_calls) = uses::free_identifiers(stmt, &file.text);
     let is_kernels = d.model == Model::Acc && d.name == "kernels loop";
     let mut vars = sharing::decide(
         d, is_kernels, &used, &symbols, &loop_vars, env, &file.text, diags,
@@ -228,10 +228,11 @@ pub fn build_region(
         stmt_span.start,
         diags,
     );
-    shared_on_combined(d, &vars, stmt, &file.text, diags);
+    let shared_notes = shared_on_combined(d, &vars, stmt, &stmt_calls, &file.text, diags);
     let hoisted = local_types(file, at, &symbols, &mut vars, &kernel, stmt_span, diags);
     let (reductions, array_reductions) = reductions_of(&vars, diags);
     let mut notes: Vec<String> = collapse_note.into_iter().collect();
+    notes.extend(shared_notes);
     let shape = match d.model {
         Model::Omp => super::shape::omp(d)?,
         Model::Acc => super::shape::acc(d, &mut notes),
@@ -768,14 +769,22 @@ fn written_pragma(text: &str, d: &Directive) -> String {
 /// a mapped variable has one device copy every thread shares, which is the
 /// lowering already. A scalar left firstprivate on `target` is one copy
 /// shared by the teams in OpenMP but a by-value kernel parameter here: the
-/// same while nobody writes it, so a write (or `&x`) in the loop is refused.
+/// same while nobody writes it. A write is the same too when the loop has
+/// no synchronization (no nested directive, no call but the device library
+/// and the runtime's queries): the target's copy dies with the region, and
+/// only a data race could let one thread read another's write, so each
+/// thread's copy (a thread keeps its own writes, in order) is all a
+/// race-free program can observe. A write in a loop that synchronizes, or
+/// `&x`, is refused. Returns the plan's notes for the writes accepted.
 fn shared_on_combined(
     d: &Directive,
     vars: &[sharing::VarAttr],
     stmt: tree_sitter::Node<'_>,
+    calls: &[(String, Span)],
     text: &str,
     diags: &mut Vec<Diagnostic>,
-) {
+) -> Vec<String> {
+    let mut notes = Vec::new();
     for c in d.clauses.iter().filter(|c| c.name == "shared") {
         for item in c.items() {
             let Some(v) = vars.iter().find(|v| v.sym.name == item.name) else {
@@ -795,12 +804,19 @@ fn shared_on_combined(
             if writes.is_empty() && !addr {
                 continue;
             }
+            if !addr && !synchronizes(stmt, calls, text) {
+                notes.push(format!(
+                    "`{}` is shared on the teams / parallel part but firstprivate on `target` and written in the loop: each thread keeps its own copy from the host value (the loop does not synchronize, so no thread can see another's write without a data race; the target's copy is discarded at the end)",
+                    item.name
+                ));
+                continue;
+            }
             diags.push(
                 Diagnostic::new(
                     codes::NOT_SUPPORTED,
                     item.span,
                     format!(
-                        "`{}` is shared by the threads but firstprivate on `target` and written in the loop; this is not supported yet",
+                        "`{}` is shared by the threads but firstprivate on `target`, and written in a loop that synchronizes (or its address is taken); this is not supported yet",
                         item.name
                     ),
                 )
@@ -810,4 +826,16 @@ fn shared_on_combined(
             );
         }
     }
+    notes
+}
+
+/// Whether a loop may synchronize its threads: a nested directive (atomic,
+/// critical, flush, ordered, ...) or a call of anything but the device
+/// library and the runtime's queries (a user function may do either).
+fn synchronizes(stmt: tree_sitter::Node<'_>, calls: &[(String, Span)], text: &str) -> bool {
+    let body = text.get(stmt.start_byte()..stmt.end_byte()).unwrap_or("");
+    !crate::source::mask::find_pragmas(body).is_empty()
+        || calls
+            .iter()
+            .any(|(name, _)| !crate::sema::device_lib::is_device_callable(name))
 }

@@ -17,6 +17,7 @@ use crate::ir::declare::DeclarePlan;
 use crate::ir::edit::Edit;
 use crate::ir::region::Region;
 use crate::source::{SourceFile, Span};
+use crate::valid::spec;
 use std::collections::BTreeMap;
 
 /// Whether `d` is `omp declare variant`.
@@ -74,7 +75,9 @@ pub fn edits(
         });
         let lexical: Vec<&str> = attached
             .iter()
-            .filter(|a| a.directive.model == Model::Omp)
+            // Constructs only: a declarative directive's "statement" (the
+            // code after `end declare target`) encloses nothing.
+            .filter(|a| a.directive.model == Model::Omp && spec::has_block(&a.directive))
             .filter(|a| {
                 a.stmt
                     .is_some_and(|s| s.start <= at.start && at.end <= s.end)
