@@ -8,7 +8,7 @@ use super::edits::Edit;
 use super::namer::Namer;
 use super::region::{self, RegionText};
 use crate::ir::c::Attr;
-use crate::ir::c::{CType, Deriv};
+use crate::ir::c::CType;
 use crate::ir::generic::red_list;
 use crate::ir::generic::{
     Fork, GenKind, GenRed, Generic, PrivKind, PrivVar, RtCall, Spread, WsLoop,
@@ -712,7 +712,7 @@ fn names(r: &Region, g: &Generic, namer: &mut Namer) -> Names {
                 .any(|s| s.region_var && s.name == v.sym.name);
             match &v.attr {
                 Attr::Firstprivate if staged => namer.fresh(&format!("p2c_first_{}", v.sym.name)),
-                Attr::Mapped { .. } if v.sym.ty.is_scalar() => {
+                Attr::Mapped { .. } if v.maps_one_object() => {
                     namer.fresh(&format!("p2c_dev_{}", v.sym.name))
                 }
                 _ => v.sym.name.clone(),
@@ -1129,11 +1129,7 @@ impl<'a> Gen<'a> {
             let _ = writeln!(
                 cases,
                 "{ind}{} = *{};",
-                CType {
-                    base: v.sym.ty.base.clone(),
-                    derivs: vec![]
-                }
-                .declare(&format!("&{}", v.sym.name)),
+                v.sym.ty.declare(&format!("&{}", v.sym.name)),
                 self.n.params[vi]
             );
         }
@@ -1268,11 +1264,7 @@ impl<'a> Gen<'a> {
                 continue;
             }
             let decl = match &v.attr {
-                Attr::Mapped { .. } if v.sym.ty.is_scalar() => CType {
-                    base: v.sym.ty.base.clone(),
-                    derivs: vec![Deriv::Pointer { quals: vec![] }],
-                }
-                .declare(p),
+                Attr::Mapped { .. } if v.maps_one_object() => v.sym.ty.pointer_to().declare(p),
                 Attr::Mapped { .. } => v.sym.ty.decayed().declare(p),
                 _ => v.sym.ty.declare(p),
             };
@@ -1504,15 +1496,11 @@ impl<'a> Gen<'a> {
                 .position(|s| s.region_var && s.name == v.sym.name);
             let named = mentions(&master_code, &v.sym.name);
             match (&v.attr, staged) {
-                (Attr::Mapped { .. }, _) if v.sym.ty.is_scalar() && named => {
+                (Attr::Mapped { .. }, _) if v.maps_one_object() && named => {
                     let _ = writeln!(
                         prologue,
                         "{} = *{};",
-                        CType {
-                            base: v.sym.ty.base.clone(),
-                            derivs: vec![]
-                        }
-                        .declare(&format!("&{}", v.sym.name)),
+                        v.sym.ty.declare(&format!("&{}", v.sym.name)),
                         self.n.params[i]
                     );
                 }

@@ -512,8 +512,8 @@ fn kernel_params(r: &Region, body: &str, n: &Names) -> (Vec<String>, String) {
                 // type (nor a pointer to one): the kernel gets `void *`.
                 let d = &n.dev[i];
                 params.push(format!("void *{d}"));
-                if v.sym.ty.is_scalar() {
-                    let t = v.sym.ty.base.clone();
+                if v.maps_one_object() {
+                    let t = v.sym.ty.type_name();
                     let _ = writeln!(prologue, "    {t} &{name} = *({t} *){d};");
                 } else {
                     let ty = v.sym.ty.decayed();
@@ -526,22 +526,12 @@ fn kernel_params(r: &Region, body: &str, n: &Names) -> (Vec<String>, String) {
                 }
             }
             Attr::Mapped { .. } => {
-                if v.sym.ty.is_scalar() {
-                    params.push(
-                        CType {
-                            base: v.sym.ty.base.clone(),
-                            derivs: vec![crate::ir::c::Deriv::Pointer { quals: vec![] }],
-                        }
-                        .declare(&n.dev[i]),
-                    );
+                if v.maps_one_object() {
+                    params.push(v.sym.ty.pointer_to().declare(&n.dev[i]));
                     let _ = writeln!(
                         prologue,
                         "    {} = *{};",
-                        CType {
-                            base: v.sym.ty.base.clone(),
-                            derivs: vec![]
-                        }
-                        .declare(&format!("&{name}")),
+                        v.sym.ty.declare(&format!("&{name}")),
                         n.dev[i]
                     );
                 } else {
@@ -1528,17 +1518,11 @@ fn map_var(
             String::new()
         }
     };
-    if v.sym.ty.is_scalar() {
+    if v.maps_one_object() {
         let _ = writeln!(
             h,
             "{ind}{}p2c_map_scalar(&{name}, {k}, {w}, \"{name}\");",
-            bind(
-                CType {
-                    base: v.sym.ty.base.clone(),
-                    derivs: vec![crate::ir::c::Deriv::Pointer { quals: vec![] }]
-                }
-                .declare(dev)
-            )
+            bind(v.sym.ty.pointer_to().declare(dev))
         );
         exits.push(format!("p2c_unmap_scalar(&{name}, {k}, {w}, \"{name}\");"));
     } else {

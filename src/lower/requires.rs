@@ -158,6 +158,17 @@ pub fn default_mem_order<'d>(directives: impl Iterator<Item = &'d Directive>) ->
         .find_map(|c| c.keyword().map(str::to_string))
 }
 
+/// Whether an `omp requires` of the file asks for `unified_shared_memory`
+/// or `unified_address`: host addresses (or device addresses the host
+/// computes with) are valid on the device.
+pub fn unified_memory<'d>(mut directives: impl Iterator<Item = &'d Directive>) -> bool {
+    directives.any(|d| {
+        is_requires(d)
+            && (d.clause("unified_shared_memory").is_some()
+                || d.clause("unified_address").is_some())
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -57,6 +57,7 @@ pub fn merge(
         always: m1.always || m2.always,
         present: m1.present || m2.present,
         zero: m1.zero || m2.zero,
+        itself: m1.itself || m2.itself,
     };
     Some((kind, mods))
 }

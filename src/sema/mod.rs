@@ -16,6 +16,7 @@ pub mod layout;
 pub mod loops;
 pub mod map_merge;
 pub mod param_extent;
+pub mod pointer_itself;
 pub mod privarray;
 pub mod sharing;
 pub mod symbols;

@@ -21,7 +21,7 @@ use std::collections::{HashMap, HashSet};
 
 pub use crate::ir::c::{
     Attr, MapKind, MapMods, RedOp, VarAttr, ARRAY_PARAM_WHOLE, DEVICE_PTR, ENCLOSING_DEVICE_PTR,
-    EXPLICIT, LOOP_VAR, POINTER_ATTACH,
+    EXPLICIT, LOOP_VAR, POINTER_ATTACH, POINTER_ITSELF,
 };
 
 /// The map-type modifiers of clause `name` (only OpenMP `map` has them).
@@ -39,7 +39,7 @@ fn map_mods(model: Model, name: &str, modifiers: &[crate::directives::Word]) -> 
     MapMods {
         always: has("always"),
         present: has("present"),
-        zero: false,
+        ..MapMods::default()
     }
 }
 
@@ -167,6 +167,10 @@ pub struct DataEnv {
     pub never_mapped: std::collections::BTreeSet<String>,
     /// Pointers in `deviceptr` of an enclosing `acc data`: device addresses.
     pub device_ptrs: std::collections::BTreeSet<String>,
+    /// The file has `omp requires unified_shared_memory` or
+    /// `unified_address`: a pointer mapped itself may keep a host value the
+    /// region dereferences (`sema::pointer_itself`).
+    pub unified: bool,
 }
 
 /// The variable categories of OpenMP's `defaultmap` clause (5.2, 5.8.7),
@@ -322,6 +326,15 @@ fn defaultmap_rule(b: Behavior, cat: Category, keep: bool) -> &'static str {
         (C::Aggregate, B::Present, _) => rule!("aggregate", "present", "map present"),
         (C::Aggregate, B::Firstprivate, _) => {
             rule!("aggregate", "firstprivate", "firstprivate")
+        }
+        (C::Pointer, B::Alloc, _) => rule!("pointer", "alloc", "map alloc of the pointer itself"),
+        (C::Pointer, B::To, _) => rule!("pointer", "to", "map to of the pointer itself"),
+        (C::Pointer, B::From, _) => rule!("pointer", "from", "map from of the pointer itself"),
+        (C::Pointer, B::ToFrom, _) => {
+            rule!("pointer", "tofrom", "map tofrom of the pointer itself")
+        }
+        (C::Pointer, B::Present, _) => {
+            rule!("pointer", "present", "map present of the pointer itself")
         }
         _ => "defaultmap",
     }
@@ -657,6 +670,7 @@ pub fn decide(
                 (item.name_span, name.to_string(), pairable, kind),
             );
             let mut whole_param = false;
+            let mut itself = false;
             let attr = match (name, kind, op) {
                 _ if device_ptr => match device_ptr_attr(dir, name, item, &sym) {
                     Ok(a) => a,
@@ -729,6 +743,21 @@ pub fn decide(
                                 whole_param = true;
                                 vec![whole]
                             }
+                            Ok(None)
+                                if super::pointer_itself::is_pointer_itself(
+                                    dir.model, item, &sym,
+                                ) =>
+                            {
+                                let u = uses.iter().find(|u| u.name == item.name);
+                                if let Some(d) =
+                                    super::pointer_itself::refusal(&item.name, item.span, u, env)
+                                {
+                                    diags.push(d);
+                                    continue;
+                                }
+                                itself = true;
+                                vec![]
+                            }
                             Ok(None) if check_sections(dir.model, item, &sym, diags) => {
                                 item.sections.clone()
                             }
@@ -742,7 +771,7 @@ pub fn decide(
                     Attr::Mapped {
                         kind,
                         sections,
-                        mods,
+                        mods: MapMods { itself, ..mods },
                     }
                 }
                 _ => continue,
@@ -770,6 +799,8 @@ pub fn decide(
                     DEVICE_PTR
                 } else if whole_param {
                     ARRAY_PARAM_WHOLE
+                } else if itself {
+                    POINTER_ITSELF
                 } else {
                     EXPLICIT
                 },
@@ -805,7 +836,7 @@ pub fn decide(
         // declare target variables keep their device copy.
         let declared_var = sym.storage == super::Storage::Global && env.declared.contains(&u.name);
         if dir.model == Model::Omp && !declared_var && dir.clause("defaultmap").is_some() {
-            match by_defaultmap(dir, u, sym, symbols, diags) {
+            match by_defaultmap(dir, u, sym, symbols, env, diags) {
                 DefaultmapRule::Decided(attr, rule) => {
                     out.push(VarAttr {
                         sym: sym.clone(),
@@ -994,6 +1025,7 @@ fn by_defaultmap(
     u: &Use,
     sym: &Symbol,
     symbols: &crate::sema::symbols::Scope,
+    env: &DataEnv,
     diags: &mut Vec<Diagnostic>,
 ) -> DefaultmapRule {
     let typedef_of = |n: &str| {
@@ -1056,22 +1088,23 @@ fn by_defaultmap(
         );
     }
     if cat == Category::Pointer {
-        // Mapping or copying the pointer itself would give the device a host
-        // address; only the default (a zero-length section) is lowered.
-        diags.push(
-            not_supported(
-                u.span,
-                clause,
-                format!(
-                    "`{}` for the pointer `{}` is not supported yet",
-                    defaultmap_text(clause),
-                    u.name
-                ),
-            )
-            .with_note("pragma2cuda lowers a pointer as a zero-length array section of data mapped elsewhere, or through an array section of a map clause")
-            .with_help(format!("map the data it points to, e.g. `map(tofrom: {}[0:n])`", u.name)),
+        // OpenMP 5.2 5.8.7: as if in a map clause, which maps the pointer
+        // variable itself (`sema::pointer_itself`).
+        if let Some(d) = super::pointer_itself::refusal(&u.name, u.span, Some(u), env) {
+            diags.push(d.with_secondary(clause.span, "defaultmap clause"));
+            return DefaultmapRule::Reported;
+        }
+        return DefaultmapRule::Decided(
+            Attr::Mapped {
+                kind,
+                sections: vec![],
+                mods: MapMods {
+                    itself: true,
+                    ..MapMods::default()
+                },
+            },
+            defaultmap_rule(behavior, cat, false),
         );
-        return DefaultmapRule::Reported;
     }
     let keep = sym.ty.is_const_base();
     let rule = defaultmap_rule(behavior, cat, keep);
@@ -1321,16 +1354,20 @@ pub fn check_sections(
         );
         return false;
     }
+    if super::pointer_itself::is_pointer_itself(model, item, sym) {
+        // OpenMP 5.2 maps the pointer variable itself, one object like a
+        // scalar (`sema::pointer_itself`).
+        return true;
+    }
     if sym.ty.is_pointer() && item.sections.is_empty() && model == Model::Omp {
-        // OpenMP 5.2 maps the pointer variable itself (its value unchanged
-        // on the device): a valid program, not lowered.
+        // A member path ending in a pointer: not lowered.
         diags.push(
             Diagnostic::new(
                 codes::NOT_SUPPORTED,
                 item.span,
                 format!(
-                    "mapping the pointer `{}` itself (a map clause item with no array section) is not supported yet",
-                    item.name
+                    "mapping `{}{}`, a member reached through the pointer `{}`, with no array section is not supported yet",
+                    item.name, item.path, item.name
                 ),
             )
             .with_label("not lowered yet")

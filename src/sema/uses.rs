@@ -16,6 +16,9 @@ pub struct Use {
     pub span: Span,
     /// Assigned or incremented somewhere in the region.
     pub written: bool,
+    /// The variable itself (not an element or a member of it) is assigned
+    /// or incremented somewhere in the region: `p = q`, `p++`, `(p) += 1`.
+    pub assigned: bool,
 }
 
 /// Free identifiers of `node` in order of first use; also the names that
@@ -99,7 +102,7 @@ impl Walker<'_> {
         }
     }
 
-    fn use_ident(&mut self, n: Node<'_>, written: bool) {
+    fn use_ident(&mut self, n: Node<'_>, written: bool, assigned: bool) {
         let name = self.t(n).to_string();
         if self.is_local(&name) {
             return;
@@ -108,11 +111,13 @@ impl Walker<'_> {
             .push((name.clone(), Span::new(n.start_byte(), n.end_byte())));
         if let Some(u) = self.uses.iter_mut().find(|u| u.name == name) {
             u.written |= written;
+            u.assigned |= assigned;
         } else {
             self.uses.push(Use {
                 name,
                 span: Span::new(n.start_byte(), n.end_byte()),
                 written,
+                assigned,
             });
         }
     }
@@ -129,9 +134,17 @@ impl Walker<'_> {
         }
     }
 
+    /// The expression inside any parentheses: `p` of `((p))`.
+    fn unparenthesized(n: Node<'_>) -> Option<Node<'_>> {
+        match n.kind_name() {
+            "parenthesized_expression" => Self::unparenthesized(n.named_child(0)?),
+            _ => Some(n),
+        }
+    }
+
     fn visit(&mut self, n: Node<'_>) {
         match n.kind_name() {
-            "identifier" => self.use_ident(n, false),
+            "identifier" => self.use_ident(n, false, false),
             "compound_statement" | "for_statement" => {
                 self.scopes.push(Vec::new());
                 self.visit_children(n);
@@ -145,7 +158,8 @@ impl Walker<'_> {
             "assignment_expression" | "update_expression" => {
                 let target = n.field("left").or_else(|| n.field("argument"));
                 if let Some(t) = target.and_then(Self::lvalue_base) {
-                    self.use_ident(t, true);
+                    let itself = target.and_then(Self::unparenthesized) == Some(t);
+                    self.use_ident(t, true, itself);
                 }
                 self.visit_children(n);
             }
@@ -254,5 +268,22 @@ mod tests {
         assert!(!uses("/* acc_copyin(a, 4) */ void f(void) {}"));
         assert!(!uses("void f(void) { const char *s = \"acc_copyin\"; }"));
         assert!(!uses("void *acc_copyin(void *, int); void f(void) {}"));
+    }
+
+    #[test]
+    fn assigned_is_the_variable_itself_not_its_elements() {
+        let src = "void f(int *p, int *q, int *r, int *a) { p[0] = 1; q = a; (r)++; *a = 2; }";
+        let tree = crate::front::parse_c(src.to_string());
+        let body = tree.root().unwrap();
+        let (used, _) = free_identifiers(body, &tree.text);
+        let assigned = |n: &str| {
+            used.iter()
+                .find(|u| u.name == n)
+                .map(|u| (u.written, u.assigned))
+        };
+        assert_eq!(assigned("p"), Some((true, false)));
+        assert_eq!(assigned("q"), Some((true, true)));
+        assert_eq!(assigned("r"), Some((true, true)));
+        assert_eq!(assigned("a"), Some((true, false)));
     }
 }

@@ -158,6 +158,10 @@ pub struct MapMods {
     pub present: bool,
     /// OpenACC `zero`: a device copy the entry allocates is zero-filled.
     pub zero: bool,
+    /// Not a modifier: the item is an OpenMP pointer with no array section,
+    /// which maps the pointer variable itself (5.2 5.8.3), one object like a
+    /// scalar: its device copy holds the pointer's value, never translated.
+    pub itself: bool,
 }
 
 impl MapMods {
@@ -270,9 +274,25 @@ pub const ENCLOSING_DEVICE_PTR: &str =
 /// loop constructs.
 pub const LOOP_VAR: &str = "loop iteration variable (predetermined private)";
 
+/// The rule of an OpenMP pointer named with no array section in a map
+/// clause (5.2 5.8.3): the pointer variable itself is mapped.
+pub const POINTER_ITSELF: &str = "explicit clause naming a pointer with no array section (the pointer variable itself is mapped: its device copy holds the pointer's value, which the region may assign, not the data it points to)";
+
 impl VarAttr {
     /// Decided by an implicit rule, not by a clause of the construct.
     pub fn is_implicit(&self) -> bool {
-        self.rule != EXPLICIT && self.rule != DEVICE_PTR && self.rule != ARRAY_PARAM_WHOLE
+        self.rule != EXPLICIT
+            && self.rule != DEVICE_PTR
+            && self.rule != ARRAY_PARAM_WHOLE
+            && self.rule != POINTER_ITSELF
+    }
+
+    /// Mapped as one object that the kernel binds by reference: a scalar,
+    /// or a pointer mapped itself ([`MapMods::itself`]).
+    pub fn maps_one_object(&self) -> bool {
+        match &self.attr {
+            Attr::Mapped { mods, .. } => self.sym.ty.is_scalar() || mods.itself,
+            _ => false,
+        }
     }
 }

@@ -28,6 +28,16 @@ impl CType {
         self.derivs.is_empty()
     }
 
+    /// A pointer to this type (`int *` for `int`, `int **` for `int *`).
+    pub fn pointer_to(&self) -> CType {
+        let mut derivs = vec![Deriv::Pointer { quals: vec![] }];
+        derivs.extend(self.derivs.iter().cloned());
+        CType {
+            base: self.base.clone(),
+            derivs,
+        }
+    }
+
     pub fn is_pointer(&self) -> bool {
         matches!(self.derivs.first(), Some(Deriv::Pointer { .. }))
     }

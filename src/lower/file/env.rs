@@ -37,13 +37,14 @@ pub(super) fn maps_dynamically(a: &Input) -> bool {
 }
 
 /// The data environment a region at `at` sees: device variables, what the
-/// data constructs around it map, whether the file maps data dynamically.
+/// data constructs around it map, whether the file maps data dynamically
+/// and whether it requires unified memory (`(unstructured, unified)`).
 pub(super) fn data_env(
     a: &Input,
     at: &Attached,
     data: &[DataOp],
     declare: &DeclarePlan,
-    unstructured: bool,
+    (unstructured, unified): (bool, bool),
 ) -> DataEnv {
     let pos = at.directive.span.start;
     let func = at.function.as_ref().map(|f| f.0.as_str()).unwrap_or("");
@@ -80,6 +81,7 @@ pub(super) fn data_env(
             Default::default()
         },
         device_ptrs,
+        unified,
     }
 }
 

@@ -67,6 +67,8 @@ struct Cx<'a> {
     default_order: Option<String>,
     /// The file maps data outside structured constructs (`env`).
     unstructured: bool,
+    /// `omp requires unified_shared_memory` or `unified_address`.
+    unified: bool,
     threadprivate: Vec<(String, Span)>,
 }
 
@@ -115,6 +117,9 @@ pub fn lower_file(
             input.attached.iter().map(|at| &at.directive),
         ),
         unstructured: env::maps_dynamically(input),
+        unified: crate::lower::requires::unified_memory(
+            input.attached.iter().map(|at| &at.directive),
+        ),
         threadprivate: crate::sema::threadprivate::names(
             input.attached.iter().map(|at| &at.directive),
         ),
@@ -275,7 +280,7 @@ fn directive(cx: &Cx, w: &mut Walk, at: &Attached, diags: &mut Vec<Diagnostic>) 
             if let Some(stmt) = at.stmt {
                 w.claimed.push((Span::new(d.span.start, stmt.end), stmt));
             }
-            let env = env::data_env(a, at, &w.data, &w.declare, cx.unstructured);
+            let env = env::data_env(a, at, &w.data, &w.declare, (cx.unstructured, cx.unified));
             let strategy = cx.settings.reduction_strategy;
             if let Some(r) = build_region(a.file, a.tree, at, kernel, &env, strategy, diags) {
                 cx.check_threadprivate(&r, diags);

@@ -72,7 +72,7 @@ pub(super) fn generic_region(cx: &Cx, w: &mut Walk, at: &Attached, diags: &mut V
     let (whole, nested) = nested_in(a.attached, at);
     w.generic_claimed.push(whole);
     let (nested, atomics) = take_atomics(a.file, a.tree, nested, cx.default_order(), diags);
-    let env = super::env::data_env(a, at, &w.data, &w.declare, cx.unstructured);
+    let env = super::env::data_env(a, at, &w.data, &w.declare, (cx.unstructured, cx.unified));
     // Stacked on one statement, or closely nested in the braced block (then
     // the region is widened back to the block): the combined construct, in
     // SPMD mode.
@@ -158,7 +158,7 @@ pub(super) fn offload_with_nested(
         vec![]
     };
     let kernel = super::kernel_name(a.file, at, w.namer);
-    let env = super::env::data_env(a, at, &w.data, &w.declare, cx.unstructured);
+    let env = super::env::data_env(a, at, &w.data, &w.declare, (cx.unstructured, cx.unified));
     let built = match &split {
         Some((compute, lp)) => {
             let mut inner: Vec<&Attached> = vec![lp];

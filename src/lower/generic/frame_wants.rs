@@ -71,7 +71,7 @@ pub(super) fn collect(
         if kind == GenKind::OmpParallel {
             // The whole block is the fork: nothing of a sequential part to share.
             for (vi, v) in vars.iter().enumerate() {
-                if matches!(v.attr, Attr::Mapped { .. }) && v.sym.ty.is_scalar() {
+                if v.maps_one_object() {
                     out.fork_mapped[fi].push(vi);
                 }
             }
@@ -133,6 +133,7 @@ fn fork_uses(
                 name: r.name.clone(),
                 span: r.span,
                 written: true,
+                assigned: true,
             });
         }
     }
@@ -213,7 +214,7 @@ fn region_var_stage(
             .then_some("firstprivate to the region, written in it and used in a parallel region"),
         Attr::Private => Some("private to the region and used in a parallel region"),
         Attr::Mapped { .. } => {
-            if v.sym.ty.is_scalar() {
+            if v.maps_one_object() {
                 if !out.fork_mapped[fi].contains(&vi) {
                     out.fork_mapped[fi].push(vi);
                 }

@@ -302,6 +302,7 @@ pub(super) fn clause_uses(
                         name: item.name.clone(),
                         span: item.span,
                         written: true,
+                        assigned: true,
                     });
                 }
                 continue;
@@ -334,6 +335,7 @@ pub(super) fn clause_uses(
                     name: name.to_string(),
                     span: Span::new(e.span.start + start, e.span.start + i),
                     written: false,
+                    assigned: false,
                 });
             }
         }

@@ -170,6 +170,7 @@ pub fn fork_uses(
                     name,
                     span: r.span,
                     written,
+                    assigned: written,
                 });
             }
         }
