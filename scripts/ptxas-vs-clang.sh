@@ -19,7 +19,9 @@
 # harness compiled cleanly (its fixtures.tsv beside it says so) come from that
 # report instead of a second translation and nvcc run; the figures are the
 # same (same translation, same ptxas for sm_90), the other files are compiled
-# here as before.
+# here as before. P2C_CLANG_RUNTIME=1: clang's figures with its device
+# runtime linked (see clang_run_linked; the default counts kernel entries
+# without their outlined parallel regions).
 set -u
 here=$(cd "$(dirname "$0")/.." && pwd)
 [ -f "$HOME/.cache/pragma2cuda/env.sh" ] && . "$HOME/.cache/pragma2cuda/env.sh"
@@ -49,8 +51,29 @@ figures() {
 clang_figures() {
     local src=$1 b=$2 lines
     clang_run() {
+        if [ -n "${P2C_CLANG_RUNTIME:-}" ]; then clang_run_linked "$1"; return; fi
         clang-19 -O2 -fopenmp --offload-arch="$arch" --offload-device-only --cuda-path="$P2C_CLANG_CUDA_ROOT" \
             --libomptarget-nvptx-bc-path="$bc" -Xcuda-ptxas -v -I "$(dirname "$f")" -c "$1" -o "$work/$b.clang.o" 2>&1
+    }
+    # P2C_CLANG_RUNTIME=1: the device runtime linked in, as clang's link step
+    # does. `-c` alone leaves every call into libomptarget external, so ptxas
+    # reports the kernel's entry stub only: the body of a `parallel` region
+    # is an outlined function reached through `__kmpc_parallel_51`, whose
+    # registers no kernel figure counts (omp_lastprivate main_L32: 4 for the
+    # stub, 10 with the runtime linked). `-emit-llvm` links the runtime
+    # bitcode and runs OpenMPOpt (the outlined region inlined where the
+    # kernel is SPMD, generic kernels SPMDized where it can); the runtime
+    # functions OpenMPOpt's rewrite calls anew are linked again (not
+    # optimized a second time: a second `opt -O2` over the linked runtime
+    # folded omp_lastprivate's kernels to an empty `ret`), then llc and the
+    # same ptxas, at clang's -O2.
+    clang_run_linked() {
+        local ll=${LLVM_BIN:-/usr/lib/llvm-19/bin}
+        clang-19 -O2 -fopenmp --offload-arch="$arch" --offload-device-only --cuda-path="$P2C_CLANG_CUDA_ROOT" \
+            --libomptarget-nvptx-bc-path="$bc" -I "$(dirname "$f")" -emit-llvm -c "$1" -o "$work/$b.clang.bc" 2>&1 &&
+            "$ll/llvm-link" --only-needed "$work/$b.clang.bc" "$bc/libomptarget-nvptx-$arch.bc" -o "$work/$b.clang2.bc" 2>&1 &&
+            "$ll/llc" -O2 -mcpu="$arch" "$work/$b.clang2.bc" -o "$work/$b.clang.s" 2>&1 &&
+            "$P2C_CLANG_CUDA_ROOT/bin/ptxas" -arch="$arch" -v "$work/$b.clang.s" -o "$work/$b.clang.cubin" 2>&1
     }
     clang_run "$src" > "$work/$b.clang.log"
     lines=$(grep -oE "^[^:]*$b\.c:[0-9]+:[0-9]+: error:" "$work/$b.clang.log" | cut -d: -f2 | sort -u | tr '\n' ' ')

@@ -1,9 +1,8 @@
 //! Literal folding in generated loop headers (issue 20): a loop's small
 //! literal bounds and a step of 1 are written as themselves, without the
 //! casts and the `* (1)` / `/ (1)` that hold for any expression. Same
-//! values, same types where it matters: shorter, readable code. (The host's
-//! trip count folds its step, `emit/region.rs`; kernels keep the long form,
-//! which nvcc allocated better once.)
+//! values, same types where it matters: shorter, readable code, on the host
+//! and in kernels (trip counts: `emit/region.rs`'s `trip_expr`).
 
 use crate::ir::c::CType;
 
@@ -18,9 +17,11 @@ fn small_literal(text: &str) -> bool {
         && t.parse::<u32>().is_ok_and(|v| v <= 127)
 }
 
-/// `(T)(text)`, or `text` alone for a small literal and an integer `T`.
+/// `(T)(text)`, or `text` alone for a small literal and an integer `T`
+/// (for `_Bool`, only 0 and 1: it converts every other value to 1).
 pub(crate) fn cast(ty: &CType, text: &str) -> String {
-    if !ty.is_pointer() && small_literal(text) {
+    let boolean = matches!(ty.base.trim(), "_Bool" | "bool");
+    if !ty.is_pointer() && small_literal(text) && (!boolean || matches!(text.trim(), "0" | "1")) {
         text.trim().to_string()
     } else {
         format!("({})({text})", ty.type_name())
@@ -67,6 +68,8 @@ mod tests {
         assert_eq!(cast(&ty("int", false), "-1"), "(int)(-1)");
         assert_eq!(cast(&ty("int", false), "1u"), "(int)(1u)");
         assert_eq!(cast(&ty("double", true), "0"), "(double *)(0)");
+        assert_eq!(cast(&ty("_Bool", false), "1"), "1");
+        assert_eq!(cast(&ty("_Bool", false), "2"), "(_Bool)(2)");
     }
 
     #[test]

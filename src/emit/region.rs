@@ -243,40 +243,17 @@ pub(crate) fn nest_bounds<'a>(
     (per, total)
 }
 
-/// Host expression for one loop's trip count. The bounds are compared in
+/// One loop's trip count (host and kernels). The bounds are compared in
 /// the loop variable's type, and their distance is taken in `unsigned long
 /// long`: C converts any integer to it modulo 2^64, so the difference of
 /// the converted bounds is the exact distance whenever the test holds
 /// (`for (int i = -2; i < INT_MAX; i++)` has 2^31 + 1 iterations, where a
 /// subtraction in `int` overflows). A pointer variable keeps the
-/// subtraction in its own type (elements, not bytes).
+/// subtraction in its own type (elements, not bytes). Folded (issue 20):
+/// a small literal bound loses its cast (`fold::cast`), and a step of 1
+/// gives the distance plus one (`(d - 1) / 1 + 1` is `d` modulo 2^64, and
+/// `d + 1` for <= and >=, which the test keeps below 2^64).
 pub(crate) fn trip_expr(l: &CanonLoop, ty: &CType, lb: &str, step: &str) -> String {
-    let ub = format!("({})({})", ty.type_name(), l.ub);
-    let dist = |hi: &str, lo: &str| {
-        if ty.is_pointer() {
-            format!("(unsigned long long)({hi} - {lo})")
-        } else {
-            format!("((unsigned long long)({hi}) - (unsigned long long)({lo}))")
-        }
-    };
-    let (test, distance) = match l.test {
-        TestOp::Lt => ("<", format!("{} - 1", dist(&ub, lb))),
-        TestOp::Le => ("<=", dist(&ub, lb)),
-        TestOp::Gt => (">", format!("{} - 1", dist(lb, &ub))),
-        TestOp::Ge => (">=", dist(lb, &ub)),
-    };
-    format!("{lb} {test} {ub} ? ({distance}) / (unsigned long long)({step}) + 1 : 0")
-}
-
-/// [`trip_expr`] for the host: with a step of 1, the distance plus one
-/// (`- 1 + 1` cancelled for < and >). Kernels keep [`trip_expr`]'s form:
-/// the same value, but nvcc allocates differently (ptxas, sm_90:
-/// `omp_acc_generic_array_reduction_teams`' generic `omp_case_L39` 29
-/// registers with it, 35 with the folded count).
-fn host_trip_expr(l: &CanonLoop, ty: &CType, lb: &str, step: &str) -> String {
-    if !fold::unit_step(step) {
-        return trip_expr(l, ty, lb, step);
-    }
     let ub = fold::cast(ty, &l.ub);
     let dist = |hi: &str, lo: &str| {
         if ty.is_pointer() {
@@ -285,11 +262,23 @@ fn host_trip_expr(l: &CanonLoop, ty: &CType, lb: &str, step: &str) -> String {
             format!("((unsigned long long)({hi}) - (unsigned long long)({lo}))")
         }
     };
-    let (test, count) = match l.test {
-        TestOp::Lt => ("<", dist(&ub, lb)),
-        TestOp::Le => ("<=", format!("{} + 1", dist(&ub, lb))),
-        TestOp::Gt => (">", dist(lb, &ub)),
-        TestOp::Ge => (">=", format!("{} + 1", dist(lb, &ub))),
+    let test = match l.test {
+        TestOp::Lt => "<",
+        TestOp::Le => "<=",
+        TestOp::Gt => ">",
+        TestOp::Ge => ">=",
+    };
+    let (hi, lo) = if l.test.increasing() {
+        (ub.as_str(), lb)
+    } else {
+        (lb, ub.as_str())
+    };
+    let inclusive = matches!(l.test, TestOp::Le | TestOp::Ge);
+    let count = match (fold::unit_step(step), inclusive) {
+        (true, false) => dist(hi, lo),
+        (true, true) => format!("{} + 1", dist(hi, lo)),
+        (false, false) => format!("({} - 1) / (unsigned long long)({step}) + 1", dist(hi, lo)),
+        (false, true) => format!("({}) / (unsigned long long)({step}) + 1", dist(hi, lo)),
     };
     format!("{lb} {test} {ub} ? {count} : 0")
 }
@@ -1114,7 +1103,7 @@ fn host_trips(r: &Region, n: &Names, h: &mut String) -> Vec<String> {
         let _ = writeln!(
             h,
             "{ind}const unsigned long long {trip} = {};",
-            host_trip_expr(l, ty, lb, &step_text)
+            trip_expr(l, ty, lb, &step_text)
         );
         trips.push(trip.clone());
     }
