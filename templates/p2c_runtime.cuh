@@ -937,6 +937,201 @@ inline int p2c_acc_async_test_all_device(int dev)
     return p2c_acc_async_test_all();
 }
 
+/* ---- OpenMP target tasks (#21) ----------------------------------------------
+ * A deferred target task (`nowait`, in the sequential part of the program:
+ * omp_get_level() == 0) runs on one of P2C_OMP_TASK_STREAMS blocking streams,
+ * taken in turn; it waits (an event each) for the sibling target tasks its
+ * `depend` items depend on and records an event after its own work. The
+ * dependence table maps an item's address to the event of its last writer
+ * (out / inout / mutexinoutset / inoutset, ordered as inout) and those of
+ * its readers since. An undeferred construct with `depend` waits on the host
+ * (its work then runs synchronously). Inside a parallel region every target
+ * task runs undeferred and no table is kept: tasks there are no siblings of
+ * the sequential part's. taskwait, barrier (lowered to
+ * p2c_omp_target_tasks_wait first) and program exit wait for every pending
+ * task and empty the table. */
+#define P2C_OMP_TASK_STREAMS 4
+struct p2c_omp_dep_entry {
+    const void *addr;
+    cudaEvent_t writer;
+    cudaEvent_t *readers;
+    int reader_count, reader_capacity;
+};
+inline struct p2c_omp_dep_entry *p2c_omp_deps;
+inline int p2c_omp_dep_count, p2c_omp_dep_capacity;
+inline cudaStream_t p2c_omp_task_streams[P2C_OMP_TASK_STREAMS];
+inline int p2c_omp_next_task_stream, p2c_omp_exit_wait_registered;
+/* Events of the pending deferred tasks (destroyed at the next full wait). */
+inline cudaEvent_t *p2c_omp_task_events;
+inline int p2c_omp_task_event_count, p2c_omp_task_event_capacity;
+
+inline int p2c_omp_sequential_part(void)
+{
+    return P2C_HOST_OMP(omp_get_level(), 0) == 0;
+}
+
+inline void *p2c_omp_grow(void *p, int *capacity, size_t size, const char *where)
+{
+    int cap = *capacity ? 2 * *capacity : 8;
+    void *t = realloc(p, (size_t)cap * size);
+    if (!t)
+        p2c_fail(where, "out of host memory", NULL);
+    *capacity = cap;
+    return t;
+}
+
+inline struct p2c_omp_dep_entry *p2c_omp_dep_of(const void *addr, int create, const char *where)
+{
+    for (int i = 0; i < p2c_omp_dep_count; i++)
+        if (p2c_omp_deps[i].addr == addr)
+            return &p2c_omp_deps[i];
+    if (!create)
+        return NULL;
+    if (p2c_omp_dep_count == p2c_omp_dep_capacity)
+        p2c_omp_deps = (struct p2c_omp_dep_entry *)p2c_omp_grow(p2c_omp_deps, &p2c_omp_dep_capacity,
+                                                                 sizeof *p2c_omp_deps, where);
+    struct p2c_omp_dep_entry *e = &p2c_omp_deps[p2c_omp_dep_count++];
+    e->addr = addr;
+    e->writer = NULL;
+    e->readers = NULL;
+    e->reader_count = e->reader_capacity = 0;
+    return e;
+}
+
+/* Every pending deferred target task completes; the table is emptied. A
+ * no-op inside a parallel region (no task is deferred there). */
+inline void p2c_omp_target_tasks_wait(const char *where)
+{
+    if (!p2c_omp_sequential_part())
+        return;
+    for (int i = 0; i < P2C_OMP_TASK_STREAMS; i++)
+        if (p2c_omp_task_streams[i])
+            p2c_check(cudaStreamSynchronize(p2c_omp_task_streams[i]), where, "waiting for the target tasks");
+    for (int i = 0; i < p2c_omp_task_event_count; i++)
+        p2c_check(cudaEventDestroy(p2c_omp_task_events[i]), where, "cudaEventDestroy");
+    p2c_omp_task_event_count = 0;
+    for (int i = 0; i < p2c_omp_dep_count; i++)
+        free(p2c_omp_deps[i].readers);
+    p2c_omp_dep_count = 0;
+    p2c_reap_frees(0, where);
+}
+
+/* The implicit barrier at the end of the program. */
+inline void p2c_omp_target_tasks_at_exit(void)
+{
+    p2c_omp_target_tasks_wait("program exit");
+}
+
+inline cudaStream_t p2c_omp_task_stream(const char *where)
+{
+    int i = p2c_omp_next_task_stream;
+    p2c_omp_next_task_stream = (i + 1) % P2C_OMP_TASK_STREAMS;
+    if (!p2c_omp_task_streams[i]) {
+        p2c_check(cudaStreamCreateWithFlags(&p2c_omp_task_streams[i], cudaStreamDefault), where,
+                  "cudaStreamCreateWithFlags");
+        if (!p2c_omp_exit_wait_registered)
+            p2c_omp_exit_wait_registered = !atexit(p2c_omp_target_tasks_at_exit);
+        p2c_queues_created = 1;
+    }
+    return p2c_omp_task_streams[i];
+}
+
+/* One target task, for the extent of its construct's host code: deferred,
+ * its data movement and kernel go to its stream (p2c_stream) after the
+ * events of its dependences; undeferred, the host waits for them. At the
+ * end of the block the table records it for the later tasks. */
+struct p2c_omp_task {
+    int active, deferred, count, capacity;
+    cudaStream_t stream, saved;
+    const char *where;
+    const void **addrs;
+    int *writes;
+    p2c_omp_task(int nowait, const char *w)
+        : active(p2c_omp_sequential_part()), deferred(0), count(0), capacity(0), stream(0), saved(p2c_stream),
+          where(w), addrs(NULL), writes(NULL)
+    {
+        if (nowait && active) {
+            deferred = 1;
+            stream = p2c_omp_task_stream(w);
+            p2c_stream = stream;
+        }
+    }
+    p2c_omp_task(const p2c_omp_task &) = delete;
+    p2c_omp_task &operator=(const p2c_omp_task &) = delete;
+    void after(cudaEvent_t ev)
+    {
+        if (!ev)
+            return;
+        if (deferred)
+            p2c_check(cudaStreamWaitEvent(stream, ev, 0), where, "cudaStreamWaitEvent");
+        else
+            p2c_check(cudaEventSynchronize(ev), where, "waiting for a target task");
+    }
+    void dep(const void *addr, int write)
+    {
+        if (!active)
+            return;
+        struct p2c_omp_dep_entry *e = p2c_omp_dep_of(addr, 0, where);
+        if (e) {
+            after(e->writer);
+            if (write)
+                for (int i = 0; i < e->reader_count; i++)
+                    after(e->readers[i]);
+        }
+        if (count == capacity) {
+            int cap = capacity;
+            addrs = (const void **)p2c_omp_grow(addrs, &cap, sizeof *addrs, where);
+            writes = (int *)p2c_omp_grow(writes, &capacity, sizeof *writes, where);
+        }
+        addrs[count] = addr;
+        writes[count++] = write;
+    }
+    /* depend(in: x) */
+    void in(const void *addr)
+    {
+        dep(addr, 0);
+    }
+    /* depend(out / inout / mutexinoutset / inoutset: x) */
+    void out(const void *addr)
+    {
+        dep(addr, 1);
+    }
+    /* A kernel that shares device scratch with other launches runs on the
+     * default stream after its dependences (the task is then undeferred). */
+    void serial(void)
+    {
+        p2c_check(cudaStreamSynchronize(stream), where, "waiting for a target task's dependences");
+        p2c_stream = saved;
+    }
+    ~p2c_omp_task()
+    {
+        cudaEvent_t ev = NULL;
+        if (deferred) {
+            p2c_check(cudaEventCreateWithFlags(&ev, cudaEventDisableTiming), where, "cudaEventCreate");
+            p2c_check(cudaEventRecord(ev, stream), where, "cudaEventRecord");
+            if (p2c_omp_task_event_count == p2c_omp_task_event_capacity)
+                p2c_omp_task_events = (cudaEvent_t *)p2c_omp_grow(
+                    p2c_omp_task_events, &p2c_omp_task_event_capacity, sizeof *p2c_omp_task_events, where);
+            p2c_omp_task_events[p2c_omp_task_event_count++] = ev;
+            p2c_stream = saved;
+        }
+        for (int i = 0; i < count; i++) {
+            struct p2c_omp_dep_entry *e = p2c_omp_dep_of(addrs[i], 1, where);
+            if (writes[i]) {
+                e->writer = ev;
+                e->reader_count = 0;
+            } else if (ev) {
+                if (e->reader_count == e->reader_capacity)
+                    e->readers = (cudaEvent_t *)p2c_omp_grow(e->readers, &e->reader_capacity, sizeof *e->readers,
+                                                             where);
+                e->readers[e->reader_count++] = ev;
+            }
+        }
+        free(addrs);
+        free(writes);
+    }
+};
+
 /* acc_wait_any: waits until a queue of the list has completed its work and
  * returns its index (entries acc_async_sync are skipped); -1 when every
  * entry is acc_async_sync. */

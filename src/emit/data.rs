@@ -310,6 +310,14 @@ pub fn emit_data(op: &DataOp, file_name: &str, namer: &mut Namer) -> DataText {
             "{t} /* depend: the tasks this construct depends on complete first */"
         );
     }
+    let here = format!("\"{}:{}\"", escape(file_name), op.line);
+    if let Some(t) = op
+        .omp_task
+        .as_ref()
+        .and_then(|t| super::target_task::before_undeferred(t, &here))
+    {
+        let _ = writeln!(o, "{t}");
+    }
     let what = match op.kind {
         DataKind::Region if op.items.is_empty() && !op.use_device.is_empty() => {
             ": the names below denote device data until the end of the statement"
@@ -321,6 +329,7 @@ pub fn emit_data(op: &DataOp, file_name: &str, namer: &mut Namer) -> DataText {
     // Nothing mapped and no runtime call (only `deviceptr` items): no place
     // is needed.
     if !op.items.is_empty()
+        || op.omp_task.as_ref().is_some_and(|t| t.deferred)
         || op.device.is_some()
         || !op.calls.is_empty()
         || !op.use_device.is_empty()
@@ -350,6 +359,9 @@ pub fn emit_data(op: &DataOp, file_name: &str, namer: &mut Namer) -> DataText {
             }
             if let Some((q, name)) = &queue {
                 o.push_str(&super::queue::open(q, name, &w, &inner));
+            }
+            if let Some(t) = op.omp_task.as_ref().filter(|t| t.deferred) {
+                o.push_str(&super::target_task::open_deferred(t, &w, &inner));
             }
             let pairs: Vec<(&DataItem, String)> =
                 op.items.iter().map(|it| (it, range(it, &w))).collect();

@@ -37,6 +37,7 @@ pub mod queue;
 pub mod reduction;
 pub mod region;
 pub mod serial;
+pub mod target_task;
 pub mod templates;
 pub mod tile;
 

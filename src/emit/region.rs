@@ -1009,6 +1009,14 @@ fn host_text(r: &Region, fallback: &str, file_name: &str, n: &Names) -> String {
             "{t} /* depend: the tasks this construct depends on complete first */"
         );
     }
+    let here = format!("\"{}:{}\"", escape(file_name), r.line);
+    if let Some(t) = r
+        .omp_task
+        .as_ref()
+        .and_then(|t| super::target_task::before_undeferred(t, &here))
+    {
+        let _ = writeln!(h, "{t}");
+    }
     if let Some(t) = &r.reduction_task {
         let _ = writeln!(
             h,
@@ -1067,6 +1075,16 @@ fn host_text(r: &Region, fallback: &str, file_name: &str, n: &Names) -> String {
             let _ = writeln!(
                 open,
                 "{ind}p2c_queue.serial(); /* device scratch shared with other launches: after the queue, synchronously */"
+            );
+        }
+        h.insert_str(queue_at, &open);
+    }
+    if let Some(t) = r.omp_task.as_ref().filter(|t| t.deferred) {
+        let mut open = super::target_task::open_deferred(t, w, ind);
+        if super::queue::shares_scratch(&h[queue_at..]) {
+            let _ = writeln!(
+                open,
+                "{ind}p2c_task.serial(); /* device scratch shared with other launches: after its dependences, synchronously */"
             );
         }
         h.insert_str(queue_at, &open);

@@ -54,6 +54,40 @@ pub struct AccQueue {
     pub waits: Option<Vec<String>>,
 }
 
+/// An OpenMP target task (#21): a target construct, `target enter/exit
+/// data` or `target update` with `nowait` or `depend`.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct OmpTask {
+    /// The `depend` items in order (`omp_all_memory` aside).
+    pub deps: Vec<OmpDep>,
+    /// `nowait` was written.
+    pub nowait: bool,
+    /// `depend(out / inout: omp_all_memory)`.
+    pub all_memory: bool,
+    /// Deferred: run on a stream of the target-task pool
+    /// (`p2c_omp_task`, templates/p2c_runtime.cuh) after the events of the
+    /// tasks it depends on (decided for the whole file,
+    /// `lower::target_tasks`).
+    pub deferred: bool,
+    /// The file has deferred target tasks: an undeferred construct with
+    /// `depend` waits on the host for the ones it depends on.
+    pub table: bool,
+    /// Why a `nowait` construct runs undeferred (for the plan).
+    pub undeferred_why: Option<String>,
+}
+
+/// One `depend` list item of a target task.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OmpDep {
+    /// `out`, `inout`, `mutexinoutset`, `inoutset` (ordered as `inout`):
+    /// true; `in`: false.
+    pub writes: bool,
+    /// The item as written.
+    pub item: String,
+    /// Its address, a host expression (`&(a)[lo]` for a section).
+    pub addr: String,
+}
+
 /// The host range a list item names, as host expressions.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum RangeExpr {
@@ -130,6 +164,8 @@ pub struct DataOp {
     /// OpenMP `depend`: the `_Pragma("omp taskwait depend(...)")` run
     /// before the construct (#21).
     pub task_wait: Option<String>,
+    /// OpenMP `nowait` / `depend`: the target task (#21).
+    pub omp_task: Option<OmpTask>,
     /// `acc set default_async(n)`: the queue expression (#21).
     pub default_async: Option<String>,
     /// OpenACC `async` / `wait` (and the list of `acc wait`) (#21).

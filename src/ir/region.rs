@@ -202,6 +202,8 @@ pub struct Region {
     /// OpenMP `depend`: the `_Pragma("omp taskwait depend(...)")` run
     /// before the construct (`lower::asynchrony::omp_task_wait`, #21).
     pub task_wait: Option<String>,
+    /// OpenMP `nowait` / `depend`: the target task (#21).
+    pub omp_task: Option<super::data::OmpTask>,
     /// OpenMP `in_reduction` on a target construct: the
     /// `_Pragma("omp task if(0) in_reduction(...)")` that makes the host
     /// launch block an included task of the enclosing task reduction

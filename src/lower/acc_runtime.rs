@@ -207,6 +207,7 @@ pub fn build(file: &SourceFile, at: &Attached, diags: &mut Vec<Diagnostic>) -> O
             .map(|e| e.text.clone()),
         device: None,
         task_wait: None,
+        omp_task: None,
         default_async: None,
         acc_queue: None,
         refs: "P2C_REF_STRUCTURED",

@@ -1,6 +1,8 @@
 //! OpenACC's `async` and `wait` (clauses and the `acc wait` directive) on
-//! CUDA streams (#21), and OpenMP `depend` on target constructs (still
-//! synchronous).
+//! CUDA streams (#21), and OpenMP target tasks: `nowait` and `depend` read
+//! into an [`OmpTask`] ([`omp_target_task`]; whether it is deferred is the
+//! file's decision, `lower::target_tasks`), with the `taskwait depend`
+//! that orders it after host tasks ([`omp_task_wait`]).
 //!
 //! [`acc_queue`] reads a construct's `async` / `wait` into an
 //! [`AccQueue`]; the emitter opens a `p2c_acc_queue` for it
@@ -14,7 +16,7 @@
 
 use crate::diag::{codes, Diagnostic};
 use crate::directives::{ClauseArgs, Directive, Model};
-use crate::ir::data::AccQueue;
+use crate::ir::data::{AccQueue, OmpDep, OmpTask};
 use crate::source::Span;
 
 /// The queue and the waits of an OpenACC construct (`acc wait`: its list
@@ -195,6 +197,74 @@ pub fn omp_task_wait(d: &Directive, text: &str, diags: &mut Vec<Diagnostic>) -> 
     ))
 }
 
+/// The target task of an OpenMP construct with `nowait` or `depend`
+/// (`None` otherwise): its dependences with their addresses (`&x`, `&(a)[lo]`
+/// for a section: the address of its first element), `mutexinoutset` and
+/// `inoutset` ordered as `inout` (a superset of their orderings). Clauses
+/// that keep a `nowait` construct undeferred: `if` (the host fallback),
+/// `device`, `in_reduction` (an included host task) and `omp_all_memory`.
+/// Forms [`omp_task_wait`] refuses are left out here.
+pub fn omp_target_task(d: &Directive, text: &str) -> Option<OmpTask> {
+    let nowait = d.clause("nowait").is_some();
+    if d.model != Model::Omp || !nowait && d.clause("depend").is_none() {
+        return None;
+    }
+    let mut t = OmpTask {
+        nowait,
+        ..OmpTask::default()
+    };
+    for c in d.clauses_named("depend") {
+        let ClauseArgs::List { modifiers, items } = &c.args else {
+            continue;
+        };
+        let [m] = modifiers.as_slice() else {
+            continue;
+        };
+        let writes = match m.text.as_str() {
+            "in" => false,
+            "out" | "inout" | "mutexinoutset" | "inoutset" => true,
+            _ => continue,
+        };
+        for i in items {
+            if i.name == ALL_MEMORY {
+                t.all_memory = true;
+                continue;
+            }
+            let item = text.get(i.span.start..i.span.end).unwrap_or("").to_string();
+            t.deps.push(OmpDep {
+                writes,
+                addr: dep_address(i),
+                item,
+            });
+        }
+    }
+    let why = [
+        ("if", "an `if` clause (the host fallback)"),
+        ("device", "a `device` clause"),
+        ("in_reduction", "`in_reduction` (an included host task)"),
+    ]
+    .iter()
+    .find(|(c, _)| d.clause(c).is_some())
+    .map(|(_, w)| w.to_string())
+    .or_else(|| {
+        t.all_memory
+            .then(|| "`omp_all_memory` (every earlier task completes first)".to_string())
+    });
+    t.undeferred_why = why.filter(|_| nowait);
+    Some(t)
+}
+
+/// The address a `depend` list item names: the variable's, or the first
+/// element's of a section (a missing lower bound is 0).
+fn dep_address(i: &crate::directives::ListItem) -> String {
+    let mut a = format!("&({}{})", i.name, i.path);
+    for s in &i.sections {
+        let lo = s.lower.as_ref().map_or("0", |e| e.text.as_str());
+        a.push_str(&format!("[{lo}]"));
+    }
+    a
+}
+
 /// OpenMP `in_reduction` on a target construct (5.0): the target task
 /// joins the task reduction of the enclosing host `taskgroup` /
 /// `reduction(task, ...)`. The region's host block runs as an included
@@ -280,6 +350,31 @@ mod tests {
             w.as_deref(),
             Some("_Pragma(\"omp taskwait depend(in: a[0:n]) depend(inout: b)\")")
         );
+    }
+
+    #[test]
+    fn a_target_task_reads_its_dependences_and_addresses() {
+        let src = "#pragma omp target depend(in: a[2:n], x) depend(mutexinoutset: s.b) nowait";
+        let (d, _) = parse_pragma(src, Span::new(0, src.len()));
+        let t = super::omp_target_task(&d.expect("a directive"), src).expect("a task");
+        let got: Vec<(bool, &str, &str)> = t
+            .deps
+            .iter()
+            .map(|d| (d.writes, d.item.as_str(), d.addr.as_str()))
+            .collect();
+        assert_eq!(
+            got,
+            vec![
+                (false, "a[2:n]", "&(a)[2]"),
+                (false, "x", "&(x)"),
+                (true, "s.b", "&(s.b)")
+            ]
+        );
+        assert!(t.nowait && t.undeferred_why.is_none());
+        let src = "#pragma omp target update to(a) nowait if(c)";
+        let (d, _) = parse_pragma(src, Span::new(0, src.len()));
+        let t = super::omp_target_task(&d.expect("a directive"), src).expect("a task");
+        assert!(t.undeferred_why.is_some() && t.deps.is_empty());
     }
 
     #[test]

@@ -317,6 +317,7 @@ pub fn build_region(
         in_order: vec![],
         tile: vec![],
         task_wait,
+        omp_task: super::asynchrony::omp_target_task(d, &file.text),
         reduction_task: None,
         acc_queue: super::asynchrony::acc_queue(d),
     };

@@ -33,9 +33,9 @@ fn not_supported(c: &Clause, d: &Directive, diags: &mut Vec<Diagnostic>) {
     );
 }
 
-/// Clauses with no effect here: every OpenMP data operation is
-/// synchronous, which is a valid schedule for `nowait` and `depend`
-/// (OpenACC `async` / `wait` go to streams: `acc_queue`).
+/// Clauses read apart: OpenMP `nowait` and `depend` make the construct a
+/// target task (`omp_task`, `lower::target_tasks`), OpenACC `async` /
+/// `wait` put it on a queue (`acc_queue`).
 fn synchronous_clause(model: Model, name: &str) -> bool {
     model == Model::Omp && matches!(name, "nowait" | "depend")
 }
@@ -380,6 +380,7 @@ pub fn build_data(
         default_async: c.default_async,
         acc_queue: super::asynchrony::acc_queue(d),
         task_wait,
+        omp_task: super::asynchrony::omp_target_task(d, &file.text),
         refs,
         notes: c.notes,
         device_ptrs: c.device_ptrs,
@@ -739,14 +740,9 @@ fn clause_mapping(
             None
         }
         (Model::Acc, "async" | "wait") => None, // the construct's `acc_queue`
-        (m, n) if synchronous_clause(m, n) => {
-            if !st.notes.iter().any(|x: &String| x.contains("synchronous")) {
-                st.notes.push(format!(
-                    "`{n}`: every data operation is synchronous here, which `{n}` allows"
-                ));
-            }
-            None
-        }
+        // The construct's `omp_task`: the plan's `task:` line says whether
+        // it is deferred.
+        (m, n) if synchronous_clause(m, n) => None,
         (Model::Omp, "map") if kind != DataKind::Update => {
             omp_map_kind(d, kind, c, diags).map(|k| (k, false, false))
         }

@@ -44,6 +44,7 @@ pub mod sharing_report;
 pub mod split;
 pub mod staging;
 pub mod target_parallel_red;
+pub mod target_tasks;
 pub mod team_limit;
 pub mod teams_lastprivate;
 pub mod tile;

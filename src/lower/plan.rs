@@ -55,6 +55,9 @@ fn render_data(file: &SourceFile, data: &[DataOp], declare: &DeclarePlan, o: &mu
         if let Some(q) = &op.acc_queue {
             let _ = writeln!(o, "  queue:     {}", queue_text(q));
         }
+        if let Some(t) = &op.omp_task {
+            let _ = writeln!(o, "  task:      {}", task_text(t));
+        }
         if let Some(dev) = &op.device {
             let _ = writeln!(
                 o,
@@ -240,6 +243,9 @@ pub fn render(
         if let Some(q) = &r.acc_queue {
             let _ = writeln!(o, "  queue:     {}", queue_text(q));
         }
+        if let Some(t) = &r.omp_task {
+            let _ = writeln!(o, "  task:      {}", task_text(t));
+        }
         for v in &r.vars {
             let what = match &v.attr {
                 Attr::Private => "private".to_string(),
@@ -357,6 +363,39 @@ fn queue_text(q: &crate::ir::data::AccQueue) -> String {
         Some(list) => t.push_str(&format!(", after queue(s) {}", list.join(", "))),
     }
     t
+}
+
+/// An OpenMP target task in the plan (#21): deferred or not, and why;
+/// its dependences.
+fn task_text(t: &crate::ir::data::OmpTask) -> String {
+    let mut s = if t.deferred {
+        "nowait: deferred, on a stream of the target-task pool (sequential part of the program; undeferred inside a parallel region)".to_string()
+    } else if let Some(why) = &t.undeferred_why {
+        format!("nowait, run undeferred: {why}")
+    } else if t.nowait {
+        "nowait, run undeferred (the file has no deferred target task)".to_string()
+    } else {
+        "undeferred (no nowait)".to_string()
+    };
+    if !t.deps.is_empty() || t.all_memory {
+        let mut items: Vec<String> = t
+            .deps
+            .iter()
+            .map(|d| format!("{} {}", if d.writes { "out" } else { "in" }, d.item))
+            .collect();
+        if t.all_memory {
+            items.push("out omp_all_memory".into());
+        }
+        let how = if t.deferred {
+            "its stream waits for their events"
+        } else if t.table {
+            "the host waits for the target tasks first"
+        } else {
+            "after `taskwait depend`"
+        };
+        s.push_str(&format!("; depend: {} ({how})", items.join(", ")));
+    }
+    s
 }
 
 /// The step of `name` if it is a `linear` variable of the SPMD region `r`.

@@ -140,6 +140,13 @@ pub fn lower_file(
         }
     }
     metadirective_in_fallback(input, &w.regions, diags);
+    crate::lower::target_tasks::settle(
+        input.file,
+        input.attached,
+        &mut w.regions,
+        &mut w.data,
+        &mut w.declare.rewrites,
+    );
     orphans::finish(input, &mut w.regions, &mut w.declare, w.namer, diags);
     Module {
         regions: w.regions,

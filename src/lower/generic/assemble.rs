@@ -134,6 +134,7 @@ pub(super) fn region(
         atomics: vec![],
         in_order: vec![],
         task_wait: crate::lower::asynchrony::omp_task_wait(d, &file.text, cx.diags),
+        omp_task: crate::lower::asynchrony::omp_target_task(d, &file.text),
         reduction_task: None,
         acc_queue: crate::lower::asynchrony::acc_queue(d),
         tile: vec![],
