@@ -1525,6 +1525,19 @@ fn map_var(
             String::new()
         }
     };
+    if mods.device_addr {
+        // has_device_addr: the address is a device address already.
+        if r.in_kernel(v) {
+            let (decl, addr) = if v.sym.ty.is_array() {
+                (v.sym.ty.decayed().declare(dev), name.clone())
+            } else {
+                (v.sym.ty.pointer_to().declare(dev), format!("&{name}"))
+            };
+            let _ = writeln!(h, "{ind}{}{addr}; /* has_device_addr */", bind(decl));
+            args.push(dev.clone());
+        }
+        return;
+    }
     if v.maps_one_object() {
         let _ = writeln!(
             h,

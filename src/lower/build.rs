@@ -111,6 +111,7 @@ fn lowered_clause(model: Model, name: &str) -> bool {
                 | "defaultmap"
                 | "shared"
                 | "is_device_ptr"
+                | "has_device_addr"
         ),
         Model::Acc => matches!(
             name,

@@ -302,6 +302,9 @@ fn attribute_text(r: &Region, v: &VarAttr) -> String {
             mods,
         } => {
             let zero = if mods.zero { "(zero)" } else { "" };
+            if mods.device_addr {
+                return "has_device_addr".to_string();
+            }
             format!(
                 "{}{zero}{}",
                 map_word(r.model, *kind),
@@ -332,6 +335,9 @@ fn var_home(r: &Region, v: &VarAttr, staged: Option<usize>, g: Option<&Generic>)
             ..,
         ) => VarHome::Register(
             "kernel parameter: the device address inside the mapped block that contains the pointer's value (present-table lookup at the launch), else the host value",
+        ),
+        (Attr::Mapped { mods, .. }, ..) if mods.device_addr => VarHome::Register(
+            "kernel parameter: the variable's device address (has_device_addr: its storage is the device copy use_device_addr gave; nothing mapped)",
         ),
         (Attr::Mapped { mods, .. }, ..) if mods.zero => VarHome::DeviceZeroed,
         (Attr::Mapped { .. }, ..) => VarHome::Device,

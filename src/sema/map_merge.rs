@@ -58,6 +58,7 @@ pub fn merge(
         present: m1.present || m2.present,
         zero: m1.zero || m2.zero,
         itself: m1.itself || m2.itself,
+        device_addr: m1.device_addr || m2.device_addr,
     };
     Some((kind, mods))
 }

@@ -21,7 +21,7 @@ use std::collections::{HashMap, HashSet};
 
 pub use crate::ir::c::{
     Attr, MapKind, MapMods, RedOp, VarAttr, ARRAY_PARAM_WHOLE, DEVICE_PTR, ENCLOSING_DEVICE_PTR,
-    EXPLICIT, LOOP_VAR, POINTER_ATTACH, POINTER_ITSELF,
+    EXPLICIT, HAS_DEVICE_ADDR, LOOP_VAR, POINTER_ATTACH, POINTER_ITSELF,
 };
 
 /// The map-type modifiers of clause `name` (only OpenMP `map` has them).
@@ -374,6 +374,33 @@ fn device_ptr_attr(
     ))
 }
 
+/// The attribute of a `has_device_addr` item: the variable at its device
+/// address, nothing mapped. Only whole variables that are not pointers.
+fn has_device_addr_attr(item: &ListItem, sym: &Symbol) -> Result<Attr, Box<Diagnostic>> {
+    if !sym.ty.is_pointer() && item.sections.is_empty() && item.path.is_empty() {
+        return Ok(Attr::Mapped {
+            kind: MapKind::ToFrom,
+            sections: vec![],
+            mods: MapMods {
+                device_addr: true,
+                ..MapMods::default()
+            },
+        });
+    }
+    Err(Box::new(
+        Diagnostic::new(
+            codes::NOT_SUPPORTED,
+            item.span,
+            format!(
+                "`{}` in `has_device_addr` is not supported yet: only a whole variable that is not a pointer is lowered",
+                item.name
+            ),
+        )
+        .with_label("a pointer, a section or a member")
+        .with_help("for a pointer holding a device address, use `is_device_ptr`"),
+    ))
+}
+
 fn map_kind_of(
     model: Model,
     clause: &str,
@@ -518,8 +545,10 @@ pub fn decide(
         // lastprivate pair, which has one attribute).
         let mods = map_mods(dir.model, name, clause.modifiers());
         let device_ptr = is_device_ptr_clause(dir.model, name);
+        let device_addr = dir.model == Model::Omp && name == "has_device_addr";
         let is_list = kind.is_some()
             || device_ptr
+            || device_addr
             || matches!(name, "private" | "firstprivate" | "reduction")
             || (name == "lastprivate" && dir.model == Model::Omp);
         if !is_list {
@@ -672,6 +701,13 @@ pub fn decide(
             let mut whole_param = false;
             let mut itself = false;
             let attr = match (name, kind, op) {
+                _ if device_addr => match has_device_addr_attr(item, &sym) {
+                    Ok(a) => a,
+                    Err(d) => {
+                        diags.push(*d);
+                        continue;
+                    }
+                },
                 _ if device_ptr => match device_ptr_attr(dir, name, item, &sym) {
                     Ok(a) => a,
                     Err(d) => {
@@ -797,6 +833,8 @@ pub fn decide(
                 attr,
                 rule: if device_ptr {
                     DEVICE_PTR
+                } else if device_addr {
+                    HAS_DEVICE_ADDR
                 } else if whole_param {
                     ARRAY_PARAM_WHOLE
                 } else if itself {

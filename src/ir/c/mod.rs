@@ -21,6 +21,6 @@ pub use clauses::{ExprText, Section};
 pub use loops::{CanonLoop, TestOp};
 pub use sharing::{
     Attr, MapKind, MapMods, RedOp, VarAttr, ARRAY_PARAM_WHOLE, DEVICE_PTR, ENCLOSING_DEVICE_PTR,
-    EXPLICIT, LOOP_VAR, POINTER_ATTACH, POINTER_ITSELF,
+    EXPLICIT, HAS_DEVICE_ADDR, LOOP_VAR, POINTER_ATTACH, POINTER_ITSELF,
 };
 pub use types::{Arith, CType, Deriv, Layout, Storage, Symbol};

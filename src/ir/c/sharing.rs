@@ -162,6 +162,10 @@ pub struct MapMods {
     /// which maps the pointer variable itself (5.2 5.8.3), one object like a
     /// scalar: its device copy holds the pointer's value, never translated.
     pub itself: bool,
+    /// Not a modifier: the item is in OpenMP `has_device_addr` (5.2
+    /// 5.4.9): its address is already a device address (inside
+    /// `use_device_addr`); nothing is mapped, the kernel gets that address.
+    pub device_addr: bool,
 }
 
 impl MapMods {
@@ -278,6 +282,9 @@ pub const LOOP_VAR: &str = "loop iteration variable (predetermined private)";
 /// clause (5.2 5.8.3): the pointer variable itself is mapped.
 pub const POINTER_ITSELF: &str = "explicit clause naming a pointer with no array section (the pointer variable itself is mapped: its device copy holds the pointer's value, which the region may assign, not the data it points to)";
 
+/// The rule of a variable in OpenMP `has_device_addr` (5.2 5.4.9).
+pub const HAS_DEVICE_ADDR: &str = "explicit clause has_device_addr (the variable's address is a device address, as use_device_addr gives it; nothing is mapped)";
+
 impl VarAttr {
     /// Decided by an implicit rule, not by a clause of the construct.
     pub fn is_implicit(&self) -> bool {
@@ -285,6 +292,7 @@ impl VarAttr {
             && self.rule != DEVICE_PTR
             && self.rule != ARRAY_PARAM_WHOLE
             && self.rule != POINTER_ITSELF
+            && self.rule != HAS_DEVICE_ADDR
     }
 
     /// Mapped as one object that the kernel binds by reference: a scalar,

@@ -161,6 +161,7 @@ pub(super) fn top_clause_ok(model: Model, name: &str) -> bool {
                 | "proc_bind"
                 | "defaultmap"
                 | "is_device_ptr"
+                | "has_device_addr"
                 | "nowait"
                 | "depend"
         ),
