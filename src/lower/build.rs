@@ -171,7 +171,7 @@ fn loop_form_clause(d: &Directive, c: &crate::directives::Clause) -> bool {
     }
 }
 
-fn node_at<'t>(tree: &'t CTree, span: Span) -> Option<tree_sitter::Node<'t>> {
+fn node_at<'t>(tree: &'t CTree, span: Span) -> Option<crate::front::c::Node<'t>> {
     let root = tree.root()?;
     let mut n = root.descendant_for_byte_range(span.start, span.end)?;
     while n.start_byte() == span.start && n.end_byte() == span.end {
@@ -392,7 +392,7 @@ fn parsed_statement<'t>(
     d: &Directive,
     stmt_span: Span,
     diags: &mut Vec<Diagnostic>,
-) -> Option<tree_sitter::Node<'t>> {
+) -> Option<crate::front::c::Node<'t>> {
     let stmt = node_at(tree, stmt_span)?;
     if stmt.has_error() {
         diags.push(
@@ -416,7 +416,7 @@ fn parsed_statement<'t>(
 fn loop_nest(
     file: &SourceFile,
     d: &Directive,
-    stmt: tree_sitter::Node<'_>,
+    stmt: crate::front::c::Node<'_>,
     diags: &mut Vec<Diagnostic>,
 ) -> Option<(Vec<u64>, Vec<CanonLoop>, Vec<String>, Option<String>)> {
     let tile = match super::tile::sizes(d) {
@@ -764,7 +764,7 @@ fn written_pragma(text: &str, d: &Directive) -> String {
 fn shared_on_combined(
     d: &Directive,
     vars: &[sharing::VarAttr],
-    stmt: tree_sitter::Node<'_>,
+    stmt: crate::front::c::Node<'_>,
     text: &str,
     diags: &mut Vec<Diagnostic>,
 ) {
