@@ -3,8 +3,8 @@
 use super::fields::NodeFields;
 use super::CTree;
 use crate::directives::Directive;
+use crate::front::c::Node;
 use crate::source::{cond, Span};
-use tree_sitter::Node;
 
 /// A parsed directive with the statement it governs (if any) and the
 /// function it appears in.

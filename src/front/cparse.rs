@@ -1,6 +1,8 @@
-//! Parsing C with tree-sitter-c.
+//! Parsing C: the front end's own parser ([`super::c`]), whose tree is
+//! tree-sitter-c's; where it finds a syntax error, tree-sitter-c's tree
+//! (its error recovery) in the same arena.
 
-use tree_sitter::{Node, Parser, Tree};
+use super::c::{self, Node, Tree};
 
 /// The tree of the masked text. Spans are identical to the original text's.
 pub struct CTree {
@@ -11,16 +13,16 @@ pub struct CTree {
 /// Parses `masked` (the input with offload pragmas blanked out).
 pub fn parse_c(masked: String) -> CTree {
     let masked = directive_blanks_last(masked);
-    let mut parser = Parser::new();
-    let lang: tree_sitter::Language = tree_sitter_c::LANGUAGE.into();
-    if parser.set_language(&lang).is_err() {
-        return CTree {
-            tree: None,
-            text: masked,
-        };
+    let mut tree = c::parse(&masked);
+    if tree.root_node().has_error() {
+        if let Some(ts) = c::parse_recovering(&masked) {
+            tree = ts;
+        }
     }
-    let tree = parser.parse(masked.as_bytes(), None);
-    CTree { tree, text: masked }
+    CTree {
+        tree: Some(tree),
+        text: masked,
+    }
 }
 
 impl CTree {

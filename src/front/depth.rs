@@ -9,8 +9,8 @@
 //! descendant count, so only the spine of a huge subtree is visited.
 
 use crate::diag::{codes, Diagnostic};
+use crate::front::c::Node;
 use crate::source::Span;
-use tree_sitter::Node;
 
 /// The deepest syntax tree accepted: an `else if` chain of about 50,000
 /// arms (two levels each), far beyond written or generated C. The driver

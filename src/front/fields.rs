@@ -1,10 +1,10 @@
-//! Field lookups by id. `Node::child_by_field_name` looks the field's name up
-//! in the grammar's table (a string comparison per field of the grammar) on
-//! every call; the fields the translator asks for are looked up once here.
+//! Field lookups by id. `Node::child_by_field_name` looks the field's name
+//! up in the grammar's table on every call; the fields the translator asks
+//! for are looked up once here.
 
+use super::c::{kinds, Node};
 use std::num::NonZeroU16;
 use std::sync::OnceLock;
-use tree_sitter::Node;
 
 type FieldId = NonZeroU16;
 
@@ -31,20 +31,18 @@ const NAMES: [&str; 16] = [
 
 fn ids() -> &'static [Option<FieldId>; NAMES.len()] {
     static IDS: OnceLock<[Option<FieldId>; NAMES.len()]> = OnceLock::new();
-    IDS.get_or_init(|| {
-        let lang: tree_sitter::Language = tree_sitter_c::LANGUAGE.into();
-        NAMES.map(|n| lang.field_id_for_name(n))
-    })
+    IDS.get_or_init(|| NAMES.map(lookup))
+}
+
+fn lookup(name: &str) -> Option<FieldId> {
+    kinds::field(name).and_then(NonZeroU16::new)
 }
 
 /// The id of field `name` in the C grammar (`None`: the grammar has none).
 pub fn field_id(name: &str) -> Option<FieldId> {
     match NAMES.iter().position(|n| *n == name) {
         Some(k) => ids()[k],
-        None => {
-            let lang: tree_sitter::Language = tree_sitter_c::LANGUAGE.into();
-            lang.field_id_for_name(name)
-        }
+        None => lookup(name),
     }
 }
 
@@ -53,24 +51,9 @@ pub fn child<'t>(node: Node<'t>, name: &str) -> Option<Node<'t>> {
     node.child_by_field_id(field_id(name)?.get())
 }
 
-/// Every node kind's name, by kind id (`Node::kind` reads the name from the
-/// grammar and checks it is UTF-8 on every call).
-fn kind_names() -> &'static [String] {
-    static NAMES: OnceLock<Vec<String>> = OnceLock::new();
-    NAMES.get_or_init(|| {
-        let lang: tree_sitter::Language = tree_sitter_c::LANGUAGE.into();
-        (0..lang.node_kind_count())
-            .map(|id| lang.node_kind_for_id(id as u16).unwrap_or("").to_string())
-            .collect()
-    })
-}
-
-/// `node.kind()`, from a table.
+/// `node.kind()` (a table look-up).
 pub fn kind<'t>(node: Node<'t>) -> &'t str {
-    match kind_names().get(node.kind_id() as usize) {
-        Some(k) if !k.is_empty() => k,
-        _ => node.kind(),
-    }
+    node.kind()
 }
 
 /// The field lookups of [`Node`] with cached ids.

@@ -2,8 +2,8 @@
 //! to the statements they govern.
 //!
 //! Architecture invariant: the front end never fails. It returns the tree, the
-//! attached pragmas and diagnostics; a region whose C text tree-sitter could
-//! not parse is reported (E0003) and skipped by later stages.
+//! attached pragmas and diagnostics; a region whose C text has a syntax
+//! error is reported (E0003) and skipped by later stages.
 
 mod attach;
 pub mod c;

@@ -21,12 +21,12 @@
 
 use crate::diag::{codes, Diagnostic};
 use crate::directives::Directive;
+use crate::front::c::Node;
 use crate::front::fields::NodeFields;
 use crate::front::CTree;
 use crate::ir::atomic::{AtomicKind, AtomicOp, AtomicSite, Operand};
 use crate::sema::{arith, symbols, Arith, CType, Deriv};
 use crate::source::{SourceFile, Span};
-use tree_sitter::Node;
 
 /// Whether a directive is an atomic construct.
 pub fn is_atomic(d: &Directive) -> bool {

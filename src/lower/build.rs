@@ -172,7 +172,7 @@ fn loop_form_clause(d: &Directive, c: &crate::directives::Clause) -> bool {
     }
 }
 
-fn node_at<'t>(tree: &'t CTree, span: Span) -> Option<tree_sitter::Node<'t>> {
+fn node_at<'t>(tree: &'t CTree, span: Span) -> Option<crate::front::c::Node<'t>> {
     let root = tree.root()?;
     let mut n = root.descendant_for_byte_range(span.start, span.end)?;
     while n.start_byte() == span.start && n.end_byte() == span.end {
@@ -403,7 +403,7 @@ fn parsed_statement<'t>(
     d: &Directive,
     stmt_span: Span,
     diags: &mut Vec<Diagnostic>,
-) -> Option<tree_sitter::Node<'t>> {
+) -> Option<crate::front::c::Node<'t>> {
     let stmt = node_at(tree, stmt_span)?;
     if stmt.has_error() {
         diags.push(
@@ -427,7 +427,7 @@ fn parsed_statement<'t>(
 fn loop_nest(
     file: &SourceFile,
     d: &Directive,
-    stmt: tree_sitter::Node<'_>,
+    stmt: crate::front::c::Node<'_>,
     diags: &mut Vec<Diagnostic>,
 ) -> Option<(Vec<u64>, Vec<CanonLoop>, Vec<String>, Option<String>)> {
     let tile = match super::tile::sizes(d) {
@@ -781,7 +781,7 @@ fn written_pragma(text: &str, d: &Directive) -> String {
 fn shared_on_combined(
     d: &Directive,
     vars: &[sharing::VarAttr],
-    stmt: tree_sitter::Node<'_>,
+    stmt: crate::front::c::Node<'_>,
     calls: &[(String, Span)],
     text: &str,
     diags: &mut Vec<Diagnostic>,
@@ -834,7 +834,7 @@ fn shared_on_combined(
 /// Whether a loop may synchronize its threads: a nested directive (atomic,
 /// critical, flush, ordered, ...) or a call of anything but the device
 /// library and the runtime's queries (a user function may do either).
-fn synchronizes(stmt: tree_sitter::Node<'_>, calls: &[(String, Span)], text: &str) -> bool {
+fn synchronizes(stmt: crate::front::c::Node<'_>, calls: &[(String, Span)], text: &str) -> bool {
     let body = text.get(stmt.start_byte()..stmt.end_byte()).unwrap_or("");
     !crate::source::mask::find_pragmas(body).is_empty()
         || calls

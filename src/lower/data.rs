@@ -392,7 +392,7 @@ pub fn build_data(
 /// The statement a data region covers: not a declaration, and parsed
 /// without error.
 fn region_statement(
-    root: tree_sitter::Node<'_>,
+    root: crate::front::c::Node<'_>,
     at: &Attached,
     diags: &mut Vec<Diagnostic>,
 ) -> Option<Span> {

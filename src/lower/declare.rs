@@ -20,6 +20,7 @@
 
 use crate::diag::{codes, Diagnostic};
 use crate::directives::{ClauseArgs, Directive, Model};
+use crate::front::c::Node;
 use crate::front::{function_name, Attached, CTree};
 use crate::ir::declare::{DeclarePlan, DeviceFn, DeviceVar};
 use crate::sema::ctype::{declarator, specifiers};
@@ -27,7 +28,6 @@ use crate::sema::{calls, symbols, uses, CType, Storage};
 use crate::source::pragma_text::pragma_one_line;
 use crate::source::{SourceFile, Span};
 use std::collections::{BTreeMap, BTreeSet};
-use tree_sitter::Node;
 
 /// A file-scope declaration or definition of a name.
 #[derive(Clone, Debug)]

@@ -139,7 +139,7 @@ fn refusal(at: Span, why: &str) -> Diagnostic {
 /// The base function a declare variant pragma precedes, and its variant.
 fn read(
     file: &SourceFile,
-    root: tree_sitter::Node<'_>,
+    root: crate::front::c::Node<'_>,
     d: &Directive,
 ) -> Result<(String, Variant), (Span, String)> {
     if let Some(c) = d.clauses.iter().find(|c| c.name != "match") {
@@ -170,7 +170,7 @@ fn read(
 }
 
 /// The name a function's declarator declares.
-fn declarator_name(n: tree_sitter::Node<'_>, text: &str) -> Option<String> {
+fn declarator_name(n: crate::front::c::Node<'_>, text: &str) -> Option<String> {
     let mut d = n.child_by_field_name("declarator")?;
     if d.kind() != "function_declarator" {
         while d.kind() != "function_declarator" {
@@ -183,7 +183,7 @@ fn declarator_name(n: tree_sitter::Node<'_>, text: &str) -> Option<String> {
 
 /// The direct calls of the base functions: (base, the callee's span).
 fn find_calls(
-    n: tree_sitter::Node<'_>,
+    n: crate::front::c::Node<'_>,
     text: &str,
     bases: &BTreeMap<String, Vec<Variant>>,
     out: &mut Vec<(String, Span)>,

@@ -25,6 +25,7 @@
 use super::orphan_clauses as oc;
 use crate::diag::{codes, Diagnostic};
 use crate::directives::{Directive, Model};
+use crate::front::c::Node;
 use crate::front::{Attached, CTree};
 use crate::ir::generic::GenRed;
 use crate::ir::orphan::{Inner, OLoop, OPriv};
@@ -34,7 +35,6 @@ use crate::sema::layout::{self, Consts};
 use crate::sema::{symbols, uses, Deriv, Storage};
 use crate::source::{SourceFile, Span};
 use std::collections::BTreeSet;
-use tree_sitter::Node;
 
 /// Region ids of orphaned regions start here: a kernel's own parallel
 /// regions are numbered from 1, and the fork word holds 16 bits of id.

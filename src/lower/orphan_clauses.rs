@@ -17,13 +17,13 @@
 //! correct.
 
 use crate::directives::{Clause, Directive};
+use crate::front::c::Node;
 use crate::ir::generic::GenRed;
 use crate::ir::orphan::{Chunk, OLoop, OPriv};
 use crate::sema::loops::{self, CanonLoop};
 use crate::sema::{sharing, CType};
 use crate::source::mask::mentions_word as word_in;
 use crate::source::Span;
-use tree_sitter::Node;
 
 /// The first clause of `d` not in `allowed` (`default(shared|none)` is
 /// always allowed).

@@ -16,10 +16,10 @@ use super::device_lib;
 use super::symbols::{declared_by, Storage, Symbol};
 use super::uses;
 use crate::diag::{codes, Diagnostic};
+use crate::front::c::Node;
 use crate::front::fields::NodeFields;
 use crate::source::Span;
 use std::collections::{BTreeMap, BTreeSet};
-use tree_sitter::Node;
 
 /// A function of the file: where each of its declarations starts (the
 /// prototypes and the definition), and its body.

@@ -1,9 +1,9 @@
 //! C types as the translator needs them: the declaration specifiers as text
 //! and the declarator's derivations (pointer, array) from the name outward.
 
+use crate::front::c::Node;
 use crate::front::fields::NodeFields;
 use crate::source::Span;
-use tree_sitter::Node;
 
 pub use crate::ir::c::{CType, Deriv};
 

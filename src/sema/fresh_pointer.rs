@@ -12,10 +12,10 @@
 //! than a "not present" error at run time. (The driver asks only for
 //! regions without `if` / `self`, which may run on the host instead.)
 
+use crate::front::c::Node;
 use crate::front::fields::NodeFields;
 use crate::source::mask::mentions_word;
 use std::collections::{BTreeSet, HashMap};
-use tree_sitter::Node;
 
 const ALLOCATORS: &[&str] = &["malloc", "calloc", "aligned_alloc"];
 

@@ -9,9 +9,9 @@
 
 use super::ctype::{declarator, specifiers_and_declarators, CType};
 use crate::diag::{codes, Diagnostic};
+use crate::front::c::Node;
 use crate::front::fields::NodeFields;
 use crate::source::Span;
-use tree_sitter::Node;
 
 pub use crate::ir::c::{CanonLoop, TestOp};
 

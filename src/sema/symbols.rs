@@ -6,12 +6,12 @@
 //! precede the region; inner ones shadow outer ones.
 
 use super::ctype::{declarator, specifiers_and_declarators, CType};
+use crate::front::c::Node;
 use crate::front::fields::NodeFields;
 use crate::ir::c::Deriv;
 use crate::source::Span;
 use std::cell::OnceCell;
 use std::collections::HashMap;
-use tree_sitter::Node;
 
 pub use super::visible::{Scope, ScopeCache};
 pub use crate::ir::c::{Storage, Symbol};

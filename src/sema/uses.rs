@@ -4,9 +4,9 @@
 //! initializer) hides an outer variable of the same name from that point on.
 //! Field names, labels and type names are not variables.
 
+use crate::front::c::Node;
 use crate::front::fields::NodeFields;
 use crate::source::Span;
-use tree_sitter::Node;
 
 /// A variable used by a region and declared outside it.
 #[derive(Clone, Debug, PartialEq, Eq)]

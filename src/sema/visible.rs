@@ -10,11 +10,11 @@
 //! for the one lookup, as before.
 
 use super::symbols::{collect_file_scope, Symbol};
+use crate::front::c::Node;
 use std::any::{Any, TypeId};
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
-use tree_sitter::Node;
 
 /// Each name's file-scope declarations: (start of their top-level item,
 /// symbol), in order.

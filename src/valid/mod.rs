@@ -24,11 +24,11 @@ pub(crate) mod spec;
 
 use crate::diag::{codes, Code, Diagnostic};
 use crate::directives::Directive;
+use crate::front::c::Node;
 use crate::front::{Attached, CTree};
 use crate::sema::symbols::{FileScope, Locals, Visible};
 use crate::source::{SourceFile, Span};
 use std::cell::OnceCell;
-use tree_sitter::Node;
 
 /// One rule: its name (the file name), the codes it reports, its
 /// documentation and its check.

@@ -26,7 +26,7 @@ use super::{Context, Sink};
 use crate::diag::{codes, Code, Diagnostic};
 use crate::directives::{Directive, Model};
 use crate::front::fields::NodeFields;
-use tree_sitter::Node;
+use crate::front::c::Node;
 
 pub const CODES: &[Code] = &[codes::STANDALONE_AS_BODY];
 

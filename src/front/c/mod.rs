@@ -5,6 +5,7 @@
 //! text apart from short guesses where C is ambiguous.
 
 mod build;
+mod from_ts;
 pub mod kinds;
 mod lexer;
 mod literal;
@@ -19,4 +20,10 @@ pub use tree::{Node, Point, Range, Tree, TreeCursor};
 pub fn parse(text: &str) -> Tree {
     let src = text.as_bytes();
     parser::parse(src, lexer::lex(src))
+}
+
+/// tree-sitter-c's tree of `text` in the same arena (its error recovery):
+/// the fallback where [`parse`]'s tree has an error.
+pub fn parse_recovering(text: &str) -> Option<Tree> {
+    from_ts::parse(text.as_bytes())
 }

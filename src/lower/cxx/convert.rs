@@ -8,9 +8,9 @@
 use super::scope::{cast_name, is_object_pointer, is_void_pointer, Scopes};
 use super::Edit;
 use crate::diag::{codes, Diagnostic};
+use crate::front::c::Node;
 use crate::sema::ctype::{specifiers, CType, Deriv};
 use crate::source::Span;
-use tree_sitter::Node;
 
 /// Library functions that return `void *`, for files that do not declare
 /// them (the headers are not parsed).

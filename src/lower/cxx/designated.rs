@@ -14,10 +14,10 @@ use super::convert::convert;
 use super::scope::Scopes;
 use super::Edit;
 use crate::diag::{codes, Diagnostic};
+use crate::front::c::Node;
 use crate::sema::ctype::{CType, Deriv};
 use crate::sema::layout::Consts;
 use crate::source::Span;
-use tree_sitter::Node;
 
 /// The largest array index a designator may have for the positional rewrite.
 const MAX_INDEX: i128 = 1 << 16;

@@ -9,11 +9,11 @@
 use super::scope::Scopes;
 use super::Edit;
 use crate::diag::{codes, Diagnostic};
+use crate::front::c::Node;
 use crate::sema::ctype::{declarator, specifiers, specifiers_and_declarators, CType, Deriv};
 use crate::sema::layout::Consts;
 use crate::source::Span;
 use std::collections::{HashMap, HashSet};
-use tree_sitter::Node;
 
 fn text_of<'s>(n: Node<'_>, text: &'s str) -> &'s str {
     text.get(n.start_byte()..n.end_byte()).unwrap_or("")

@@ -13,6 +13,7 @@
 
 use super::Edit;
 use crate::diag::{codes, Diagnostic};
+use crate::front::c::Node;
 use crate::front::CTree;
 use crate::ir::edit::FreshName;
 use crate::sema::ctype::{declarator, specifiers};
@@ -20,7 +21,6 @@ use crate::sema::symbols;
 use crate::source::words::CXX_ONLY_KEYWORDS;
 use crate::source::Span;
 use std::collections::HashMap;
-use tree_sitter::Node;
 
 /// The keyword-named identifiers met by the walk.
 #[derive(Default)]

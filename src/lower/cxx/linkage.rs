@@ -4,11 +4,11 @@
 
 use super::Edit;
 use crate::diag::{codes, Diagnostic};
+use crate::front::c::Node;
 use crate::front::CTree;
 use crate::sema::ctype::{declarator, specifiers, specifiers_and_declarators};
 use crate::source::Span;
 use std::collections::HashMap;
-use tree_sitter::Node;
 
 /// `extern "C" {` ... `}` around runs of top-level items with external
 /// linkage, and around quoted includes.

@@ -32,6 +32,7 @@ mod linkage;
 mod scope;
 
 use crate::diag::Diagnostic;
+use crate::front::c::Node;
 use crate::front::CTree;
 use crate::ir::edit::{CxxPlan, Edit, FreshName};
 use crate::sema::ctype::{declarator, specifiers, specifiers_and_declarators, CType};
@@ -39,7 +40,6 @@ use crate::sema::layout::Consts;
 use crate::sema::symbols;
 use crate::source::Span;
 use scope::Scopes;
-use tree_sitter::Node;
 
 /// The edits that make the C file valid C++. `offloaded` are the spans of
 /// the offloaded regions (pragma to end of statement); `kernel_locals` those

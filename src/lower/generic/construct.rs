@@ -8,10 +8,10 @@ use super::syntax::{node_at, only_statement};
 use super::{kind_of, not_supported, Ctx};
 use crate::diag::{codes, Diagnostic};
 use crate::directives::{Directive, Model};
+use crate::front::c::Node;
 use crate::front::{Attached, CTree};
 use crate::ir::generic::GenKind;
 use crate::source::Span;
-use tree_sitter::Node;
 
 /// What every later phase reads about the region: the construct, its
 /// block and the directives nested in it. Built once, never changed.

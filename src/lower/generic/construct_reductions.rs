@@ -11,12 +11,12 @@ use super::syntax::assignments_to;
 use super::{not_supported, Ctx};
 use crate::diag::Diagnostic;
 use crate::directives::Directive;
+use crate::front::c::Node;
 use crate::front::Attached;
 use crate::ir::generic::{GenKind, GenRed, Spread, WsLoop};
 use crate::sema::sharing::{self, Attr, RedOp};
 use crate::sema::CType;
 use crate::source::{SourceFile, Span};
-use tree_sitter::Node;
 
 /// Whether `reduction` on this generic-mode construct is lowered over the
 /// teams: OpenACC `parallel` / `serial` and OpenMP `target teams` (teams =

@@ -9,12 +9,12 @@ use super::nested_constructs::NestedParts;
 use super::region_vars::RegionVars;
 use super::syntax::node_at;
 use super::{not_supported, Ctx};
+use crate::front::c::Node;
 use crate::ir::generic::{Fork, GenKind, PrivKind, PrivVar, WsLoop};
 use crate::lower::reduction::array_generic;
 use crate::sema::sharing::Attr;
 use crate::sema::{symbols, uses, CType};
 use crate::source::Span;
-use tree_sitter::Node;
 
 /// A variable a fork needs in the team's frame.
 pub(super) struct Want {

@@ -7,13 +7,13 @@ use super::syntax::{assignments_to, span_of};
 use super::{not_supported, Ctx};
 use crate::diag::{codes, Diagnostic};
 use crate::directives::Directive;
+use crate::front::c::Node;
 use crate::ir::generic::{GenRed, PrivKind, PrivVar};
 use crate::ir::reduction::TeamArrayRed;
 use crate::sema::loops::{self, int_literal, CanonLoop};
 use crate::sema::sharing;
 use crate::sema::{symbols, CType};
 use crate::source::Span;
-use tree_sitter::Node;
 
 /// Reads `collapse(n)` and analyses the loop nest at `stmt`.
 pub(super) fn loop_nest(

@@ -13,6 +13,7 @@ use super::syntax::node_at;
 use super::{not_supported, Ctx};
 use crate::diag::{codes, Diagnostic};
 use crate::directives::{ClauseArgs, Directive, Model};
+use crate::front::c::Node;
 use crate::front::Attached;
 use crate::ir::generic::{
     Fork, GenKind, GenRed, InOrderPrivates, PrivKind, Serial, Spread, WsLoop,
@@ -20,7 +21,6 @@ use crate::ir::generic::{
 use crate::lower::reduction::array_generic;
 use crate::sema::symbols;
 use crate::source::{SourceFile, Span};
-use tree_sitter::Node;
 
 /// What the nested directives became.
 pub(super) struct NestedParts {

@@ -9,7 +9,7 @@
 
 use std::collections::BTreeSet;
 
-use tree_sitter::Node;
+use crate::front::c::Node;
 
 use crate::front::Attached;
 

@@ -2,12 +2,12 @@
 //! assignments, writes and address-taking, runtime calls, declarations and
 //! their scopes. They read the tree and the text; they decide nothing.
 
+use crate::front::c::Node;
 use crate::front::{Attached, CTree};
 use crate::ir::generic::{Fork, Local, RtCall, Staged};
 use crate::sema::{symbols, uses, Storage};
 use crate::source::Span;
 use std::collections::BTreeSet;
-use tree_sitter::Node;
 
 pub(super) fn span_of(n: Node<'_>) -> Span {
     Span::new(n.start_byte(), n.end_byte())

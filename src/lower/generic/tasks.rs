@@ -41,11 +41,11 @@ use super::nested_constructs::NestedParts;
 use super::syntax::{declared_in, node_at};
 use super::{not_supported, Ctx};
 use crate::directives::{ClauseArgs, Directive};
+use crate::front::c::Node;
 use crate::front::Attached;
 use crate::ir::generic::{InOrderPrivates, PrivKind, PrivVar, Serial, SerialKind};
 use crate::sema::symbols::{self, Storage};
 use crate::source::Span;
-use tree_sitter::Node;
 
 /// The directives this module lowers.
 pub(super) fn handles(name: &str) -> bool {
