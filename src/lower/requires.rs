@@ -83,10 +83,10 @@ pub fn lower(
         return Lowered::default();
     }
     let literal = format!("\"{}\"", crate::source::literal::c_string(where_));
-    let names: Vec<&str> = d.clauses.iter().map(|c| c.name.as_str()).collect();
+    let written = text.get(d.span.start..d.span.end).unwrap_or("");
     let mut out = format!(
-        "/* pragma2cuda: `omp requires {}` (checked at program start) */",
-        names.join(" ")
+        "/* pragma2cuda: `{}` (checked at program start) */",
+        crate::source::pragma_text::pragma_one_line(written)
     );
     for object in checks {
         let var = format!("{object}_at_line{line}");

@@ -147,8 +147,9 @@ fn sync_rewrite(file: &SourceFile, at: &Attached) -> Option<(Span, String)> {
     Some((
         Span::new(d.span.start, d.span.start + text.len()),
         format!(
-            "p2c_omp_target_tasks_wait(\"{where_}\"); _Pragma(\"omp {}\") /* pragma2cuda: the pending target tasks complete first */",
-            d.name
+            "p2c_omp_target_tasks_wait(\"{where_}\"); _Pragma(\"omp {}\") /* `{}`: the pending target tasks complete first */",
+            d.name,
+            crate::source::pragma_text::pragma_one_line(text)
         ),
     ))
 }
