@@ -58,11 +58,37 @@ pub fn refuse(
 /// The offset of the first `_Complex` keyword in `text`, outside comments
 /// and literals.
 fn complex_keyword(text: &str) -> Option<usize> {
+    words_in_code(text, &["_Complex"])
+}
+
+/// The offset of the first run of `words` (whole identifiers, separated by
+/// blanks) in `text`, outside comments and literals.
+pub(super) fn words_in_code(text: &str, words: &[&str]) -> Option<usize> {
     let code = super::cxx::complex::without_comments_and_strings(text);
     let b = code.as_bytes();
     let ident = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
-    code.match_indices("_Complex").map(|(i, _)| i).find(|&i| {
-        (i == 0 || !ident(b[i - 1])) && !b.get(i + "_Complex".len()).is_some_and(|&c| ident(c))
+    let first = *words.first()?;
+    code.match_indices(first).map(|(i, _)| i).find(|&i| {
+        if i > 0 && ident(b[i - 1]) {
+            return false;
+        }
+        let mut j = i;
+        for (k, w) in words.iter().enumerate() {
+            if k > 0 {
+                let blank_from = j;
+                while b.get(j).is_some_and(|c| c.is_ascii_whitespace()) {
+                    j += 1;
+                }
+                if j == blank_from {
+                    return false;
+                }
+            }
+            if !code[j..].starts_with(w) {
+                return false;
+            }
+            j += w.len();
+        }
+        !b.get(j).is_some_and(|&c| ident(c))
     })
 }
 

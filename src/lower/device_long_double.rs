@@ -65,22 +65,7 @@ pub fn refuse(
 /// The offset of the first `long double` (the two words, any blank between)
 /// in `text`, outside comments and literals.
 fn long_double_keyword(text: &str) -> Option<usize> {
-    let code = super::cxx::complex::without_comments_and_strings(text);
-    let b = code.as_bytes();
-    let ident = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
-    code.match_indices("long").map(|(i, _)| i).find(|&i| {
-        if i > 0 && ident(b[i - 1]) {
-            return false;
-        }
-        let mut j = i + "long".len();
-        if !b.get(j).is_some_and(|c| c.is_ascii_whitespace()) {
-            return false;
-        }
-        while b.get(j).is_some_and(|c| c.is_ascii_whitespace()) {
-            j += 1;
-        }
-        code[j..].starts_with("double") && !b.get(j + "double".len()).is_some_and(|&c| ident(c))
-    })
+    super::device_complex::words_in_code(text, &["long", "double"])
 }
 
 #[cfg(test)]

@@ -271,10 +271,8 @@ impl P<'_> {
         self.bump();
         // `sizeof(name)` and `sizeof(name[2])` read as expressions, but
         // `sizeof(name)(x)` as a call of `sizeof(type)`.
-        let expr_first = self.is_ident(1)
-            && !self.is(2, "*")
-            && !self.is_ident(2)
-            && !(self.is(2, ")") && self.is(3, "("));
+        let type_like = self.is(2, "*") || self.is_ident(2) || (self.is(2, ")") && self.is(3, "("));
+        let expr_first = self.is_ident(1) && !type_like;
         if self.is(0, "(") && (self.starts_type(1) || (self.is_ident(1) && !expr_first)) {
             let typed = self.attempt(|p| {
                 p.bump();
